@@ -1,0 +1,73 @@
+#pragma once
+//! Built-in GPU and instance catalog (data embedded from models/catalog/*.json), plus lookups.
+//! Lookups say how they fail: find_* returns nullptr; nothing here throws on unknown names.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan {
+
+//! One GPU model. Dense tensor throughput; 0 where the part has no such unit.
+struct GpuSpec {
+  std::string id;              //!< e.g. "H100-SXM" (matched case-insensitively)
+  std::string name;            //!< marketing name
+  std::string architecture;    //!< volta | turing | ampere | ada | hopper | blackwell
+  double bf16_tflops = 0;      //!< [TFLOPS] dense BF16/FP16 tensor
+  double fp8_tflops = 0;       //!< [TFLOPS] dense FP8 tensor
+  double tf32_tflops = 0;      //!< [TFLOPS] dense TF32 tensor (0 = no TF32 unit)
+  double fp32_tflops = 0;      //!< [TFLOPS] non-tensor FP32
+  double int8_tops = 0;        //!< [TOPS] dense INT8
+  double mem_gb = 0;           //!< [GB]
+  double mem_bw_tbps = 0;      //!< [TB/s]
+  double tdp_w = 0;            //!< [W]
+  double nvlink_gbps = 0;      //!< [GB/s] bidirectional total per GPU (0 = none)
+  std::string source;          //!< where the figures come from, with confidence tag
+};
+
+//! Prices of one instance type [USD per node-hour]; absent = not offered / unknown.
+struct InstancePrices {
+  std::optional<double> on_demand;
+  std::optional<double> reserved_1y;
+  std::optional<double> reserved_3y;
+  std::optional<double> spot;
+  std::optional<double> on_prem;  //!< amortised all-in cost for on-prem templates
+};
+
+//! One instance type (a cloud VM shape or an on-prem server template).
+struct InstanceType {
+  std::string id;        //!< provider's own name, e.g. "p4d.24xlarge"
+  std::string provider;  //!< aws | gcp | azure | lambda | ... | on_prem | custom
+  std::string gpu;       //!< GpuSpec id
+  uint32_t gpus_per_node = 1;
+  std::string intra_node_fabric;  //!< nvlink2 | nvlink3 | nvlink4 | nvlink5 | pcie
+  uint32_t nics = 0;              //!< scale-out NICs per node
+  double nic_gbps = 0;            //!< [Gb/s] per NIC
+  std::string region;
+  InstancePrices price_per_hour;  //!< [USD/node-hour]
+  std::string source;             //!< where the figures come from, with confidence tag
+  std::string as_of;              //!< date of the prices, YYYY-MM-DD or YYYY-MM
+  std::string notes;              //!< caveats for planners (e.g. "pre-June-2025 price"), may be ""
+};
+
+//! The built-in catalog, parsed once from the embedded data.
+struct Catalog {
+  std::vector<GpuSpec> gpus;
+  std::vector<InstanceType> instances;
+
+  //! GPU by id (case-insensitive), or nullptr.
+  [[nodiscard]] const GpuSpec* find_gpu(std::string_view id) const;
+  //! Instance type by id (case-insensitive), or nullptr.
+  [[nodiscard]] const InstanceType* find_instance(std::string_view id) const;
+  //! Adds or replaces (same id) an instance type.
+  void upsert(const InstanceType& it);
+};
+
+//! The built-in catalog (embedded JSON, parsed on first use).
+const Catalog& builtin_catalog();
+
+//! Up to `n` names from `known` closest to `got` by edit distance (for "did you mean").
+std::vector<std::string> closest_names(std::string_view got, const std::vector<std::string>& known,
+                                       size_t n = 3);
+
+}  // namespace gpuplan

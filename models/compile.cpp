@@ -1,0 +1,166 @@
+#include "models/compile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpuplan {
+namespace {
+
+//! NOTE: compile runs only on scenarios that passed load; a violated precondition is a bug (exit
+//! 1).
+#define GPUPLAN_ENSURE(cond) \
+  if (!(cond)) throw std::logic_error("compile: internal invariant failed: " #cond)
+
+const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
+  for (const auto& it : sc.instances)
+    if (it.id == id) return it;
+  const InstanceType* it = builtin_catalog().find_instance(id);
+  GPUPLAN_ENSURE(it != nullptr);
+  return *it;
+}
+
+//! Duration multiplier of a class on a pool's GPU: reference TFLOPS / pool TFLOPS (dense BF16).
+double gpu_slowdown(const JobClass& cls, const InstanceType& inst) {
+  if (cls.reference_gpu.empty()) return 1.0;
+  const GpuSpec* ref = builtin_catalog().find_gpu(cls.reference_gpu);
+  const GpuSpec* own = builtin_catalog().find_gpu(inst.gpu);
+  if (!ref || !own || own->bf16_tflops <= 0) return 1.0;
+  return ref->bf16_tflops / own->bf16_tflops;
+}
+
+DistSpec compile_distribution(const Distribution& d, CompiledScenario& out) {
+  DistSpec spec{d.kind, d.a, d.b, 0, 0};
+  if (d.kind == DistKind::empirical) {
+    spec.table_idx = static_cast<uint32_t>(out.dist_values.size());
+    spec.table_n = static_cast<uint32_t>(d.values.size());
+    double total = 0;
+    for (size_t i = 0; i < d.values.size(); ++i) total += d.weights.empty() ? 1.0 : d.weights[i];
+    double cum = 0;
+    for (size_t i = 0; i < d.values.size(); ++i) {
+      cum += (d.weights.empty() ? 1.0 : d.weights[i]) / total;
+      out.dist_values.push_back(d.values[i]);
+      out.dist_cum.push_back(i + 1 == d.values.size() ? 1.0 : cum);
+    }
+  }
+  return spec;
+}
+
+}  // namespace
+
+ModelView CompiledScenario::view() const {
+  ModelView v = scalars;
+  v.pools = {pools.data(), static_cast<uint32_t>(pools.size())};
+  v.classes = {classes.data(), static_cast<uint32_t>(classes.size())};
+  v.node_pool = {node_pool.data(), static_cast<uint32_t>(node_pool.size())};
+  v.dist_values = {dist_values.data(), static_cast<uint32_t>(dist_values.size())};
+  v.dist_cum = {dist_cum.data(), static_cast<uint32_t>(dist_cum.size())};
+  v.gpu_values = {gpu_values.data(), static_cast<uint32_t>(gpu_values.size())};
+  v.gpu_cum = {gpu_cum.data(), static_cast<uint32_t>(gpu_cum.size())};
+  v.trace = {trace.data(), static_cast<uint32_t>(trace.size())};
+  v.slowdown = {slowdown.data(), static_cast<uint32_t>(slowdown.size())};
+  return v;
+}
+
+CompiledScenario compile(const Scenario& sc) {
+  CompiledScenario out;
+  ModelView& v = out.scalars;
+  v.seed = sc.seed;
+  v.horizon = sc.horizon_s;
+  v.warmup = sc.warmup_s;
+  v.queue = sc.scheduler.queue;
+  v.placement = sc.scheduler.placement;
+  GPUPLAN_ENSURE(sc.pools.size() <= 64);  // pool masks are 64-bit; the loader enforces this
+
+  // Pools and nodes: pools in file order, nodes in order within a pool.
+  std::vector<const InstanceType*> pool_instance;
+  for (const Pool& p : sc.pools) {
+    const InstanceType& inst = instance_of(sc, p.instance);
+    pool_instance.push_back(&inst);
+    out.pools.push_back(PoolSpec{static_cast<uint32_t>(out.node_pool.size()), p.count,
+                                 inst.gpus_per_node, p.price_per_node_hour / 3600.0});
+    out.node_pool.insert(out.node_pool.end(), p.count, static_cast<uint32_t>(out.pools.size() - 1));
+    out.pool_names.push_back(p.name);
+    v.max_gpus_per_node = std::max(v.max_gpus_per_node, inst.gpus_per_node);
+  }
+  v.n_nodes = static_cast<uint32_t>(out.node_pool.size());
+
+  // Job classes.
+  double busy_gpus_expected = 0, provisioned_gpus = 0;
+  for (const PoolSpec& p : out.pools) provisioned_gpus += double(p.n_nodes) * p.gpus_per_node;
+  const double window = sc.horizon_s - sc.warmup_s;
+  uint32_t max_nodes_per_job = 1;
+  for (const JobClass& jc : sc.workload) {
+    ClassSpec c;
+    c.pool_mask = 0;
+    for (size_t p = 0; p < sc.pools.size(); ++p) {
+      const bool allowed = jc.pools.empty() || std::find(jc.pools.begin(), jc.pools.end(),
+                                                         sc.pools[p].name) != jc.pools.end();
+      if (allowed) {
+        c.pool_mask |= 1ull << p;
+        c.node_gpus_max = std::max(c.node_gpus_max, out.pools[p].gpus_per_node);
+      }
+    }
+    uint32_t max_gpus = 0;
+    if (jc.trace) {
+      c.from_trace = true;
+      c.trace_idx = static_cast<uint32_t>(out.trace.size());
+      c.trace_n = static_cast<uint32_t>(jc.trace_rows.size());
+      double gpu_seconds = 0;
+      for (const TraceRow& r : jc.trace_rows) {
+        out.trace.push_back(TraceJob{r.submit_s, r.duration_s, r.gpus});
+        max_gpus = std::max(max_gpus, r.gpus);
+        if (r.submit_s >= sc.warmup_s && r.submit_s < sc.horizon_s)
+          gpu_seconds += r.gpus * r.duration_s;
+        if (r.submit_s < sc.horizon_s) out.expected_jobs += 1;
+      }
+      if (window > 0) busy_gpus_expected += gpu_seconds / window;
+    } else {
+      c.rate = jc.rate_per_s;
+      c.duration = compile_distribution(jc.duration, out);
+      c.gpus_idx = static_cast<uint32_t>(out.gpu_values.size());
+      c.gpus_n = static_cast<uint32_t>(jc.gpus.values.size());
+      double cum = 0;
+      for (size_t i = 0; i < jc.gpus.values.size(); ++i) {
+        cum += jc.gpus.probs[i];
+        out.gpu_values.push_back(jc.gpus.values[i]);
+        out.gpu_cum.push_back(i + 1 == jc.gpus.values.size() ? 1.0 : cum);
+      }
+      max_gpus = jc.gpus.max();
+      busy_gpus_expected += jc.rate_per_s * jc.gpus.mean() * jc.duration.mean();
+      out.expected_jobs += jc.rate_per_s * sc.horizon_s;
+    }
+    for (size_t p = 0; p < sc.pools.size(); ++p) {
+      const uint32_t gpn = out.pools[p].gpus_per_node;
+      if (((c.pool_mask >> p) & 1) && max_gpus > c.node_gpus_max)
+        max_nodes_per_job = std::max(max_nodes_per_job, (max_gpus + gpn - 1) / gpn);
+    }
+    out.classes.push_back(c);
+    out.class_names.push_back(jc.name);
+  }
+  v.max_nodes_per_job = max_nodes_per_job;
+
+  // Duration multiplier per (class, pool); the mean slowdown weights the offered-load estimate.
+  double mean_slowdown = 0;
+  for (size_t c = 0; c < sc.workload.size(); ++c) {
+    for (size_t p = 0; p < sc.pools.size(); ++p) {
+      out.slowdown.push_back(gpu_slowdown(sc.workload[c], *pool_instance[p]));
+      mean_slowdown += out.slowdown.back();
+    }
+  }
+  mean_slowdown /= double(std::max<size_t>(1, out.slowdown.size()));
+  out.offered_load =
+      provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
+
+  v.max_active_jobs = sc.limits.max_active_jobs;
+  v.n_bins = sc.limits.time_bins;
+  v.bin_width = sc.horizon_s / sc.limits.time_bins;
+
+  GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
+  GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
+  GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());
+  GPUPLAN_ENSURE(out.gpu_cum.size() == out.gpu_values.size());
+  return out;
+}
+
+}  // namespace gpuplan

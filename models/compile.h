@@ -1,0 +1,34 @@
+#pragma once
+//! The compile stage: a validated Scenario becomes the flat arrays the core reads.
+#include <string>
+#include <vector>
+
+#include "models/scenario.h"
+#include "sim/core/model.h"
+
+namespace gpuplan {
+
+//! Owns the arrays behind a ModelView, plus the names the core never sees (for reports).
+struct CompiledScenario {
+  ModelView scalars;  //!< every scalar field of the view; spans are set by view()
+  std::vector<PoolSpec> pools;
+  std::vector<ClassSpec> classes;
+  std::vector<uint32_t> node_pool;
+  std::vector<double> dist_values, dist_cum;
+  std::vector<uint32_t> gpu_values;
+  std::vector<double> gpu_cum;
+  std::vector<TraceJob> trace;
+  std::vector<double> slowdown;
+
+  std::vector<std::string> pool_names, class_names;
+  double offered_load = 0;      //!< expected busy GPUs / provisioned GPUs (>= 1: cannot keep up)
+  double expected_jobs = 0;     //!< expected jobs over the horizon (sizes the per-job sink)
+
+  //! The core's view over the arrays above (valid while this object lives and is not modified).
+  [[nodiscard]] ModelView view() const;
+};
+
+//! Turns a validated scenario into the core's flat arrays. The scenario must have passed load.
+CompiledScenario compile(const Scenario& sc);
+
+}  // namespace gpuplan

@@ -1,0 +1,36 @@
+#pragma once
+//! The load stage: JSONC text -> validated Scenario, or diagnostics (never an exception to users).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/diagnostic.h"
+#include "models/scenario.h"
+
+namespace gpuplan {
+
+//! Options of one load.
+struct LoadOptions {
+  std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE" (VALUE as JSON, else as a string)
+  bool read_traces = true;             //!< parse trace CSVs (validate can skip the big ones? no: always true)
+};
+
+//! Loads and validates a scenario file; nullopt with `diags` filled when anything is wrong.
+std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions& opts,
+                                      Diagnostics& diags);
+
+//! Same from text; `file` labels messages, `base_dir` resolves relative trace paths.
+std::optional<Scenario> load_scenario_text(std::string_view text, const std::string& file,
+                                           const std::string& base_dir, const LoadOptions& opts,
+                                           Diagnostics& diags);
+
+//! The top-level keys a scenario may have (docs/scenario.schema.json lists the same).
+const std::vector<std::string>& scenario_keys();
+
+//! Reads a duration: number of seconds, or "<number><unit>" with unit ms s m h d w y. nullopt if bad.
+std::optional<double> parse_duration(std::string_view text);
+//! Reads a rate: number per second, or "<number>/<unit>" (e.g. "12/h"). nullopt if bad.
+std::optional<double> parse_rate(std::string_view text);
+
+}  // namespace gpuplan

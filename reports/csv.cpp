@@ -1,0 +1,166 @@
+#include "reports/csv.h"
+
+#include "reports/format.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace gpuplan::reports {
+namespace {
+
+using nlohmann::json;
+
+// The number at `j[key]`, or "" when it is absent or not a number.
+std::string number_cell(const json& j, std::string_view key) {
+  if (!j.is_object()) return "";
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return "";
+  return format_raw(it->get<double>());
+}
+
+// Element `i` of the numeric array `j[key]`, or "" when any part of it is absent.
+std::string series_cell(const json& j, std::string_view key, std::size_t i) {
+  if (!j.is_object()) return "";
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_number()) return "";
+  return format_raw((*it)[i].get<double>());
+}
+
+// Length of the array `j[key]`, or 0.
+std::size_t series_size(const json& j, std::string_view key) {
+  if (!j.is_object()) return 0;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_array() ? it->size() : 0;
+}
+
+const json& member_or_null(const json& j, std::string_view key) {
+  static const json NONE;
+  if (!j.is_object()) return NONE;
+  const auto it = j.find(key);
+  return it == j.end() ? NONE : *it;
+}
+
+void write_row(std::ostream& out, const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << ',';
+    out << cells[i];
+  }
+  out << '\n';
+}
+
+const std::string& name_at(std::span<const std::string> names, uint32_t idx, const char* what,
+                           std::size_t job) {
+  if (idx >= names.size()) {
+    throw std::out_of_range("job " + std::to_string(job) + ": " + what + " index " +
+                            std::to_string(idx) + " has no name (" + std::to_string(names.size()) +
+                            " known)");
+  }
+  return names[idx];
+}
+
+}  // namespace
+
+std::string csv_text_field(std::string_view text) {
+  std::string value;
+  if (!text.empty() && (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@' ||
+                        text[0] == '\t' || text[0] == '\r')) {
+    value += '\'';
+  }
+  value.append(text);
+  if (value.find_first_of(",\"\r\n") == std::string::npos) return value;
+  std::string quoted = "\"";
+  for (const char c : value) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+void write_timeseries_csv(const json& result, std::ostream& out) {
+  static constexpr std::array<const char*, 4> SERIES{"busy_gpus", "provisioned_gpus", "queued_jobs",
+                                                     "spend_usd"};
+  static constexpr std::array<const char*, 3> BANDS{"busy_gpus", "queued_jobs",
+                                                    "cumulative_spend_usd"};
+  static constexpr std::array<const char*, 3> LEVELS{"p10", "p50", "p90"};
+  const json& ts = member_or_null(result, "timeseries");
+  const json& bands = member_or_null(result, "bands");
+  const bool with_bands = bands.is_object();
+
+  std::vector<std::string> header{"t_s"};
+  for (const char* s : SERIES) header.emplace_back(s);
+  header.emplace_back("cumulative_spend_usd");
+  if (with_bands) {
+    for (const char* b : BANDS) {
+      for (const char* level : LEVELS) header.push_back(std::string(b) + "_" + level);
+    }
+  }
+  write_row(out, header);
+
+  std::size_t n_rows = series_size(ts, "t_s");
+  for (const char* s : SERIES) n_rows = std::max(n_rows, series_size(ts, s));
+  const bool have_t = series_size(ts, "t_s") > 0;
+  const json& bin = member_or_null(ts, "bin_s");
+  double cumulative = 0;
+  for (std::size_t i = 0; i < n_rows; ++i) {
+    std::vector<std::string> row;
+    if (have_t) {
+      row.push_back(series_cell(ts, "t_s", i));
+    } else {
+      row.push_back(bin.is_number() ? format_raw(static_cast<double>(i) * bin.get<double>()) : "");
+    }
+    for (const char* s : SERIES) row.push_back(series_cell(ts, s, i));
+    const std::string spend = series_cell(ts, "spend_usd", i);
+    if (!spend.empty()) cumulative += ts["spend_usd"][i].get<double>();
+    row.push_back(i < series_size(ts, "spend_usd") ? format_raw(cumulative) : "");
+    if (with_bands) {
+      for (const char* b : BANDS) {
+        for (const char* level : LEVELS)
+          row.push_back(series_cell(member_or_null(bands, b), level, i));
+      }
+    }
+    write_row(out, row);
+  }
+}
+
+void write_per_class_csv(const json& result, std::ostream& out) {
+  static constexpr std::array<const char*, 4> STATS{"mean", "p50", "p90", "p99"};
+  std::vector<std::string> header{"class", "jobs_submitted", "jobs_completed", "jobs_unfinished"};
+  for (const char* what : {"wait", "jct"}) {
+    for (const char* s : STATS) header.push_back(std::string(what) + "_" + s + "_s");
+  }
+  write_row(out, header);
+  const json& classes = member_or_null(result, "per_class");
+  if (!classes.is_array()) return;
+  for (const json& c : classes) {
+    const json& name = member_or_null(c, "name");
+    std::vector<std::string> row{csv_text_field(name.is_string() ? name.get<std::string>() : ""),
+                                 number_cell(c, "jobs_submitted"), number_cell(c, "jobs_completed"),
+                                 number_cell(c, "jobs_unfinished")};
+    for (const char* what : {"wait_s", "jct_s"}) {
+      for (const char* s : STATS) row.push_back(number_cell(member_or_null(c, what), s));
+    }
+    write_row(out, row);
+  }
+}
+
+void write_jobs_csv(std::span<const JobRecord> jobs, std::span<const std::string> class_names,
+                    std::span<const std::string> pool_names, std::ostream& out) {
+  write_row(out,
+            {"job", "class", "class_job", "pool", "gpus", "submit_s", "start_s", "finish_s", "wait_s", "jct_s"});
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobRecord& job = jobs[i];
+    const std::string& cls = name_at(class_names, job.class_idx, "class", i);
+    const std::string pool =
+        job.pool_idx == NO_POOL ? "" : csv_text_field(name_at(pool_names, job.pool_idx, "pool", i));
+    const bool started = std::isfinite(job.start_s);
+    const bool finished = std::isfinite(job.finish_s);
+    write_row(out, {std::to_string(i), csv_text_field(cls), std::to_string(job.job_idx), pool, std::to_string(job.gpus),
+                    format_raw(job.submit_s), format_raw(job.start_s), format_raw(job.finish_s),
+                    started ? format_raw(job.start_s - job.submit_s) : "",
+                    finished ? format_raw(job.finish_s - job.submit_s) : ""});
+  }
+}
+
+}  // namespace gpuplan::reports

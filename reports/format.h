@@ -1,0 +1,38 @@
+#pragma once
+//! Text formatting shared by the report writers: escaping and human-readable numbers.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace gpuplan::reports {
+
+//! Escapes `&<>"'` for HTML text and attribute values; invalid UTF-8 bytes become U+FFFD.
+[[nodiscard]] std::string html_escape(std::string_view text);
+
+//! Serialises `value` for a `<script type="application/json">` block: `<`, `>`, `&`, U+2028 and
+//! U+2029 are written as \uXXXX escapes, so the text can neither close the element nor break a
+//! JavaScript parser; invalid UTF-8 becomes U+FFFD and non-finite numbers become null.
+[[nodiscard]] std::string json_for_script(const nlohmann::json& value);
+
+//! Money in US dollars with thousands separators and cents: 1234.5 -> "$1,234.50", -3 -> "-$3.00".
+[[nodiscard]] std::string format_money(double usd);
+
+//! A duration [s] in the largest fitting unit with about three significant digits:
+//! 45 -> "45 s", 11520 -> "3.2 h", 0.25 -> "250 ms"; non-finite -> "n/a".
+[[nodiscard]] std::string format_duration(double seconds);
+
+//! A fraction as a percentage with `decimals` decimals: 0.7942 -> "79.4%".
+[[nodiscard]] std::string format_percent(double fraction, int decimals = 1);
+
+//! A count with thousands separators, rounded to the nearest integer: 18240 -> "18,240".
+[[nodiscard]] std::string format_count(double count);
+
+//! A plain number with `decimals` decimals and thousands separators: (1234.567, 2) -> "1,234.57".
+[[nodiscard]] std::string format_number(double value, int decimals);
+
+//! Shortest text that reads back as the same double (for raw values in tooltips and CSV);
+//! non-finite values give "".
+[[nodiscard]] std::string format_raw(double value);
+
+}  // namespace gpuplan::reports

@@ -1,0 +1,216 @@
+#pragma once
+//! The discrete-event engine: init_replica, step, run_replica. The clock jumps from event to
+//! event; at one instant all releases, then all arrivals are handled, then the scheduler runs once.
+#include "sim/core/cluster.h"
+#include "sim/core/distribution.h"
+#include "sim/core/rng.h"
+#include "sim/core/stats.h"
+
+namespace gpuplan {
+
+GPUPLAN_HD inline void saturate(ReplicaState& s, SaturationCause cause) {
+  if (s.totals.saturation == SaturationCause::none) {
+    s.totals.saturation = cause;
+    s.totals.saturated_at = s.now;
+  }
+}
+
+//! Schedules class c's next arrival, if it has one.
+GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s, uint32_t c) {
+  const ClassSpec& cls = m.classes[c];
+  const uint32_t k = s.arrivals_made[c];
+  SimTime t;
+  if (cls.from_trace) {
+    if (k >= cls.trace_n) return;
+    t = m.trace[cls.trace_idx + k].submit;
+  } else {
+    if (cls.rate <= 0) return;
+    const Draw d = philox_draw(m.seed, s.replica_idx, Stream::arrivals, c, k);
+    t = s.now - log(u01_first(d)) / cls.rate;
+  }
+  if (t >= m.horizon) return;
+  if (!schedule_event(s.events, t, EventKind::job_arrival, c, 0)) saturate(s, SaturationCause::event_overflow);
+}
+
+//! Creates class c's next job, queues it, and schedules the following arrival.
+GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint32_t c) {
+  const ClassSpec& cls = m.classes[c];
+  const uint32_t k = s.arrivals_made[c]++;
+  if (s.n_free_slots == 0) {
+    saturate(s, SaturationCause::queue_overflow);
+    return;
+  }
+  const uint32_t slot = s.free_slots[--s.n_free_slots];
+  Job& j = s.jobs[slot];
+  j.submit = s.now;
+  j.start = NEVER;
+  j.finish = NEVER;
+  j.class_idx = c;
+  j.job_idx = k;
+  j.pool = NONE;
+  j.n_nodes = 0;
+  j.phase = JobPhase::queued;
+  j.counted = s.now >= m.warmup;
+  if (cls.from_trace) {
+    const TraceJob& row = m.trace[cls.trace_idx + k];
+    j.gpus = row.gpus;
+    j.work = row.duration;
+  } else {
+    const Draw size = philox_draw(m.seed, s.replica_idx, Stream::job_size, c, k);
+    const Draw dur = philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k);
+    j.gpus = sample_gpus(m, cls, u01_first(size));
+    j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
+  }
+  if (j.counted) s.classes[c].submitted += 1;
+  s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
+  s.queue_len += 1;
+  schedule_next_arrival(m, s, c);
+}
+
+//! Tries to place and start the job in `slot` now; false if it does not fit.
+GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  Job& j = s.jobs[slot];
+  const ClassSpec& cls = m.classes[j.class_idx];
+  uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
+  uint32_t n_nodes = 0;
+  if (j.gpus <= cls.node_gpus_max) {
+    const uint32_t node = best_fit_node(m, s, j.gpus, cls.pool_mask);
+    if (node == NONE) return false;
+    nodes[0] = node;
+    n_nodes = 1;
+    set_node_free(s, node, s.node_free[node] - j.gpus);
+  } else {
+    n_nodes = whole_free_nodes(m, s, j.gpus, cls.pool_mask, nodes);
+    if (n_nodes == 0) return false;
+    for (uint32_t i = 0; i < n_nodes; ++i) set_node_free(s, nodes[i], 0);
+  }
+  const uint32_t pool = m.node_pool[nodes[0]];
+  j.pool = pool;
+  j.n_nodes = n_nodes;
+  j.phase = JobPhase::running;
+  j.start = s.now;
+  j.finish = s.now + j.work * m.slowdown[j.class_idx * m.pools.size + pool];
+  s.running += 1;
+  s.busy_gpus += j.gpus;
+  s.pool_busy_gpus[pool] += j.gpus;
+  s.totals.jobs_started += 1;
+  if (!schedule_event(s.events, j.finish, EventKind::job_finish, slot, j.gen))
+    saturate(s, SaturationCause::event_overflow);
+  return true;
+}
+
+//! Releases a finished job's GPUs, records it, and frees its slot.
+GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  Job& j = s.jobs[slot];
+  const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
+  if (j.n_nodes == 1 && j.gpus <= m.pools[j.pool].gpus_per_node) {
+    set_node_free(s, nodes[0], s.node_free[nodes[0]] + j.gpus);
+  } else {
+    for (uint32_t i = 0; i < j.n_nodes; ++i) set_node_free(s, nodes[i], m.pools[j.pool].gpus_per_node);
+  }
+  s.running -= 1;
+  s.busy_gpus -= j.gpus;
+  s.pool_busy_gpus[j.pool] -= j.gpus;
+  s.head_blocked = false;
+  if (j.counted) record_completion(s, j);
+  if (s.n_records < s.records.size) {
+    s.records[s.n_records++] = JobRecord{j.class_idx, j.job_idx, j.gpus, j.pool, j.submit, j.start, j.finish};
+  } else if (!s.records.empty()) {
+    s.records_truncated = true;
+  }
+  j.phase = JobPhase::free;
+  j.gen += 1;
+  s.free_slots[s.n_free_slots++] = slot;
+}
+
+//! Starts queued jobs per the queue policy, once per instant, with the state after all events.
+GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
+  switch (m.queue) {
+    case QueuePolicy::fifo:
+      // NOTE: a blocked head stays blocked until something is released; skip the retry.
+      if (s.head_blocked) return;
+      while (s.queue_len > 0) {
+        if (!try_start(m, s, s.queue[s.queue_head])) {
+          s.head_blocked = true;
+          return;
+        }
+        s.queue_head = (s.queue_head + 1) % s.queue.size;
+        s.queue_len -= 1;
+      }
+      return;
+    case QueuePolicy::backfill: {
+      uint32_t kept = 0;
+      for (uint32_t i = 0; i < s.queue_len; ++i) {
+        const uint32_t slot = s.queue[(s.queue_head + i) % s.queue.size];
+        if (!try_start(m, s, slot)) s.queue[(s.queue_head + kept++) % s.queue.size] = slot;
+      }
+      s.queue_len = kept;
+      return;
+    }
+  }
+}
+
+//! Resets the state and schedules each class's first arrival.
+GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
+  s.now = 0;
+  s.replica_idx = replica_idx;
+  s.events.n = 0;
+  s.events.next_seq = 0;
+  reset_cluster(m, s);
+  for (uint32_t i = 0; i < s.jobs.size; ++i) {
+    s.jobs[i].phase = JobPhase::free;
+    s.jobs[i].gen = 0;
+    s.free_slots[i] = s.jobs.size - 1 - i;  // pop order 0, 1, 2, ...
+  }
+  s.n_free_slots = s.jobs.size;
+  s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
+  s.head_blocked = false;
+  s.totals = ReplicaTotals{};
+  s.totals.saturated_at = NEVER;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    s.pool_busy_gpus[p] = 0;
+    s.pool_nodes_up[p] = m.pools[p].n_nodes;
+    s.pool_busy_gpu_s[p] = 0;
+    s.pool_cost_usd[p] = 0;
+  }
+  for (uint32_t c = 0; c < m.classes.size; ++c) {
+    s.classes[c] = ClassTotals{};
+    s.arrivals_made[c] = 0;
+  }
+  for (uint32_t i = 0; i < s.wait_hist.size; ++i) s.wait_hist[i] = s.jct_hist[i] = 0;
+  for (uint32_t b = 0; b < m.n_bins; ++b)
+    s.bin_busy_gpu_s[b] = s.bin_queued_job_s[b] = s.bin_spend_usd[b] = s.bin_provisioned_gpu_s[b] = 0;
+  s.n_records = 0;
+  s.records_truncated = false;
+  for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
+}
+
+//! Handles every event at the next instant, then schedules; false when the run is over.
+GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
+  const SimTime t = peek_time(s.events);
+  if (t >= m.horizon || s.totals.saturation != SaturationCause::none) return false;
+  advance_to(m, s, t);
+  while (s.events.n > 0 && s.events.heap[0].t == t) {
+    const Event e = pop_event(s.events);
+    s.totals.events += 1;
+    switch (e.kind) {
+      case EventKind::job_finish:
+        if (e.gen == s.jobs[e.target].gen) handle_finish(m, s, e.target);
+        break;
+      case EventKind::job_arrival: handle_arrival(m, s, e.target); break;
+    }
+  }
+  schedule_jobs(m, s);
+  return s.totals.saturation == SaturationCause::none;
+}
+
+//! Runs one replica from start to horizon (or until it saturates).
+GPUPLAN_HD inline void run_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
+  init_replica(m, s, replica_idx);
+  while (step(m, s)) {
+  }
+  // A saturated replica stops where it broke down; its statistics end there too.
+  if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,75 @@
+#pragma once
+//! The event calendar: a binary min-heap of small POD events over a fixed array.
+//! Order is (time, kind, insertion sequence), so simultaneous events have one fixed order.
+#include "sim/core/types.h"
+
+namespace gpuplan {
+
+//! Event kinds; declaration order is the tie-break at equal times (releases before arrivals).
+enum class EventKind : uint8_t {
+  job_finish,   //!< target = job slot; stale when the slot's generation moved on
+  job_arrival,  //!< target = class index
+};
+
+//! One scheduled event (24 bytes).
+struct Event {
+  SimTime t;        //!< [s]
+  uint32_t seq;     //!< insertion sequence, breaks ties between equal (t, kind)
+  uint32_t target;  //!< job slot or class index, by kind
+  uint32_t gen;     //!< generation of the target when scheduled (lazy cancellation)
+  EventKind kind;
+};
+
+//! Heap state; `heap.size` is the capacity.
+struct EventQueue {
+  span<Event> heap;
+  uint32_t n = 0;
+  uint32_t next_seq = 0;
+};
+
+[[nodiscard]] GPUPLAN_HD inline bool fires_before(const Event& a, const Event& b) {
+  if (a.t != b.t) return a.t < b.t;
+  if (a.kind != b.kind) return a.kind < b.kind;
+  return a.seq < b.seq;
+}
+
+//! Time of the next event, NEVER when empty.
+[[nodiscard]] GPUPLAN_HD inline SimTime peek_time(const EventQueue& q) {
+  return q.n ? q.heap[0].t : NEVER;
+}
+
+//! Schedules an event; false (nothing changed) when the calendar is full.
+[[nodiscard]] GPUPLAN_HD inline bool schedule_event(EventQueue& q, SimTime t, EventKind kind,
+                                                    uint32_t target, uint32_t gen) {
+  if (q.n == q.heap.size) return false;
+  Event e{t, q.next_seq++, target, gen, kind};
+  uint32_t i = q.n++;
+  while (i > 0) {  // sift up
+    const uint32_t parent = (i - 1) / 2;
+    if (!fires_before(e, q.heap[parent])) break;
+    q.heap[i] = q.heap[parent];
+    i = parent;
+  }
+  q.heap[i] = e;
+  return true;
+}
+
+//! Removes and returns the earliest event; the queue must not be empty.
+GPUPLAN_HD inline Event pop_event(EventQueue& q) {
+  GPUPLAN_ASSERT(q.n > 0);
+  const Event top = q.heap[0];
+  const Event last = q.heap[--q.n];
+  uint32_t i = 0;
+  for (;;) {  // sift down
+    uint32_t child = 2 * i + 1;
+    if (child >= q.n) break;
+    if (child + 1 < q.n && fires_before(q.heap[child + 1], q.heap[child])) ++child;
+    if (!fires_before(q.heap[child], last)) break;
+    q.heap[i] = q.heap[child];
+    i = child;
+  }
+  if (q.n) q.heap[i] = last;
+  return top;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,71 @@
+#pragma once
+//! The compiled scenario as the core reads it: flat, read-only arrays and scalars, no names.
+//! Only models/compile.cpp fills these; the core never sees strings, JSON or catalogs.
+#include "sim/core/types.h"
+
+namespace gpuplan {
+
+//! A random distribution's parameters; `empirical` reads `table_n` values/cumulative weights.
+struct DistSpec {
+  DistKind kind = DistKind::fixed;
+  double a = 0;  //!< see DistKind
+  double b = 0;  //!< see DistKind
+  uint32_t table_idx = 0;
+  uint32_t table_n = 0;
+};
+
+//! One row of a replayed trace.
+struct TraceJob {
+  SimTime submit;   //!< [s] since scenario start
+  double duration;  //!< [s] on the class's reference GPU
+  uint32_t gpus;
+};
+
+//! A job class: how its jobs arrive, how big and how long they are, where they may run.
+struct ClassSpec {
+  bool from_trace = false;
+  double rate = 0;              //!< [1/s] Poisson arrival rate (when !from_trace)
+  DistSpec duration;            //!< [s] on the reference GPU with ideal placement
+  uint32_t gpus_idx = 0;        //!< first entry of the GPU-count choice table
+  uint32_t gpus_n = 0;          //!< entries in that table (values in gpu_values, cum. p in gpu_cum)
+  uint32_t trace_idx = 0;       //!< first row in ModelView::trace
+  uint32_t trace_n = 0;         //!< rows of this class's trace
+  uint64_t pool_mask = ~0ull;   //!< pools this class may use (bit i = pool i)
+  uint32_t node_gpus_max = 0;   //!< largest node among those pools: bigger jobs take whole nodes
+};
+
+//! A pool of identical nodes: nodes [first_node, first_node + n_nodes) of the cluster.
+struct PoolSpec {
+  uint32_t first_node;
+  uint32_t n_nodes;
+  uint32_t gpus_per_node;
+  double price_per_node_s;  //!< [USD/s] while provisioned
+};
+
+//! Everything the core needs to simulate one replica. Plain views; copyable to device.
+struct ModelView {
+  uint64_t seed = 0;
+  SimTime horizon = 0;  //!< [s] simulation ends here
+  SimTime warmup = 0;   //!< [s] jobs submitted before this are not counted
+  QueuePolicy queue = QueuePolicy::fifo;
+  Placement placement = Placement::best_fit;
+
+  span<const PoolSpec> pools;
+  span<const ClassSpec> classes;
+  span<const uint32_t> node_pool;     //!< [n_nodes] pool index of each node
+  span<const double> dist_values;     //!< empirical distribution values
+  span<const double> dist_cum;        //!< matching cumulative probabilities (last = 1)
+  span<const uint32_t> gpu_values;    //!< GPU-count choices
+  span<const double> gpu_cum;         //!< matching cumulative probabilities (last = 1)
+  span<const TraceJob> trace;         //!< trace rows of all trace classes, by class, in file order
+  span<const double> slowdown;        //!< [n_classes * n_pools] duration multiplier (>= 1 slower)
+
+  uint32_t n_nodes = 0;
+  uint32_t max_gpus_per_node = 0;
+  uint32_t max_nodes_per_job = 1;  //!< nodes the largest job can span
+  uint32_t max_active_jobs = 0;    //!< queued + running; more means the replica is saturated
+  uint32_t n_bins = 0;             //!< time bins over [0, horizon)
+  double bin_width = 0;            //!< [s]
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,114 @@
+#pragma once
+//! Mutable state of one replica: plain structs over preallocated arrays sized from the ModelView
+//! (sim/replica_buffers.h allocates them on the host; the CUDA backend carves them from one block).
+#include "sim/core/event_queue.h"
+#include "sim/core/model.h"
+
+namespace gpuplan {
+
+//! Bins of the log-spaced histograms used for quantiles: [HIST_LO, HIST_HI) seconds.
+inline constexpr uint32_t HIST_BINS = 1024;
+inline constexpr double HIST_LO = 1e-3;  //!< [s] values below fall in bin 0 ("< 1 ms")
+inline constexpr double HIST_HI = 1e8;   //!< [s] values above fall in the last bin
+
+enum class JobPhase : uint8_t { free, queued, running };
+
+//! One active job (queued or running) in a recycled slot.
+struct Job {
+  SimTime submit;
+  SimTime start;
+  SimTime finish;
+  double work;         //!< [s] duration on the reference GPU with ideal placement
+  uint32_t class_idx;
+  uint32_t job_idx;    //!< arrival index within its class (also its random-stream counter)
+  uint32_t gpus;
+  uint32_t pool;       //!< pool it runs in (NONE while queued)
+  uint32_t n_nodes;    //!< nodes it holds; node list at job_nodes[slot * max_nodes_per_job]
+  uint32_t gen;        //!< bumped whenever the slot's pending finish event becomes stale
+  JobPhase phase;
+  bool counted;        //!< submitted inside [warmup, horizon)
+};
+
+//! A finished job, for the optional per-job sink (host only; empty span on device).
+struct JobRecord {
+  uint32_t class_idx;
+  uint32_t job_idx;  //!< arrival index within the class
+  uint32_t gpus;
+  uint32_t pool_idx;
+  SimTime submit_s;
+  SimTime start_s;
+  SimTime finish_s;
+};
+
+//! Per-class running totals over counted jobs.
+struct ClassTotals {
+  uint64_t submitted;
+  uint64_t completed;
+  double sum_wait;  //!< [s]
+  double sum_wait2;
+  double sum_jct;   //!< [s]
+  double sum_jct2;
+  double max_wait;  //!< [s]
+  double max_jct;   //!< [s]
+};
+
+//! Replica-wide totals over the statistics window [warmup, horizon).
+struct ReplicaTotals {
+  double busy_gpu_s;         //!< [GPU·s] allocated to running jobs
+  double provisioned_gpu_s;  //!< [GPU·s]
+  double queued_job_s;       //!< [job·s] integral of the queue length (Little: L_q = λ W_q)
+  double in_system_job_s;    //!< [job·s] integral of queued + running jobs
+  double cost_usd;
+  uint64_t events;           //!< events handled (all times)
+  uint64_t jobs_started;     //!< all jobs, warmup included
+  SaturationCause saturation;
+  SimTime saturated_at;      //!< [s] when the replica stopped (NEVER if it did not)
+};
+
+//! All mutable arrays and scalars of one replica.
+struct ReplicaState {
+  SimTime now = 0;
+  uint32_t replica_idx = 0;
+  EventQueue events;
+
+  // Cluster: free GPUs per node, and one bitset per free-GPU level for O(words) best-fit search.
+  span<uint32_t> node_free;   //!< [n_nodes]
+  span<uint64_t> level_bits;  //!< [(max_gpus_per_node + 1) * words] bit i: node i has that many free
+  uint32_t words = 0;         //!< 64-bit words per level
+
+  // Jobs.
+  span<Job> jobs;             //!< [max_active_jobs] slots
+  span<uint32_t> job_nodes;   //!< [max_active_jobs * max_nodes_per_job]
+  span<uint32_t> free_slots;  //!< stack of free slot indices
+  uint32_t n_free_slots = 0;
+  span<uint32_t> queue;       //!< ring buffer of queued slots in submission order
+  uint32_t queue_head = 0;
+  uint32_t queue_len = 0;
+  uint32_t running = 0;
+  uint32_t busy_gpus = 0;
+  bool head_blocked = false;  //!< FIFO head did not fit and nothing has been released since
+  span<uint32_t> arrivals_made;  //!< [n_classes] jobs generated per class so far
+
+  // Per-pool state.
+  span<uint32_t> pool_busy_gpus;      //!< [n_pools]
+  span<uint32_t> pool_nodes_up;       //!< [n_pools] provisioned nodes
+  span<double> pool_busy_gpu_s;       //!< [n_pools] window integral
+  span<double> pool_cost_usd;         //!< [n_pools] window spend
+
+  // Statistics.
+  ReplicaTotals totals;
+  span<ClassTotals> classes;   //!< [n_classes]
+  span<uint32_t> wait_hist;    //!< [n_classes * HIST_BINS]
+  span<uint32_t> jct_hist;     //!< [n_classes * HIST_BINS]
+  span<double> bin_busy_gpu_s;     //!< [n_bins] integral of busy GPUs in each bin
+  span<double> bin_queued_job_s;   //!< [n_bins] integral of the queue length
+  span<double> bin_spend_usd;      //!< [n_bins]
+  span<double> bin_provisioned_gpu_s;  //!< [n_bins]
+
+  // Optional per-job sink (host): empty span = off.
+  span<JobRecord> records;
+  uint32_t n_records = 0;
+  bool records_truncated = false;
+};
+
+}  // namespace gpuplan

@@ -1,0 +1,84 @@
+#pragma once
+//! Statistics the core keeps for every replica: window integrals, time bins, log histograms.
+#include <cmath>
+
+#include "sim/core/state.h"
+
+namespace gpuplan {
+
+//! Histogram bin of a duration [s]: bin 0 holds values below HIST_LO, bins are log-spaced above.
+[[nodiscard]] GPUPLAN_HD inline uint32_t hist_bin(double v) {
+  if (!(v >= HIST_LO)) return 0;
+  const double x = log(v / HIST_LO) * ((HIST_BINS - 1) / log(HIST_HI / HIST_LO));
+  const uint32_t b = 1 + static_cast<uint32_t>(x);
+  return b < HIST_BINS ? b : HIST_BINS - 1;
+}
+
+//! Lower edge [s] of histogram bin b >= 1.
+[[nodiscard]] GPUPLAN_HD inline double hist_lower(uint32_t b) {
+  return HIST_LO * exp((b - 1) * (log(HIST_HI / HIST_LO) / (HIST_BINS - 1)));
+}
+
+//! Integrates the piecewise-constant state from s.now to t (time bins, window totals, per pool).
+GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t) {
+  if (t <= s.now) return;
+  // Statistics window [warmup, horizon).
+  const double lo = s.now > m.warmup ? s.now : m.warmup;
+  const double hi = t < m.horizon ? t : m.horizon;
+  if (hi > lo) {
+    const double dt = hi - lo;
+    s.totals.busy_gpu_s += s.busy_gpus * dt;
+    s.totals.queued_job_s += s.queue_len * dt;
+    s.totals.in_system_job_s += (s.queue_len + s.running) * dt;
+    for (uint32_t p = 0; p < m.pools.size; ++p) {
+      s.pool_busy_gpu_s[p] += s.pool_busy_gpus[p] * dt;
+      const double cost = s.pool_nodes_up[p] * m.pools[p].price_per_node_s * dt;
+      s.pool_cost_usd[p] += cost;
+      s.totals.cost_usd += cost;
+      s.totals.provisioned_gpu_s += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
+    }
+  }
+  // Time bins over [0, horizon).
+  const double end = t < m.horizon ? t : m.horizon;
+  double now = s.now;
+  uint32_t b = static_cast<uint32_t>(now / m.bin_width);
+  while (now < end && b < m.n_bins) {
+    const double bin_end = (b + 1 == m.n_bins) ? m.horizon : (b + 1) * m.bin_width;
+    if (bin_end <= now) {  // NOTE: now / width can round down at an exact bin edge
+      ++b;
+      continue;
+    }
+    const double seg_end = end < bin_end ? end : bin_end;
+    const double seg = seg_end - now;
+    s.bin_busy_gpu_s[b] += s.busy_gpus * seg;
+    s.bin_queued_job_s[b] += s.queue_len * seg;
+    double rate = 0, gpus = 0;
+    for (uint32_t p = 0; p < m.pools.size; ++p) {
+      rate += s.pool_nodes_up[p] * m.pools[p].price_per_node_s;
+      gpus += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node;
+    }
+    s.bin_spend_usd[b] += rate * seg;
+    s.bin_provisioned_gpu_s[b] += gpus * seg;
+    now = seg_end;
+    if (now == bin_end) ++b;
+  }
+  s.now = t;
+}
+
+//! Records a finished counted job's wait and completion time.
+GPUPLAN_HD inline void record_completion(ReplicaState& s, const Job& j) {
+  const double wait = j.start - j.submit;
+  const double jct = j.finish - j.submit;
+  ClassTotals& c = s.classes[j.class_idx];
+  c.completed += 1;
+  c.sum_wait += wait;
+  c.sum_wait2 += wait * wait;
+  c.sum_jct += jct;
+  c.sum_jct2 += jct * jct;
+  if (wait > c.max_wait) c.max_wait = wait;
+  if (jct > c.max_jct) c.max_jct = jct;
+  s.wait_hist[j.class_idx * HIST_BINS + hist_bin(wait)] += 1;
+  s.jct_hist[j.class_idx * HIST_BINS + hist_bin(jct)] += 1;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,42 @@
+#pragma once
+//! Plain types shared by every part of the portable core.
+#include <cstdint>
+#include <limits>
+
+#include "sim/portable.h"
+
+namespace gpuplan {
+
+using SimTime = double;  //!< [s] simulated time since the scenario start
+
+inline constexpr uint32_t NONE = 0xffffffffu;                               //!< "no index"
+inline constexpr SimTime NEVER = std::numeric_limits<double>::infinity();  //!< empty-heap time
+
+//! How queued jobs are ordered and started (enum dispatch, no virtuals: the core runs on device).
+enum class QueuePolicy : uint8_t {
+  fifo,      //!< strict submission order; the first job that does not fit blocks the rest
+  backfill,  //!< submission order, but later jobs that fit now may start (no reservation)
+};
+
+//! Where a job's GPUs are taken from.
+enum class Placement : uint8_t {
+  best_fit,  //!< single node: fewest free GPUs that fit, lowest index; multi-node: lowest free nodes
+};
+
+//! Shape of a random duration.
+enum class DistKind : uint8_t {
+  fixed,        //!< a
+  exponential,  //!< mean a
+  uniform,      //!< [a, b)
+  lognormal,    //!< ln X ~ Normal(mu = a, sigma = b)
+  loguniform,   //!< ln X ~ Uniform(ln a, ln b)
+  empirical,    //!< step inverse CDF over a table of values
+};
+
+//! Named random streams: one Philox counter space per purpose, so purposes never share draws.
+enum class Stream : uint32_t { arrivals = 1, job_size = 2, job_duration = 3 };
+
+//! Why a replica stopped early or cannot be trusted.
+enum class SaturationCause : uint8_t { none, queue_overflow, event_overflow };
+
+}  // namespace gpuplan

@@ -1,0 +1,50 @@
+#pragma once
+//! Portability layer for the core: the one place that knows about CUDA.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GPUPLAN_HD __host__ __device__
+#else
+#define GPUPLAN_HD
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define GPUPLAN_ASSERT(cond) ((void)0)
+#else
+#include <cassert>
+//! Checks an invariant of the engine (never a user error); compiled out on device.
+#define GPUPLAN_ASSERT(cond) assert(cond)
+#endif
+
+namespace gpuplan {
+
+//! A non-owning view over a flat array, usable on host and device (Debian has no libcu++).
+template <class T>
+struct span {
+  T* data = nullptr;
+  uint32_t size = 0;
+  GPUPLAN_HD T& operator[](uint32_t i) const { return data[i]; }
+  GPUPLAN_HD T* begin() const { return data; }
+  GPUPLAN_HD T* end() const { return data + size; }
+  GPUPLAN_HD bool empty() const { return size == 0; }
+};
+
+//! Index of the lowest set bit of a non-zero word.
+GPUPLAN_HD inline uint32_t lowest_bit(uint64_t w) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(__ffsll(static_cast<long long>(w)) - 1);
+#else
+  return static_cast<uint32_t>(__builtin_ctzll(w));
+#endif
+}
+
+//! Number of set bits of a word.
+GPUPLAN_HD inline uint32_t count_bits(uint64_t w) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(__popcll(w));
+#else
+  return static_cast<uint32_t>(__builtin_popcountll(w));
+#endif
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,168 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "models/catalog.h"
+#include "models/catalog_age.h"
+#include "models/catalog_table.h"
+
+using namespace gpuplan;
+using namespace std::chrono;
+
+TEST_CASE("models::catalog") {
+  const Catalog& c = builtin_catalog();
+
+  SUBCASE("the 12 GPU models of the scenario contract are present with DATA.md 5 figures") {
+    // ARCHITECTURE.md 4 lists 12 GPU ids.
+    CHECK(c.gpus.size() == 12);
+    for (const char* id : {"A100-40GB", "A100-80GB", "H100-SXM", "H100-PCIe", "H200", "B200", "L4",
+                           "L40S", "T4", "A10G", "V100-16GB", "V100-32GB"})
+      CHECK_MESSAGE(c.find_gpu(id) != nullptr, id);
+    // H100 SXM: 989 dense BF16, 1979 FP8, 495 TF32 TFLOPS, 80 GB, 3.35 TB/s (DATA.md 5).
+    const GpuSpec* h100 = c.find_gpu("h100-sxm");
+    REQUIRE(h100);
+    CHECK(h100->bf16_tflops == 989);
+    CHECK(h100->fp8_tflops == 1979);
+    CHECK(h100->tf32_tflops == 495);
+    CHECK(h100->mem_gb == 80);
+    CHECK(h100->mem_bw_tbps == doctest::Approx(3.35));
+    // A100: 312 BF16, 600 GB/s NVLink3 bidirectional (DATA.md 5).
+    CHECK(c.find_gpu("A100-80GB")->bf16_tflops == 312);
+    CHECK(c.find_gpu("A100-80GB")->nvlink_gbps == 600);
+    // B200: 2250 BF16, 180 GB usable (DATA.md 5).
+    CHECK(c.find_gpu("B200")->bf16_tflops == 2250);
+    CHECK(c.find_gpu("B200")->mem_gb == 180);
+  }
+  SUBCASE("every instance is complete, names a known GPU and has a dated, tagged source") {
+    std::set<std::string> ids;
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      CHECK(ids.insert(it.id).second);
+      CHECK(c.find_gpu(it.gpu) != nullptr);
+      CHECK(it.gpus_per_node >= 1);
+      CHECK(std::set<std::string>{"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie"}.count(
+          it.intra_node_fabric));
+      CHECK(parse_as_of(it.as_of).has_value());
+      const bool tagged = it.source.find("[V]") != std::string::npos ||
+                          it.source.find("[D]") != std::string::npos ||
+                          it.source.find("[3P]") != std::string::npos ||
+                          it.source.find("[M]") != std::string::npos;
+      CHECK(tagged);
+      CHECK((it.price_per_hour.on_demand || it.price_per_hour.on_prem));
+      // Reserved and spot prices are discounts: never above on-demand.
+      if (it.price_per_hour.on_demand) {
+        CHECK(it.price_per_hour.reserved_1y.value_or(0) <= *it.price_per_hour.on_demand);
+        CHECK(it.price_per_hour.reserved_3y.value_or(0) <=
+              it.price_per_hour.reserved_1y.value_or(*it.price_per_hour.on_demand));
+        CHECK(it.price_per_hour.spot.value_or(0) <= *it.price_per_hour.on_demand);
+      }
+    }
+    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 3 GCP + 3 Azure + 4 Lambda + 2 on-prem = 40.
+    CHECK(c.instances.size() == 40);
+  }
+  SUBCASE("list prices match DATA.md 4 and derived prices state their derivation") {
+    // p4d.24xlarge: $32.7726/h on-demand, 1-yr $2.40 x 8 = $19.20 (DATA.md 4.1 [V]).
+    const InstanceType* p4d = c.find_instance("p4d.24xlarge");
+    REQUIRE(p4d);
+    CHECK(*p4d->price_per_hour.on_demand == doctest::Approx(32.7726));
+    CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(19.2));
+    // p5en post-cut $63.296/h (dstack PR #4110 [V]).
+    CHECK(*c.find_instance("p5en.48xlarge")->price_per_hour.on_demand == doctest::Approx(63.296));
+    // p5 reserved derived from the P4 discount: 98.32 x 0.59 = 58.01, flagged [D].
+    const InstanceType* p5 = c.find_instance("p5.48xlarge");
+    CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(58.0088));
+    CHECK(p5->source.find("[D]") != std::string::npos);
+    // Azure ND96isr H100 v5 comes from a third-party page only.
+    CHECK(c.find_instance("Standard_ND96isr_H100_v5")->source.find("[3P]") != std::string::npos);
+    // On-prem HGX H100: DATA.md 6.2 worked example, ~$1.42/GPU-h x 8 = ~$11.33/h.
+    const InstanceType* hgx = c.find_instance("onprem.hgx-h100-8");
+    REQUIRE(hgx);
+    CHECK(*hgx->price_per_hour.on_prem / 8 == doctest::Approx(1.416).epsilon(0.01));
+    CHECK(*hgx->price_per_hour.on_prem / 8 >= 1.4);
+    CHECK(*hgx->price_per_hour.on_prem / 8 <= 1.5);
+  }
+}
+
+TEST_CASE("models::catalog_age") {
+  const year_month_day today = 2026y / November / 29d;
+  SUBCASE("as_of dates parse in full, year-month and year forms") {
+    CHECK(parse_as_of("2024-01-29") == 2024y / January / 29d);
+    // A missing day means the first of the month.
+    CHECK(parse_as_of("2025-01") == 2025y / January / 1d);
+    CHECK(parse_as_of("2022") == 2022y / January / 1d);
+    CHECK_FALSE(parse_as_of("2025-13-01").has_value());
+    CHECK_FALSE(parse_as_of("Jan 2025").has_value());
+    CHECK_FALSE(parse_as_of("").has_value());
+  }
+  SUBCASE("a price is stale when dated more than one year before today") {
+    // One year and one day old.
+    CHECK(is_stale("2025-11-28", today));
+    // Exactly one year old is not yet stale.
+    CHECK_FALSE(is_stale("2025-11-29", today));
+    CHECK_FALSE(is_stale("2026-08-06", today));
+    // An unreadable date is never trusted.
+    CHECK(is_stale("unknown", today));
+    // 2026-08-06 to 2026-11-29 = 115 days.
+    CHECK(price_age_days("2026-08-06", today) == 115);
+  }
+}
+
+TEST_CASE("models::catalog_table") {
+  const Catalog& c = builtin_catalog();
+  const year_month_day today = 2026y / November / 29d;
+
+  SUBCASE("an unknown GPU is an input error that suggests the closest ids") {
+    const CatalogSelection sel = select_instances(c, {"H100-SMX", ""});
+    CHECK(sel.instances.empty());
+    CHECK(sel.error.find("--gpu: unknown GPU \"H100-SMX\"") == 0);
+    REQUIRE_FALSE(sel.candidates.empty());
+    CHECK(sel.candidates.front() == "H100-SXM");
+    CHECK(sel.error.find("did you mean \"H100-SXM\"") != std::string::npos);
+  }
+  SUBCASE("an unknown provider suggests a known one") {
+    const CatalogSelection sel = select_instances(c, {"", "azur"});
+    REQUIRE_FALSE(sel.candidates.empty());
+    CHECK(sel.candidates.front() == "azure");
+  }
+  SUBCASE("filters combine and match case-insensitively") {
+    const CatalogSelection sel = select_instances(c, {"h100-sxm", "AWS"});
+    REQUIRE(sel.error.empty());
+    // Only p5.48xlarge carries H100-SXM at AWS.
+    REQUIRE(sel.instances.size() == 1);
+    CHECK(sel.instances[0]->id == "p5.48xlarge");
+  }
+  SUBCASE("the table aligns columns and flags old prices as stale") {
+    const CatalogSelection sel = select_instances(c, {"", "aws"});
+    const std::string table = format_catalog_table(sel.instances, today);
+    // p5en is dated 2026-08-06 (fresh); p4d 2025-01 (stale on 2026-11-29).
+    const auto line_of = [&](const std::string& id) {
+      std::string key = "\n";
+      key += id;
+      key += ' ';
+      const size_t at = table.find(key) + 1;
+      return table.substr(at, table.find('\n', at) - at);
+    };
+    CHECK(line_of("p4d.24xlarge").find("stale") != std::string::npos);
+    CHECK(line_of("p5en.48xlarge").find("stale") == std::string::npos);
+    // $/GPU-h of p4d: 32.7726 / 8 = 4.10.
+    CHECK(line_of("p4d.24xlarge").find("4.10") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("8xA100-40GB") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("4x100G") != std::string::npos);
+    // Aligned: the as_of column starts at the same offset on every row.
+    CHECK(line_of("p4d.24xlarge").find("2025-01") == line_of("g6e.48xlarge").find("2025-01"));
+  }
+  SUBCASE("the JSON output carries sources, per-GPU prices and the stale flag") {
+    const CatalogSelection sel = select_instances(c, {"", "on_prem"});
+    const auto j = nlohmann::json::parse(format_catalog_json(sel.instances, today));
+    // Two on-prem templates.
+    REQUIRE(j.size() == 2);
+    CHECK(j[0]["source"].get<std::string>().find("[D]") != std::string::npos);
+    CHECK(j[0].contains("stale"));
+    // HGX H100: ~$1.42 per GPU-hour.
+    CHECK(j[0]["price_per_gpu_hour"]["on_prem"].get<double>() ==
+          doctest::Approx(1.416).epsilon(0.01));
+  }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Renders a gpuplan HTML report in headless Chromium, saves a PNG screenshot and fails on any
+# script or console error, blocked network request, or chart canvas left empty.
+#
+#   tests/reports/browser_check.sh HTML_FILE PNG_OUT
+#
+# The report checks itself when opened with "#selftest": it sets document.title to
+# "SELFTEST:OK charts=N" or "SELFTEST:FAIL <problems>" (reports/html_assets.cpp). Exit status:
+# 0 pass, 1 check failed, 2 usage error or Chromium missing.
+set -euo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 HTML_FILE PNG_OUT" >&2
+  exit 2
+fi
+html=$(realpath "$1")
+png=$(realpath -m "$2")
+browser=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [[ ! -f "$html" ]]; then
+  echo "browser_check: no such file: $1" >&2
+  exit 2
+fi
+if [[ -z "$browser" ]]; then
+  echo "browser_check: chromium not found (apt-get install -y chromium, or set CHROMIUM)" >&2
+  exit 2
+fi
+
+profile=$(mktemp -d)
+logs=$(mktemp -d)
+trap 'rm -rf "$profile" "$logs"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+       --disable-background-networking --disable-component-update --disable-sync
+       --disable-default-apps --hide-scrollbars --user-data-dir="$profile"
+       --virtual-time-budget=5000 --enable-logging=stderr --v=0)
+
+timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$html#selftest" >"$logs/dom.html" 2>"$logs/dom.err" || true
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$png" "file://$html" \
+  >/dev/null 2>"$logs/shot.err" || true
+
+status=0
+verdict=$(grep -o '<title>[^<]*</title>' "$logs/dom.html" | sed -e 's/<title>//' -e 's/<\/title>//' || true)
+case "$verdict" in
+  SELFTEST:OK*) echo "browser_check: $verdict" ;;
+  SELFTEST:FAIL*) echo "browser_check: $verdict" >&2; status=1 ;;
+  *) echo "browser_check: the page wrote no self-test verdict (title: '${verdict}')" >&2; status=1 ;;
+esac
+
+# Console messages the page itself never saw (e.g. resource errors) still reach Chromium's log.
+if grep -E ':CONSOLE[(:]|Uncaught|Refused to' "$logs/dom.err" "$logs/shot.err" | grep -viE ':INFO:CONSOLE\(.*"SELFTEST' >"$logs/console.txt"; then
+  if grep -qiE 'error|Uncaught|Refused' "$logs/console.txt"; then
+    echo "browser_check: console errors:" >&2
+    cat "$logs/console.txt" >&2
+    status=1
+  fi
+fi
+
+if [[ ! -s "$png" ]]; then
+  echo "browser_check: no screenshot written to $png" >&2
+  status=1
+else
+  echo "browser_check: screenshot $png"
+fi
+exit $status

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every bundled scenario through `gpuplan run` and checks each report in headless Chromium
+# (tests/reports/browser_check.sh): no console error, no empty chart, a PNG screenshot per report.
+#
+#   tests/reports/browser_scenarios.sh GPUPLAN_BINARY OUT_DIR
+#
+# Exit 77 (ctest: skipped) when Chromium is absent, unless GPUPLAN_REQUIRE_BROWSER=1 (CI sets it).
+set -euo pipefail
+bin=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+if ! command -v chromium >/dev/null && [[ -z "${CHROMIUM:-}" ]]; then
+  if [[ "${GPUPLAN_REQUIRE_BROWSER:-0}" == 1 ]]; then
+    echo "browser_scenarios: chromium is required but not installed" >&2
+    exit 1
+  fi
+  echo "browser_scenarios: chromium not installed; skipping (tools/setup.sh installs it)" >&2
+  exit 77
+fi
+mkdir -p "$out"
+n=0
+for scenario in scenarios/*.json; do
+  case "$scenario" in *.expected.json) continue ;; esac
+  name=$(basename "$scenario" .json)
+  args=(run)
+  golden="scenarios/$name.expected.json"
+  if [[ -f "$golden" ]]; then
+    # the golden file names the subcommand and flags the scenario is meant to run with
+    mapfile -t args < <(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["command"]))' "$golden")
+  fi
+  "$bin" "${args[@]}" "$scenario" --quiet --out "$out/$name"
+  bash "$here/browser_check.sh" "$out/$name/report.html" "$out/$name.png"
+  n=$((n + 1))
+done
+echo "browser_scenarios: $n reports rendered without errors; screenshots in $out/"

@@ -1,0 +1,50 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "sim/core/event_queue.h"
+
+using namespace gpuplan;
+
+TEST_CASE("sim::event_queue") {
+  std::vector<Event> storage(8);
+  EventQueue q{span<Event>{storage.data(), 8}, 0, 0};
+
+  SUBCASE("an empty calendar peeks as never") { CHECK(peek_time(q) == NEVER); }
+
+  SUBCASE("events at equal time pop in kind order, then in insertion order") {
+    REQUIRE(schedule_event(q, 5.0, EventKind::job_arrival, 1, 0));
+    REQUIRE(schedule_event(q, 5.0, EventKind::job_finish, 2, 0));
+    REQUIRE(schedule_event(q, 1.0, EventKind::job_arrival, 3, 0));
+    REQUIRE(schedule_event(q, 5.0, EventKind::job_finish, 4, 0));
+    // time first (1.0), then finishes before arrivals at 5.0, finishes in insertion order
+    CHECK(pop_event(q).target == 3);
+    CHECK(pop_event(q).target == 2);
+    CHECK(pop_event(q).target == 4);
+    CHECK(pop_event(q).target == 1);
+    CHECK(q.n == 0);
+  }
+
+  SUBCASE("a full calendar refuses an event and stays unchanged") {
+    for (uint32_t i = 0; i < 8; ++i) REQUIRE(schedule_event(q, double(8 - i), EventKind::job_arrival, i, 0));
+    CHECK_FALSE(schedule_event(q, 0.5, EventKind::job_arrival, 99, 0));
+    // the earliest is still the one scheduled at t = 1
+    CHECK(pop_event(q).t == 1.0);
+  }
+
+  SUBCASE("many random events come out sorted") {
+    std::vector<Event> big(1000);
+    EventQueue bq{span<Event>{big.data(), 1000}, 0, 0};
+    uint64_t x = 12345;
+    for (uint32_t i = 0; i < 1000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      REQUIRE(schedule_event(bq, double(x >> 40), EventKind::job_arrival, i, 0));
+    }
+    double last = -1;
+    while (bq.n) {
+      const Event e = pop_event(bq);
+      CHECK(e.t >= last);
+      last = e.t;
+    }
+  }
+}

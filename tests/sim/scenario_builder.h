@@ -1,0 +1,64 @@
+#pragma once
+//! Builds small scenarios in memory for engine tests (no files, no loader).
+#include <cmath>
+#include <string>
+
+#include "models/compile.h"
+#include "models/scenario.h"
+
+namespace gpuplan::test {
+
+//! An inline instance type "test.gN" with N GPUs per node at $1 per node-hour.
+inline InstanceType test_instance(uint32_t gpus_per_node) {
+  InstanceType it;
+  it.id = "test.g" + std::to_string(gpus_per_node);
+  it.gpu = "A100-80GB";
+  it.gpus_per_node = gpus_per_node;
+  it.price_per_hour.on_demand = 1.0;
+  return it;
+}
+
+//! One pool of `nodes` nodes with `gpus_per_node` GPUs each, and no workload yet.
+inline Scenario one_pool(uint32_t nodes, uint32_t gpus_per_node, double horizon_s, double warmup_s = 0) {
+  Scenario sc;
+  sc.name = "test";
+  sc.seed = 42;
+  sc.horizon_s = horizon_s;
+  sc.warmup_s = warmup_s;
+  sc.instances.push_back(test_instance(gpus_per_node));
+  Pool p;
+  p.name = "main";
+  p.instance = sc.instances.back().id;
+  p.count = nodes;
+  p.price_per_node_hour = 1.0;
+  sc.pools.push_back(p);
+  return sc;
+}
+
+//! A Poisson class of 1-GPU jobs with exponential durations: the M/M/c workload.
+inline JobClass mm_class(double rate_per_s, double mean_duration_s) {
+  JobClass c;
+  c.name = "jobs";
+  c.rate_per_s = rate_per_s;
+  c.gpus.values = {1};
+  c.gpus.probs = {1.0};
+  c.duration.kind = DistKind::exponential;
+  c.duration.a = mean_duration_s;
+  return c;
+}
+
+//! Erlang C: mean wait in queue of M/M/c with arrival rate lambda and service rate mu.
+inline double erlang_c_wait(uint32_t c, double lambda, double mu) {
+  const double a = lambda / mu;  // offered load in servers
+  const double rho = a / c;
+  double term = 1.0, sum = 1.0;  // sum_{k<c} a^k / k!
+  for (uint32_t k = 1; k < c; ++k) {
+    term *= a / k;
+    sum += term;
+  }
+  const double last = term * a / c / (1.0 - rho);  // a^c / c! / (1 - rho)
+  const double p_wait = last / (sum + last);
+  return p_wait / (c * mu - lambda);
+}
+
+}  // namespace gpuplan::test

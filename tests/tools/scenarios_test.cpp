@@ -1,0 +1,97 @@
+//! Every bundled scenario runs through the real CLI and matches its golden file.
+//! scenarios/<name>.expected.json holds {"command": [...extra args], "expect": {subset of result.json}};
+//! every number in "expect" must match within 1e-9 relative, every string and bool exactly.
+//! Regenerate after an intended change: GPUPLAN_UPDATE_GOLDEN=1 ctest -R tools (then review the diff).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json read_json(const fs::path& p) {
+  std::ifstream f(p);
+  return json::parse(f, nullptr, true, /*ignore_comments=*/true);
+}
+
+//! Appends to `diffs` every place where `got` differs from the `want` subset.
+void compare(const json& want, const json& got, const std::string& path, std::vector<std::string>& diffs) {
+  if (want.is_object()) {
+    for (const auto& [k, v] : want.items()) {
+      if (!got.is_object() || !got.contains(k)) diffs.push_back(path + "/" + k + ": missing");
+      else compare(v, got[k], path + "/" + k, diffs);
+    }
+  } else if (want.is_array()) {
+    if (!got.is_array() || got.size() != want.size()) {
+      diffs.push_back(path + ": array size differs");
+      return;
+    }
+    for (size_t i = 0; i < want.size(); ++i) compare(want[i], got[i], path + "/" + std::to_string(i), diffs);
+  } else if (want.is_number()) {
+    const double a = want.get<double>(), b = got.is_number() ? got.get<double>() : NAN;
+    if (!(std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a))))
+      diffs.push_back(path + ": expected " + want.dump() + ", got " + got.dump());
+  } else if (want != got) {
+    diffs.push_back(path + ": expected " + want.dump() + ", got " + got.dump());
+  }
+}
+
+//! The golden subset of a result: headline metrics, cost, per-pool and per-class figures.
+json golden_subset(const json& r) {
+  json e;
+  for (const char* k : {"scenario", "seed", "replications", "metrics", "cost_usd"})
+    if (r.contains(k)) e[k] = r[k];
+  if (r.contains("per_class"))
+    for (const auto& c : r["per_class"])
+      e["per_class"].push_back({{"name", c["name"]}, {"jobs_completed", c["jobs_completed"]},
+                                {"wait_s", c["wait_s"]}, {"jct_s", c["jct_s"]}});
+  if (r.contains("summary")) e["summary"] = r["summary"];
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("tools::scenarios") {
+  const fs::path src = GPUPLAN_SOURCE_DIR;
+  const fs::path bin = fs::path(GPUPLAN_BINARY_DIR) / "gpuplan";
+  const bool update = std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr;
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(src / "scenarios")) {
+    const fs::path p = entry.path();
+    if (p.extension() != ".json" || p.stem().extension() == ".expected") continue;
+    const fs::path golden = p.parent_path() / (p.stem().string() + ".expected.json");
+    json expected = fs::exists(golden) ? read_json(golden) : json{{"command", {"run"}}};
+    std::string args;
+    for (const auto& a : expected["command"]) args += " " + a.get<std::string>();
+    const fs::path out = fs::temp_directory_path() / ("gpuplan-golden-" + p.stem().string());
+    fs::remove_all(out);
+    const std::string cmd = bin.string() + args + " " + p.string() + " --quiet --out " + out.string();
+    CAPTURE(cmd);
+    SUBCASE(p.stem().string().c_str()) {}
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    const json result = read_json(out / "result.json");
+    CHECK(fs::exists(out / "report.html"));
+    if (update) {
+      expected["expect"] = golden_subset(result);
+      std::ofstream(golden) << expected.dump(2) << "\n";
+    } else {
+      REQUIRE_MESSAGE(fs::exists(golden), "no golden file " << golden << "; create it with GPUPLAN_UPDATE_GOLDEN=1");
+      std::vector<std::string> diffs;
+      compare(expected["expect"], result, "", diffs);
+      std::string all;
+      for (const auto& d : diffs) all += "\n  " + d;
+      CHECK_MESSAGE(diffs.empty(), p.filename().string() << " differs from its golden file:" << all);
+    }
+    ++n;
+  }
+  // the quickstart at least
+  CHECK(n >= 1);
+}

@@ -1,0 +1,12 @@
+#pragma once
+//! Each `gpuplan` subcommand lives in its own file and registers itself here. A command's callback
+//! stores its exit status in `exit_code`: 0 success, 2 invalid input, 1 internal failure.
+#include <CLI/CLI.hpp>
+
+namespace gpuplan::cli {
+
+CLI::App* add_run_command(CLI::App& app, int& exit_code);
+CLI::App* add_validate_command(CLI::App& app, int& exit_code);
+CLI::App* add_catalog_command(CLI::App& app, int& exit_code);
+
+}  // namespace gpuplan::cli

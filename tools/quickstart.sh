@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs and builds what is missing, then runs the bundled quickstart scenario:
+# writes out/quickstart/report.html and out/quickstart/result.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+./build/gpuplan run scenarios/quickstart.json "$@"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what gpuplan needs on Debian 12 (idempotent) and builds it into build/.
+#   tools/setup.sh            dependencies + Release build
+#   GPUPLAN_CUDA=OFF tools/setup.sh   skip the CUDA device-code build even where nvcc exists
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build git python3
+          nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
+          libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js graphviz
+          chromium)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=""
+  [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# nvcc is optional: with it the core is also compiled as CUDA device code.
+if [[ -z "${GPUPLAN_CUDA:-}" ]]; then
+  if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then GPUPLAN_CUDA=ON; else GPUPLAN_CUDA=OFF; fi
+fi
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA="$GPUPLAN_CUDA" >/dev/null
+cmake --build build -j"$(nproc)"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs and builds what is missing, then runs every test (unit, validation, golden scenarios,
+# headless-browser report checks) with CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+cd build
+GPUPLAN_REQUIRE_BROWSER=${GPUPLAN_REQUIRE_BROWSER:-1} ctest --output-on-failure "$@"
