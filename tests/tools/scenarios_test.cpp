@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -94,4 +95,22 @@ TEST_CASE("tools::scenarios") {
   }
   // the quickstart at least
   CHECK(n >= 1);
+}
+
+TEST_CASE("tools::determinism") {
+  SUBCASE("the same scenario and seed give a byte-identical result.json") {
+    const fs::path bin = fs::path(GPUPLAN_BINARY_DIR) / "gpuplan";
+    const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "quickstart.json";
+    std::string bytes[2];
+    for (int i = 0; i < 2; ++i) {
+      const fs::path out = fs::temp_directory_path() / ("gpuplan-determinism-" + std::to_string(i));
+      fs::remove_all(out);
+      const std::string cmd = bin.string() + " run " + scenario.string() + " --quiet --out " + out.string();
+      REQUIRE(std::system(cmd.c_str()) == 0);
+      std::ifstream f(out / "result.json", std::ios::binary);
+      bytes[i].assign(std::istreambuf_iterator<char>(f), {});
+    }
+    CHECK(!bytes[0].empty());
+    CHECK(bytes[0] == bytes[1]);
+  }
 }
