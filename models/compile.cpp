@@ -1,4 +1,5 @@
 #include "models/compile.h"
+#include "models/compile_economics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,15 +19,6 @@ const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
   const InstanceType* it = builtin_catalog().find_instance(id);
   GPUPLAN_ENSURE(it != nullptr);
   return *it;
-}
-
-//! Duration multiplier of a class on a pool's GPU: reference TFLOPS / pool TFLOPS (dense BF16).
-double gpu_slowdown(const JobClass& cls, const InstanceType& inst) {
-  if (cls.reference_gpu.empty()) return 1.0;
-  const GpuSpec* ref = builtin_catalog().find_gpu(cls.reference_gpu);
-  const GpuSpec* own = builtin_catalog().find_gpu(inst.gpu);
-  if (!ref || !own || own->bf16_tflops <= 0) return 1.0;
-  return ref->bf16_tflops / own->bf16_tflops;
 }
 
 DistSpec compile_distribution(const Distribution& d, CompiledScenario& out) {
@@ -59,6 +51,11 @@ ModelView CompiledScenario::view() const {
   v.gpu_cum = {gpu_cum.data(), static_cast<uint32_t>(gpu_cum.size())};
   v.trace = {trace.data(), static_cast<uint32_t>(trace.size())};
   v.slowdown = {slowdown.data(), static_cast<uint32_t>(slowdown.size())};
+  v.pool_econ = {pool_econ.data(), static_cast<uint32_t>(pool_econ.size())};
+  v.class_econ = {class_econ.data(), static_cast<uint32_t>(class_econ.size())};
+  v.wave_quantiles = {wave_quantiles.data(), static_cast<uint32_t>(wave_quantiles.size())};
+  v.price_steps = {price_steps.data(), static_cast<uint32_t>(price_steps.size())};
+  v.net = network.view();
   return v;
 }
 
@@ -118,6 +115,8 @@ CompiledScenario compile(const Scenario& sc) {
     } else {
       c.rate = jc.rate_per_s;
       c.duration = compile_distribution(jc.duration, out);
+      const std::optional<double> trained = training_duration_s(sc, jc);
+      if (trained) c.duration = DistSpec{DistKind::fixed, *trained, 0, 0, 0};
       c.gpus_idx = static_cast<uint32_t>(out.gpu_values.size());
       c.gpus_n = static_cast<uint32_t>(jc.gpus.values.size());
       double cum = 0;
@@ -127,7 +126,7 @@ CompiledScenario compile(const Scenario& sc) {
         out.gpu_cum.push_back(i + 1 == jc.gpus.values.size() ? 1.0 : cum);
       }
       max_gpus = jc.gpus.max();
-      busy_gpus_expected += jc.rate_per_s * jc.gpus.mean() * jc.duration.mean();
+      busy_gpus_expected += jc.rate_per_s * jc.gpus.mean() * trained.value_or(jc.duration.mean());
       out.expected_jobs += jc.rate_per_s * sc.horizon_s;
     }
     for (size_t p = 0; p < sc.pools.size(); ++p) {
@@ -144,7 +143,7 @@ CompiledScenario compile(const Scenario& sc) {
   double mean_slowdown = 0;
   for (size_t c = 0; c < sc.workload.size(); ++c) {
     for (size_t p = 0; p < sc.pools.size(); ++p) {
-      out.slowdown.push_back(gpu_slowdown(sc.workload[c], *pool_instance[p]));
+      out.slowdown.push_back(gpu_slowdown(sc, sc.workload[c], p));
       mean_slowdown += out.slowdown.back();
     }
   }
@@ -152,10 +151,12 @@ CompiledScenario compile(const Scenario& sc) {
   out.offered_load =
       provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
 
+  out.network = plan_network(sc, out.node_pool);
   v.max_active_jobs = sc.limits.max_active_jobs;
   v.n_bins = sc.limits.time_bins;
   v.bin_width = sc.horizon_s / sc.limits.time_bins;
 
+  compile_economics(sc, out);
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

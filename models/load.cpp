@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/jsonc.h"
+#include "models/network_plan.h"
 #include "models/trace.h"
 
 namespace gpuplan {
@@ -24,7 +25,7 @@ constexpr size_t MAX_POOLS = 64;
 
 const std::vector<std::string> TOP_KEYS = {"$schema",  "name",      "description", "seed",
                                            "horizon",  "warmup",    "instances",   "pools",
-                                           "workload", "scheduler", "limits"};
+                                           "workload", "scheduler", "limits", "tco", "topology"};
 const std::vector<std::string> PRICINGS = {"on_demand", "reserved_1y", "reserved_3y", "spot",
                                            "on_prem"};
 const std::vector<std::string> FABRICS = {"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie"};
@@ -161,7 +162,10 @@ class Loader {
       load_workload(*v, sc);
     }
     if (const json* v = get(root, "scheduler")) load_scheduler(*v, sc);
+    check_spot_eligibility(sc);
+    if (const json* v = get(root, "tco")) load_tco(*v, sc);
     if (const json* v = get(root, "limits")) load_limits(*v, sc);
+    if (const json* v = get(root, "topology")) load_topology(*v, sc);
     return sc;
   }
 
@@ -450,7 +454,8 @@ class Loader {
         pool_infos_.push_back(info);
         continue;
       }
-      check_keys(o, p, {"name", "instance", "count", "pricing"});
+      check_keys(o, p, {"name", "instance", "count", "pricing", "billing", "upfront", "on_prem", "spot",
+                        "elastic"});
       Pool pool;
       if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
         if (auto s = name(*v, p + "/name")) {
@@ -472,7 +477,9 @@ class Loader {
         }
       }
       std::optional<uint64_t> count;
-      if (const json* v = need(o, p, "count", "nodes in the pool, e.g. 16")) {
+      // NOTE: an elastic pool's "count" is optional: the nodes it starts with (default its min).
+      if (const json* v = o.contains("elastic") ? get(o, "count")
+                                                : need(o, p, "count", "nodes in the pool, e.g. 16")) {
         count = integer(*v, p + "/count", 1, 1000000);
       }
       size_t pricing = 0;
@@ -489,7 +496,7 @@ class Loader {
         pool.instance = inst->id;
         if (auto price = price_of(inst->price_per_hour, pricing)) {
           pool.price_per_node_hour = *price;
-        } else if (pricing_ok && inst_ok) {
+        } else if (pricing_ok && inst_ok && !priced_by_keys(o, PRICINGS[pricing])) {
           std::vector<std::string> has;
           for (size_t k = 0; k < PRICINGS.size(); ++k)
             if (price_of(inst->price_per_hour, k)) has.push_back(PRICINGS[k]);
@@ -499,6 +506,7 @@ class Loader {
                    has);
         }
       }
+      if (pricing_ok) load_pool_economics(o, p, PRICINGS[pricing], inst, count, pool);
       if (count) pool.count = static_cast<uint32_t>(*count);
       info.name = pool.name;
       info.known = inst_ok && count.has_value();
@@ -525,7 +533,7 @@ class Loader {
       if (!object(o, p)) continue;
       check_keys(o, p,
                  {"name", "description", "arrival", "gpus", "duration", "trace", "pools",
-                  "reference_gpu"});
+                  "reference_gpu", "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction"});
       JobClass jc;
       jc.pointer = p;
       if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -539,11 +547,13 @@ class Loader {
         }
       }
       if (const json* v = get(o, "description")) string(*v, p + "/description");
+      load_class_economics(o, p, jc);
       bool pools_ok = true;
       if (const json* v = get(o, "pools")) pools_ok = load_class_pools(*v, p + "/pools", jc);
       if (const json* v = get(o, "reference_gpu")) {
         if (auto g = gpu_id(*v, p + "/reference_gpu")) jc.reference_gpu = *g;
       }
+      load_class_network(o, p, jc);
       if (const json* t = get(o, "trace")) {
         for (const char* key : {"arrival", "gpus", "duration"}) {
           if (o.contains(key)) {
@@ -598,7 +608,9 @@ class Loader {
       if (load_gpus(*v, p + "/gpus", jc.gpus) && pools_ok)
         check_fits(jc, jc.gpus.max(), p + "/gpus");
     }
-    if (const json* v = need(o, p, "duration", "run time per job, e.g. \"2h\"")) {
+    if (jc.training && jc.training->tokens) {
+      check_trained_class(o, p, jc);
+    } else if (const json* v = need(o, p, "duration", "run time per job, e.g. \"2h\"")) {
       load_distribution(*v, p + "/duration", jc.duration);
     }
   }
@@ -939,6 +951,441 @@ class Loader {
                  pool_text(gpus, idx) + "; add nodes, allow a larger pool, or lower the request");
   }
 
+  // ---- economics: billing, reserved terms, on-prem, spot, elastic, checkpoints, TCO ----
+
+  // True when the pool's own keys price it, so the instance type needs no such catalog price.
+  static bool priced_by_keys(const json& o, const std::string& pricing) {
+    if (pricing == "on_prem") return o.contains("on_prem");
+    if (pricing != "spot") return false;
+    const json* spot = get(o, "spot");
+    return spot != nullptr && spot->is_object() &&
+           (spot->contains("discount") || spot->contains("price_series"));
+  }
+
+  // A number in [lo, hi] under key `key` of `o`, if present.
+  std::optional<double> opt_number(const json& o, const std::string& p, const char* key, double lo,
+                                   double hi) {
+    const json* v = get(o, key);
+    return v ? number(*v, child(p, key), lo, hi) : std::nullopt;
+  }
+
+  // A delay distribution (any duration distribution) into `out`.
+  bool delay(const json& v, const std::string& p, DelaySpec& out) {
+    Distribution d;
+    if (!load_distribution(v, p, d)) return false;
+    out = DelaySpec{d.kind, d.a, d.b, d.values, d.weights};
+    return true;
+  }
+
+  // Reads a pool's economics keys; may set its price (spot discount or series, on-prem
+  // template) and, for an elastic pool, its node count (the maximum).
+  void load_pool_economics(const json& o, const std::string& p, const std::string& pricing,
+                           const InstanceType* inst, std::optional<uint64_t>& count, Pool& pool) {
+    PoolEconomics& e = pool.econ;
+    if (inst != nullptr) {
+      e.provider = inst->provider;
+      e.on_demand_per_node_hour = inst->price_per_hour.on_demand.value_or(0);
+    }
+    if (const json* v = get(o, "billing")) load_billing(*v, p + "/billing", e);
+    const bool reserved = pricing == "reserved_1y" || pricing == "reserved_3y";
+    if (const json* v = get(o, "upfront")) {
+      static const std::vector<std::string> UPFRONTS = {"none", "partial", "all"};
+      if (!reserved) {
+        d_.error(p + "/upfront", DiagCode::out_of_range,
+                 "\"upfront\" applies to reserved pools; set \"pricing\" to \"reserved_1y\" or "
+                 "\"reserved_3y\", or remove it");
+      } else if (auto k = choice(*v, p + "/upfront", "upfront option", UPFRONTS)) {
+        e.upfront = UPFRONTS[*k];
+      }
+    }
+    if (reserved) {
+      // NOTE: the catalog gives one effective reserved rate per node-hour; the upfront option
+      // splits it into upfront and hourly parts with the same effective rate (cash timing in TCO).
+      const double term_years = pricing == "reserved_1y" ? 1.0 : 3.0;
+      const double eff = pool.price_per_node_hour;
+      const double share = e.upfront == "all" ? 1.0 : e.upfront == "partial" ? 0.5 : 0.0;
+      e.reserved = economics::ReservedOffer{
+          term_years, eff * share * term_years * economics::HOURS_PER_YEAR, eff * (1.0 - share)};
+    }
+    if (const json* v = get(o, "on_prem")) {
+      if (pricing != "on_prem") {
+        d_.error(p + "/on_prem", DiagCode::out_of_range,
+                 "an \"on_prem\" server template needs \"pricing\": \"on_prem\"");
+      } else {
+        load_on_prem(*v, p + "/on_prem", inst, pool);
+      }
+    }
+    if (const json* v = get(o, "spot")) {
+      if (pricing != "spot") {
+        d_.error(p + "/spot", DiagCode::out_of_range,
+                 "\"spot\" settings need \"pricing\": \"spot\"");
+      } else {
+        load_spot(*v, p + "/spot", pool);
+      }
+    } else if (pricing == "spot") {
+      e.spot = SpotConfig{};
+      e.spot->hazard_per_node_hour = 0;
+    }
+    if (const json* v = get(o, "elastic")) {
+      if (pricing != "on_demand" && pricing != "spot") {
+        d_.error(p + "/elastic", DiagCode::out_of_range,
+                 "a " + pricing +
+                     " pool is paid for whether used or not, so it cannot scale; elastic pools "
+                     "use \"on_demand\" or \"spot\" pricing");
+      } else {
+        load_elastic(*v, p + "/elastic", count, pool);
+      }
+    }
+  }
+
+  void load_billing(const json& o, const std::string& p, PoolEconomics& e) {
+    if (!object(o, p, "{\"granularity\": \"second\", \"minimum\": \"60s\"}")) return;
+    check_keys(o, p, {"granularity", "minimum"});
+    if (const json* v = get(o, "granularity")) {
+      static const std::vector<std::string> UNITS = {"second", "hour", "millisecond"};
+      if (auto k = choice(*v, p + "/granularity", "billing granularity", UNITS)) {
+        e.granularity = *k == 0   ? economics::BillingGranularity::per_second
+                        : *k == 1 ? economics::BillingGranularity::per_hour
+                                  : economics::BillingGranularity::per_millisecond;
+      }
+    }
+    if (const json* v = get(o, "minimum")) {
+      if (auto d = duration(*v, p + "/minimum", false)) e.billing_minimum_s = *d;
+    }
+  }
+
+  void load_on_prem(const json& o, const std::string& p, const InstanceType* inst, Pool& pool) {
+    if (!object(o, p, "a server template, e.g. {\"server_capex\": 300000, \"max_power_kw\": 10.2}"))
+      return;
+    check_keys(o, p,
+               {"server_capex", "life", "idle_power_kw", "max_power_kw", "pue", "usd_per_kwh",
+                "colo_usd_per_kw_month", "network_capex_fraction", "staff_usd_per_node_year",
+                "utilization"});
+    economics::OnPremNode n;
+    bool ok = true;
+    if (const json* v = need(o, p, "server_capex", "purchase price of one server [USD]")) {
+      auto x = number(*v, p + "/server_capex", 0, INF);
+      ok = ok && x.has_value();
+      n.server_capex_usd = x.value_or(0);
+    } else {
+      ok = false;
+    }
+    if (const json* v = need(o, p, "max_power_kw", "IT power of one server at full load [kW]")) {
+      auto x = number(*v, p + "/max_power_kw", 0, 1000);
+      ok = ok && x.has_value();
+      n.max_power_kw = x.value_or(0);
+    } else {
+      ok = false;
+    }
+    if (const json* v = get(o, "life")) {
+      auto d = duration(*v, p + "/life", true);
+      ok = ok && d.has_value();
+      if (d) n.depreciation_years = *d / (365 * 86400.0);
+    }
+    const struct {
+      const char* key;
+      double* field;
+      double lo, hi;
+    } fields[] = {{"idle_power_kw", &n.idle_power_kw, 0, 1000},
+                  {"pue", &n.pue, 1, 5},
+                  {"usd_per_kwh", &n.electricity_usd_per_kwh, 0, 10},
+                  {"colo_usd_per_kw_month", &n.colo_usd_per_kw_month, 0, 10000},
+                  {"network_capex_fraction", &n.network_capex_fraction, 0, 10},
+                  {"staff_usd_per_node_year", &n.staff_usd_per_node_year, 0, INF},
+                  {"utilization", &n.utilization, 0, 1}};
+    for (const auto& f : fields) {
+      if (!o.contains(f.key)) continue;
+      auto x = opt_number(o, p, f.key, f.lo, f.hi);
+      ok = ok && x.has_value();
+      if (x) *f.field = *x;
+    }
+    if (ok && n.idle_power_kw > n.max_power_kw) {
+      d_.error(p + "/idle_power_kw", DiagCode::out_of_range,
+               "idle power (" + num(n.idle_power_kw) + " kW) exceeds max_power_kw (" +
+                   num(n.max_power_kw) + " kW)");
+      ok = false;
+    }
+    if (!ok || inst == nullptr) return;
+    n.gpus_per_node = inst->gpus_per_node;
+    pool.econ.on_prem = n;
+    if (auto c = economics::on_prem_cost_per_node_hour(n)) pool.price_per_node_hour = c->total_usd;
+  }
+
+  void load_spot(const json& o, const std::string& p, Pool& pool) {
+    if (!object(o, p, "spot settings, e.g. {\"interruptions_per_node_hour\": 0.3}")) return;
+    check_keys(o, p,
+               {"discount", "price_series", "interruptions_per_node_hour", "advisor_band", "waves",
+                "notice", "return_delay"});
+    SpotConfig sp;
+    const double od = pool.econ.on_demand_per_node_hour;
+    if (const json* v = get(o, "discount")) {
+      if (auto x = number(*v, p + "/discount", 0, 1)) {
+        if (od <= 0) {
+          d_.error(p + "/discount", DiagCode::out_of_range,
+                   "instance type " + quote(pool.instance) +
+                       " has no on-demand price to discount; give a \"price_series\" instead");
+        } else {
+          sp.discount = *x;
+          pool.price_per_node_hour = od * (1 - *x);
+        }
+      }
+    }
+    if (const json* v = get(o, "price_series")) {
+      const std::string sp_ptr = p + "/price_series";
+      if (sp.discount) {
+        d_.error(sp_ptr, DiagCode::out_of_range,
+                 "give either \"discount\" or \"price_series\", not both");
+      } else if (!v->is_array() || v->empty()) {
+        wrong_type(*v, sp_ptr, "a non-empty array of {\"at\": \"0h\", \"usd_per_hour\": 9.5}");
+      } else {
+        for (size_t k = 0; k < v->size(); ++k) {
+          const std::string ip = child(sp_ptr, k);
+          const json& pt = (*v)[k];
+          if (!object(pt, ip)) continue;
+          check_keys(pt, ip, {"at", "usd_per_hour"});
+          const json* at = need(pt, ip, "at", "when this price starts, e.g. \"12h\"");
+          const json* usd = need(pt, ip, "usd_per_hour", "USD per node-hour");
+          auto t = at ? duration(*at, ip + "/at", false) : std::nullopt;
+          auto x = usd ? number(*usd, ip + "/usd_per_hour", 0, INF) : std::nullopt;
+          if (!t || !x) continue;
+          if (!sp.price_series.empty() && !(*t > sp.price_series.back().t_s)) {
+            d_.error(ip + "/at", DiagCode::out_of_range,
+                     "price points must be in increasing time order; " + num(*t) +
+                         " s is not after " + num(sp.price_series.back().t_s) + " s");
+            continue;
+          }
+          sp.price_series.push_back({*t, *x});
+        }
+        if (!sp.price_series.empty()) pool.price_per_node_hour = sp.price_series.front().usd_per_hour;
+      }
+    }
+    const json* rate_v = get(o, "interruptions_per_node_hour");
+    const json* band_v = get(o, "advisor_band");
+    if (rate_v && band_v) {
+      d_.error(p + "/advisor_band", DiagCode::out_of_range,
+               "give either \"interruptions_per_node_hour\" or \"advisor_band\", not both");
+    } else if (rate_v) {
+      if (auto x = number(*rate_v, p + "/interruptions_per_node_hour", 0, 3600))
+        sp.hazard_per_node_hour = *x;
+    } else if (band_v) {
+      static const std::vector<std::string> BANDS = {"<5%", "5-10%", "10-15%", "15-20%", ">20%"};
+      if (auto k = choice(*band_v, p + "/advisor_band", "Spot Advisor band", BANDS)) {
+        sp.advisor_band = BANDS[*k];
+        sp.hazard_per_node_hour = economics::advisor_band_hazard_per_node_hour(
+            *economics::advisor_band_from_index(static_cast<uint32_t>(*k)));
+      }
+    }
+    if (const json* v = get(o, "waves")) {
+      const std::string wp = p + "/waves";
+      if (object(*v, wp, "{\"rate\": \"6.95/h\", \"share\": {\"beta\": [2.68, 28.09]}}")) {
+        check_keys(*v, wp, {"rate", "share"});
+        if (const json* r = need(*v, wp, "rate", "waves per time, e.g. \"6.95/h\"")) {
+          if (auto x = rate(*r, wp + "/rate")) sp.wave_rate_per_hour = *x * 3600;
+        }
+        if (const json* sh = get(*v, "share")) {
+          const std::string shp = wp + "/share";
+          if (object(*sh, shp, "{\"beta\": [alpha, beta]}")) {
+            check_keys(*sh, shp, {"beta"});
+            const json* b = need(*sh, shp, "beta", "[alpha, beta], e.g. [2.68, 28.09]");
+            if (b && (!b->is_array() || b->size() != 2)) {
+              wrong_type(*b, shp + "/beta", "[alpha, beta], two positive numbers");
+            } else if (b) {
+              auto a = number((*b)[0], shp + "/beta/0", 1e-6, 1e6);
+              auto bb = number((*b)[1], shp + "/beta/1", 1e-6, 1e6);
+              if (a && bb) {
+                sp.wave_alpha = *a;
+                sp.wave_beta = *bb;
+              }
+            }
+          }
+        }
+      }
+    }
+    if (const json* v = get(o, "notice")) {
+      if (auto d = duration(*v, p + "/notice", false)) sp.notice_s = *d;
+    }
+    if (const json* v = get(o, "return_delay")) delay(*v, p + "/return_delay", sp.return_delay);
+    pool.econ.spot = std::move(sp);
+  }
+
+  void load_elastic(const json& o, const std::string& p, std::optional<uint64_t>& count,
+                    Pool& pool) {
+    if (!object(o, p, "{\"min\": 1, \"max\": 32, ...}")) return;
+    check_keys(o, p, {"min", "max", "scale_out", "scale_in"});
+    ElasticConfig el;
+    const json* mn = need(o, p, "min", "nodes kept provisioned, e.g. 1");
+    const json* mx = need(o, p, "max", "most nodes ever provisioned, e.g. 32");
+    auto lo = mn ? integer(*mn, p + "/min", 0, 1000000) : std::nullopt;
+    auto hi = mx ? integer(*mx, p + "/max", 1, 1000000) : std::nullopt;
+    if (!lo || !hi) {
+      count.reset();
+      return;
+    }
+    if (*lo > *hi) {
+      d_.error(p + "/min", DiagCode::out_of_range,
+               "min (" + std::to_string(*lo) + ") exceeds max (" + std::to_string(*hi) + ")");
+      count.reset();
+      return;
+    }
+    el.min_nodes = static_cast<uint32_t>(*lo);
+    el.max_nodes = static_cast<uint32_t>(*hi);
+    el.initial_nodes = el.min_nodes;
+    if (count) {
+      if (*count < *lo || *count > *hi) {
+        d_.error(p.substr(0, p.rfind('/')) + "/count", DiagCode::out_of_range,
+                 "an elastic pool starts with \"count\" nodes, which must lie in [min, max] = [" +
+                     std::to_string(*lo) + ", " + std::to_string(*hi) + "], got " +
+                     std::to_string(*count));
+      }
+      el.initial_nodes = static_cast<uint32_t>(*count);
+    }
+    if (const json* v = get(o, "scale_out")) {
+      const std::string sp = p + "/scale_out";
+      if (object(*v, sp)) {
+        check_keys(*v, sp, {"provisioning_delay", "when_queued_gpus_exceed"});
+        if (const json* d = get(*v, "provisioning_delay"))
+          delay(*d, sp + "/provisioning_delay", el.provisioning_delay);
+        if (const json* n = get(*v, "when_queued_gpus_exceed")) {
+          if (auto x = integer(*n, sp + "/when_queued_gpus_exceed", 0, 1u << 30))
+            el.scale_out_queued_gpus = static_cast<uint32_t>(*x);
+        }
+      }
+    }
+    if (const json* v = get(o, "scale_in")) {
+      const std::string sp = p + "/scale_in";
+      if (object(*v, sp)) {
+        check_keys(*v, sp, {"idle_timeout"});
+        if (const json* d = get(*v, "idle_timeout")) {
+          if (auto x = duration(*d, sp + "/idle_timeout", false)) el.idle_timeout_s = *x;
+        }
+      }
+    }
+    count = el.max_nodes;  // the pool's node slots: its maximum
+    pool.econ.elastic = el;
+  }
+
+  // Reads a class's checkpoint and spot keys.
+  void load_class_economics(const json& o, const std::string& p, JobClass& jc) {
+    ClassEconomics& e = jc.econ;
+    if (const json* v = get(o, "checkpoint")) {
+      const std::string cp = p + "/checkpoint";
+      if (object(*v, cp, "{\"interval\": \"30m\" or \"auto\", \"cost\": \"2m\", \"restart\": \"5m\"}")) {
+        check_keys(*v, cp, {"interval", "cost", "restart"});
+        e.checkpoints = true;
+        if (const json* iv = need(*v, cp, "interval", "compute between checkpoints, or \"auto\"")) {
+          if (iv->is_string() && iv->get<std::string>() == "auto") {
+            e.auto_interval = true;
+          } else if (auto d = duration(*iv, cp + "/interval", true)) {
+            e.interval_s = *d;
+          }
+        }
+        if (const json* c = get(*v, "cost")) e.checkpoint_s = duration(*c, cp + "/cost", false).value_or(0);
+        if (const json* r = get(*v, "restart")) e.restart_s = duration(*r, cp + "/restart", false).value_or(0);
+        if (e.auto_interval && !(e.checkpoint_s > 0)) {
+          d_.error(cp + "/cost", DiagCode::missing_key,
+                   "\"interval\": \"auto\" (Young/Daly) needs the checkpoint write time "
+                   "\"cost\" > 0, e.g. \"2m\"");
+        }
+      }
+    }
+    if (const json* v = get(o, "spot_tolerant")) e.spot_tolerant = boolean(*v, p + "/spot_tolerant").value_or(false);
+    if (const json* v = get(o, "spot_fallback")) {
+      const std::string fp = p + "/spot_fallback";
+      if (!e.spot_tolerant) {
+        d_.error(fp, DiagCode::out_of_range,
+                 "\"spot_fallback\" applies to classes with \"spot_tolerant\": true");
+      } else if (v->is_string() && v->get<std::string>() == "wait") {
+        e.has_fallback = true;
+      } else if (v->is_object()) {
+        check_keys(*v, fp, {"after", "to"});
+        if (const json* a = need(*v, fp, "after", "wait on spot this long, e.g. \"1h\"")) {
+          if (auto d = duration(*a, fp + "/after", false)) {
+            e.has_fallback = true;
+            e.fallback_after_s = *d;
+          }
+        }
+        if (const json* t = get(*v, "to")) {
+          static const std::vector<std::string> TARGETS = {"on_demand"};
+          choice(*t, fp + "/to", "fallback target", TARGETS);
+        }
+      } else {
+        wrong_type(*v, fp, "\"wait\" or {\"after\": \"1h\", \"to\": \"on_demand\"}");
+      }
+    }
+  }
+
+  // A class that is not spot-tolerant and names no pools never runs on spot (naming a spot pool
+  // in "pools" is consent), so it needs a non-spot pool.
+  void check_spot_eligibility(const Scenario& sc) {
+    for (const JobClass& jc : sc.workload) {
+      if (jc.econ.spot_tolerant || !jc.pools.empty()) continue;
+      bool any = false, spot_only = false;
+      for (const Pool& pool : sc.pools) {
+        if (pool.pricing == "spot") spot_only = true;
+        else any = true;
+      }
+      if (spot_only && !any) {
+        d_.error(jc.pointer, DiagCode::infeasible,
+                 "class " + quote(jc.name) +
+                     " may only use spot pools but is not \"spot_tolerant\"; set "
+                     "\"spot_tolerant\": true or allow a non-spot pool");
+      }
+    }
+  }
+
+  void load_tco(const json& o, Scenario& sc) {
+    const std::string p = "/tco";
+    if (!object(o, p, "a TCO projection, e.g. {\"years\": 3, \"demand_growth_per_month\": 0.02}"))
+      return;
+    check_keys(o, p,
+               {"years", "demand_growth_per_month", "discount_rate", "compare", "basis",
+                "on_prem_nodes", "hybrid_nodes", "server"});
+    TcoConfig t;
+    if (const json* v = get(o, "years")) {
+      if (auto n = integer(*v, p + "/years", 1, 30)) t.years = static_cast<uint32_t>(*n);
+    }
+    if (auto x = opt_number(o, p, "demand_growth_per_month", -0.5, 1)) t.demand_growth_per_month = *x;
+    if (auto x = opt_number(o, p, "discount_rate", 0, 1)) t.discount_rate = *x;
+    if (const json* v = get(o, "compare")) {
+      static const std::vector<std::string> OPTIONS = {"cloud", "on_prem", "hybrid"};
+      if (!v->is_array() || v->empty()) {
+        wrong_type(*v, p + "/compare", "a non-empty array of \"cloud\", \"on_prem\", \"hybrid\"");
+      } else {
+        t.compare.clear();
+        for (size_t k = 0; k < v->size(); ++k)
+          if (auto c = choice((*v)[k], child(p + "/compare", k), "TCO option", OPTIONS))
+            t.compare.push_back(OPTIONS[*c]);
+      }
+    }
+    if (const json* v = get(o, "basis")) {
+      static const std::vector<std::string> BASES = {"cash", "accrual"};
+      if (auto k = choice(*v, p + "/basis", "cost basis", BASES)) t.accrual = *k == 1;
+    }
+    for (auto [key, field] : {std::pair{"on_prem_nodes", &t.on_prem_nodes},
+                              std::pair{"hybrid_nodes", &t.hybrid_nodes}}) {
+      if (const json* v = get(o, key)) {
+        if (auto n = integer(*v, child(p, key), 0, 1000000)) *field = static_cast<uint32_t>(*n);
+      }
+    }
+    std::vector<std::string> templates;
+    for (const Pool& pool : sc.pools)
+      if (pool.econ.on_prem) templates.push_back(pool.name);
+    if (const json* v = get(o, "server")) {
+      if (auto k = choice(*v, p + "/server", "pool with an on_prem server template", templates))
+        t.server = templates[*k];
+    } else if (!templates.empty()) {
+      t.server = templates.front();
+    }
+    const bool needs_server =
+        std::any_of(t.compare.begin(), t.compare.end(), [](auto& c) { return c != "cloud"; });
+    if (needs_server && !t.server && !sc.pools.empty()) {
+      d_.error(p + "/compare", DiagCode::missing_key,
+               "comparing \"on_prem\" or \"hybrid\" needs a pool with \"pricing\": \"on_prem\" and "
+               "an \"on_prem\" server template (capex, power) to price the servers");
+    }
+    sc.tco = t;
+  }
+
   void load_scheduler(const json& o, Scenario& sc) {
     if (!object(o, "/scheduler")) return;
     check_keys(o, "/scheduler", {"queue", "placement"});
@@ -949,11 +1396,365 @@ class Loader {
       }
     }
     if (const json* v = get(o, "placement")) {
-      static const std::vector<std::string> PLACEMENTS = {"best_fit"};
-      if (choice(*v, "/scheduler/placement", "placement", PLACEMENTS)) {
-        sc.scheduler.placement = Placement::best_fit;
+      static const std::vector<std::string> PLACEMENTS = {"best_fit", "pack", "spread",
+                                                          "topology_aware"};
+      if (auto k = choice(*v, "/scheduler/placement", "placement", PLACEMENTS)) {
+        sc.scheduler.placement = static_cast<Placement>(*k);
       }
     }
+  }
+
+  // ---- network: topology, training descriptions (models/network_plan.h) ----
+
+  // A bandwidth [Gb/s] > 0: a number of Gb/s, or "<number><unit>" with unit Mbps, Gbps, Tbps
+  // (also Mb/s, Gb/s, Tb/s).
+  std::optional<double> bandwidth(const json& v, const std::string& ptr) {
+    std::optional<double> gbps;
+    if (v.is_number()) {
+      gbps = v.get<double>();
+    } else if (v.is_string()) {
+      static constexpr std::pair<std::string_view, double> UNITS[] = {
+          {"Mbps", 1e-3}, {"Mb/s", 1e-3}, {"Gbps", 1}, {"Gb/s", 1}, {"Tbps", 1e3}, {"Tb/s", 1e3}};
+      if (auto q = leading_number(v.get<std::string>())) {
+        for (const auto& [unit, scale] : UNITS)
+          if (q->second == unit) gbps = q->first * scale;
+      }
+      if (!gbps) {
+        d_.error(ptr, DiagCode::bad_unit,
+                 "cannot read bandwidth " + describe(v) +
+                     "; write Gb/s as a number or \"<number><unit>\" with unit Mbps, Gbps or "
+                     "Tbps (e.g. \"400Gbps\")");
+        return std::nullopt;
+      }
+    } else {
+      wrong_type(v, ptr, "a bandwidth (Gb/s, or a string like \"400Gbps\")");
+      return std::nullopt;
+    }
+    if (!(*gbps > 0) || !std::isfinite(*gbps)) {
+      d_.error(ptr, DiagCode::out_of_range,
+               "a bandwidth must be greater than 0, got " + describe(v));
+      return std::nullopt;
+    }
+    return gbps;
+  }
+
+  // A count > 0 with an optional suffix K, M, B (or G), T (e.g. "70B" parameters, "2T" tokens).
+  std::optional<double> count_si(const json& v, const std::string& ptr) {
+    std::optional<double> x;
+    if (v.is_number()) {
+      x = v.get<double>();
+    } else if (v.is_string()) {
+      static constexpr std::pair<std::string_view, double> SUFFIX[] = {
+          {"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"G", 1e9}, {"T", 1e12}};
+      if (auto q = leading_number(v.get<std::string>())) {
+        for (const auto& [suffix, scale] : SUFFIX)
+          if (q->second == suffix) x = q->first * scale;
+      }
+      if (!x) {
+        d_.error(ptr, DiagCode::bad_unit,
+                 "cannot read count " + describe(v) +
+                     "; write a number, optionally with K, M, B or T (e.g. \"70B\")");
+        return std::nullopt;
+      }
+    } else {
+      wrong_type(v, ptr, "a count (a number, or a string like \"70B\")");
+      return std::nullopt;
+    }
+    if (!(*x > 0) || !std::isfinite(*x)) {
+      d_.error(ptr, DiagCode::out_of_range, "a count must be greater than 0, got " + describe(v));
+      return std::nullopt;
+    }
+    return x;
+  }
+
+  // A ratio >= 1: a number, or "<down>:<up>" (e.g. "3:1").
+  std::optional<double> ratio(const json& v, const std::string& ptr) {
+    std::optional<double> r;
+    if (v.is_number()) {
+      r = v.get<double>();
+    } else if (v.is_string()) {
+      const std::string text = v.get<std::string>();
+      const size_t colon = text.find(':');
+      auto a = leading_number(std::string_view(text).substr(0, colon));
+      auto b = colon == std::string::npos
+                   ? std::nullopt
+                   : leading_number(std::string_view(text).substr(colon + 1));
+      if (a && a->second.empty() && b && b->second.empty() && b->first > 0) r = a->first / b->first;
+      if (!r) {
+        d_.error(ptr, DiagCode::bad_unit,
+                 "cannot read ratio " + describe(v) + "; write \"<down>:<up>\" (e.g. \"3:1\")");
+        return std::nullopt;
+      }
+    } else {
+      wrong_type(v, ptr, "a ratio such as \"3:1\"");
+      return std::nullopt;
+    }
+    if (!(*r >= 1) || !std::isfinite(*r)) {
+      d_.error(ptr, DiagCode::out_of_range,
+               "oversubscription is downlink over uplink bandwidth, at least 1:1, got " +
+                   describe(v));
+      return std::nullopt;
+    }
+    return r;
+  }
+
+  void load_topology(const json& o, Scenario& sc) {
+    const std::string p = "/topology";
+    if (!object(o, p, "a topology, e.g. {\"kind\": \"leaf_spine\", \"nodes_per_leaf\": 16}"))
+      return;
+    static const std::vector<std::string> KINDS = {
+        "single_switch",  "two_level_tree",   "leaf_spine", "fat_tree",
+        "rail_optimized", "tree_ring_hybrid", "custom"};
+    const json* k = need(o, p, "kind", "one of " + list_names(KINDS));
+    if (k == nullptr) return;
+    const auto idx = choice(*k, p + "/kind", "topology kind", KINDS);
+    if (!idx) return;
+    TopologyConfig& t = sc.topology;
+    t.kind = static_cast<TopologyKind>(*idx + 1);
+    t.kind_name = KINDS[*idx];
+    std::vector<std::string> keys = {"kind", "link", "latency", "comm_fraction"};
+    switch (t.kind) {
+      case TopologyKind::two_level_tree:
+        keys.insert(keys.end(), {"nodes_per_leaf", "uplink", "oversubscription"});
+        break;
+      case TopologyKind::leaf_spine:
+        keys.insert(keys.end(), {"nodes_per_leaf", "spines", "uplink", "oversubscription"});
+        break;
+      case TopologyKind::fat_tree: keys.push_back("k"); break;
+      case TopologyKind::rail_optimized:
+        keys.insert(keys.end(), {"su", "nodes_per_su", "spines", "uplink"});
+        break;
+      case TopologyKind::tree_ring_hybrid:
+        keys.insert(keys.end(), {"groups_per_switch", "workers_per_group", "uplink"});
+        break;
+      case TopologyKind::custom: keys.insert(keys.end(), {"vertices", "links"}); break;
+      case TopologyKind::none:
+      case TopologyKind::single_switch: break;
+    }
+    check_keys(o, p, keys);
+    bool ok = true;
+    const auto whole = [&](const char* key, uint32_t& field, uint64_t lo) {
+      if (const json* v = get(o, key)) {
+        auto n = integer(*v, child(p, key), lo, 1u << 20);
+        ok = ok && n.has_value();
+        if (n) field = static_cast<uint32_t>(*n);
+      }
+    };
+    whole("nodes_per_leaf", t.nodes_per_leaf, 1);
+    whole("spines", t.spines, 1);
+    whole("k", t.k, 2);
+    whole("su", t.su, 1);
+    whole("nodes_per_su", t.nodes_per_su, 1);
+    whole("groups_per_switch", t.groups_per_switch, 1);
+    whole("workers_per_group", t.workers_per_group, 2);
+    if (t.k % 2 != 0) {
+      d_.error(p + "/k", DiagCode::out_of_range,
+               "a k-ary fat-tree needs an even k, got " + num(t.k));
+      ok = false;
+    }
+    if (const json* v = get(o, "link")) {
+      t.link_gbps = bandwidth(*v, p + "/link");
+      ok = ok && t.link_gbps.has_value();
+    }
+    if (const json* v = get(o, "uplink")) {
+      t.uplink_gbps = bandwidth(*v, p + "/uplink");
+      ok = ok && t.uplink_gbps.has_value();
+    }
+    if (const json* v = get(o, "latency")) {
+      t.latency_s = duration(*v, p + "/latency", false);
+      ok = ok && t.latency_s.has_value();
+    }
+    if (const json* v = get(o, "oversubscription")) {
+      auto r = ratio(*v, p + "/oversubscription");
+      ok = ok && r.has_value();
+      if (r) t.oversubscription = *r;
+      if (o.contains("uplink")) {
+        d_.error(p + "/oversubscription", DiagCode::out_of_range,
+                 "give either \"uplink\" (bandwidth of one leaf-spine link) or "
+                 "\"oversubscription\" (which sets it), not both");
+        ok = false;
+      }
+    }
+    if (const json* v = get(o, "comm_fraction")) {
+      auto f = number(*v, p + "/comm_fraction", 0, 0.99);
+      ok = ok && f.has_value();
+      if (f) t.comm_fraction = *f;
+    }
+    if (t.kind == TopologyKind::custom) ok = load_custom_topology(o, p, t) && ok;
+    if (!ok) return;
+    // Build it now, so a cluster the topology cannot hold is an input error with its pointer.
+    uint32_t n_nodes = 0;
+    for (const PoolInfo& info : pool_infos_) {
+      if (!info.known) return;
+      if (t.kind == TopologyKind::rail_optimized &&
+          info.gpus_per_node != pool_infos_[0].gpus_per_node) {
+        d_.error(p + "/kind", DiagCode::infeasible,
+                 "a rail-optimized topology has one rail per GPU of a node, so every pool needs "
+                 "the same GPUs per node; pool " +
+                     quote(info.name) + " differs");
+        return;
+      }
+      n_nodes += info.count;
+    }
+    if (pool_infos_.empty() || sc.pools.empty()) return;
+    const InstanceType* first = catalog_.find_instance(sc.pools[0].instance);
+    if (first == nullptr) return;
+    try {
+      uint32_t hosts_per_node = 1;
+      const auto built = build_topology(t, n_nodes, first->gpus_per_node, node_link_gbps(*first),
+                                        hosts_per_node);
+      if (topologies::make_tables(built).top_level >= topologies::make_tables(built).n_levels)
+        d_.error(p, DiagCode::infeasible,
+                 "the topology is not connected; link every host to the rest of the network");
+    } catch (const std::invalid_argument& e) {
+      d_.error(p, DiagCode::infeasible, e.what());
+    }
+  }
+
+  bool load_custom_topology(const json& o, const std::string& p, TopologyConfig& t) {
+    static const std::vector<std::string> VKINDS = {"host", "switch", "node_switch",
+                                                    "controller"};
+    bool ok = true;
+    const json* vs = need(o, p, "vertices", "[{\"name\": \"h0\", \"kind\": \"host\"}, ...]");
+    const json* ls = need(o, p, "links",
+                          "[{\"a\": \"h0\", \"b\": \"leaf0\", \"bandwidth\": \"400Gbps\"}, ...]");
+    if (vs == nullptr || ls == nullptr) return false;
+    if (!vs->is_array() || !ls->is_array()) {
+      wrong_type(vs->is_array() ? *ls : *vs, p + (vs->is_array() ? "/links" : "/vertices"),
+                 "an array");
+      return false;
+    }
+    for (size_t i = 0; i < vs->size(); ++i) {
+      const std::string vp = child(p + "/vertices", i);
+      const json& v = (*vs)[i];
+      if (!object(v, vp)) {
+        ok = false;
+        continue;
+      }
+      check_keys(v, vp, {"name", "kind", "level"});
+      CustomVertexSpec cv;
+      if (const json* x = need(v, vp, "name", "a unique vertex name")) {
+        auto n = name(*x, vp + "/name");
+        ok = ok && n.has_value();
+        if (n) cv.name = *n;
+      }
+      if (const json* x = get(v, "kind")) {
+        auto kk = choice(*x, vp + "/kind", "vertex kind", VKINDS);
+        ok = ok && kk.has_value();
+        if (kk) cv.kind = VKINDS[*kk];
+      }
+      if (const json* x = get(v, "level")) {
+        auto n = integer(*x, vp + "/level", 0, 16);
+        ok = ok && n.has_value();
+        if (n) cv.level = static_cast<uint32_t>(*n);
+      }
+      t.vertices.push_back(cv);
+    }
+    for (size_t i = 0; i < ls->size(); ++i) {
+      const std::string lp = child(p + "/links", i);
+      const json& l = (*ls)[i];
+      if (!object(l, lp)) {
+        ok = false;
+        continue;
+      }
+      check_keys(l, lp, {"a", "b", "bandwidth", "latency"});
+      CustomLinkSpec cl;
+      for (auto [key, field] : {std::pair{"a", &cl.a}, std::pair{"b", &cl.b}}) {
+        if (const json* x = need(l, lp, key, "a vertex name")) {
+          auto n = name(*x, child(lp, key));
+          ok = ok && n.has_value();
+          if (n) *field = *n;
+        }
+      }
+      if (const json* x = need(l, lp, "bandwidth", "e.g. \"400Gbps\"")) {
+        auto b = bandwidth(*x, lp + "/bandwidth");
+        ok = ok && b.has_value();
+        if (b) cl.bandwidth_gbps = *b;
+      }
+      if (const json* x = get(l, "latency")) {
+        auto d = duration(*x, lp + "/latency", false);
+        ok = ok && d.has_value();
+        if (d) cl.latency_s = *d;
+      }
+      t.links.push_back(cl);
+    }
+    return ok;
+  }
+
+  void load_class_network(const json& o, const std::string& p, JobClass& jc) {
+    if (const json* v = get(o, "comm_fraction")) {
+      if (auto f = number(*v, p + "/comm_fraction", 0, 0.99)) jc.comm_fraction = *f;
+    }
+    const json* v = get(o, "training");
+    if (v == nullptr) return;
+    const std::string tp = p + "/training";
+    if (!object(*v, tp,
+                "a training description, e.g. {\"params\": \"70B\", \"step_time\": \"8s\"}"))
+      return;
+    check_keys(*v, tp,
+               {"params", "tokens", "step_time", "batch_tokens", "precision", "mfu",
+                "data_parallel", "overlap"});
+    if (o.contains("comm_fraction"))
+      d_.error(p + "/comm_fraction", DiagCode::out_of_range,
+               "\"comm_fraction\" is for classes without \"training\"; the training description "
+               "sets the communication share");
+    TrainingSpec t;
+    bool ok = true;
+    if (const json* x = need(*v, tp, "params", "model parameters, e.g. \"70B\"")) {
+      auto n = count_si(*x, tp + "/params");
+      ok = ok && n.has_value();
+      if (n) t.params = *n;
+    } else {
+      ok = false;
+    }
+    if (const json* x = get(*v, "tokens"); x != nullptr && !x->is_null()) {
+      t.tokens = count_si(*x, tp + "/tokens");
+      ok = ok && t.tokens.has_value();
+    }
+    if (const json* x = get(*v, "step_time")) {
+      t.step_time_s = duration(*x, tp + "/step_time", true);
+      ok = ok && t.step_time_s.has_value();
+    }
+    if (const json* x = get(*v, "batch_tokens")) {
+      auto n = count_si(*x, tp + "/batch_tokens");
+      ok = ok && n.has_value();
+      if (n) t.batch_tokens = *n;
+    }
+    if (const json* x = get(*v, "precision")) {
+      static const std::vector<std::string> PRECISIONS = {"fp32", "tf32", "bf16", "fp16", "fp8"};
+      auto k = choice(*x, tp + "/precision", "precision", PRECISIONS);
+      ok = ok && k.has_value();
+      if (k) t.precision = PRECISIONS[*k];
+    }
+    if (const json* x = get(*v, "mfu")) {
+      auto f = number(*x, tp + "/mfu", 1e-3, 1);
+      ok = ok && f.has_value();
+      if (f) t.mfu = *f;
+    }
+    if (const json* x = get(*v, "data_parallel")) {
+      auto b = boolean(*x, tp + "/data_parallel");
+      ok = ok && b.has_value();
+      if (b) t.data_parallel = *b;
+    }
+    if (const json* x = get(*v, "overlap")) {
+      auto f = number(*x, tp + "/overlap", 0, 1);
+      ok = ok && f.has_value();
+      if (f) t.overlap = *f;
+    }
+    if (ok) jc.training = t;
+  }
+
+  // A class whose training sets tokens: its duration comes from the speed model, so it has no
+  // "duration" and exactly one GPU count.
+  void check_trained_class(const json& o, const std::string& p, const JobClass& jc) {
+    if (o.contains("duration"))
+      d_.error(p + "/duration", DiagCode::out_of_range,
+               "\"duration\" cannot be used with \"training.tokens\": the speed model computes "
+               "the duration; drop one of them");
+    if (jc.gpus.values.size() > 1)
+      d_.error(p + "/gpus", DiagCode::out_of_range,
+               "a class with \"training.tokens\" trains one model on a fixed number of GPUs; "
+               "give \"gpus\" as one number");
   }
 
   void load_limits(const json& o, Scenario& sc) {

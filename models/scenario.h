@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/catalog.h"
+#include "models/scenario_economics.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -53,6 +54,19 @@ struct TraceRow {
   uint32_t line = 0;  //!< 1-based line of the row in the CSV file (for messages)
 };
 
+//! A training description of a job class (models/speed.h): sets the communication share of each
+//! step, and with `tokens` the duration of every job.
+struct TrainingSpec {
+  double params = 0;                 //!< N, model parameters
+  std::optional<double> tokens;      //!< D, tokens per job: duration = speed model (gpus fixed)
+  std::optional<double> step_time_s;  //!< [s] one optimizer step on the reference GPU, ideal placement
+  double batch_tokens = 4e6;         //!< global batch per step (when step_time is absent)
+  std::string precision = "bf16";    //!< fp32 | tf32 | bf16 | fp16 | fp8
+  double mfu = 0.4;                  //!< model FLOPs utilisation (0, 1]
+  bool data_parallel = true;         //!< all GPUs data-parallel; false: tensor-parallel in a node
+  double overlap = 0;                //!< share of the gradient all-reduce hidden behind compute
+};
+
 //! A job class: arrivals + sizes + durations, or a replayed trace.
 struct JobClass {
   std::string name;
@@ -65,6 +79,9 @@ struct JobClass {
   uint64_t skipped_rows = 0;  //!< trace rows dropped for 0 GPUs or a duration <= 0
   std::string reference_gpu;       //!< GPU model the durations refer to ("" = pool's own)
   std::vector<std::string> pools;  //!< pools this class may use ("" = all)
+  std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
+  std::optional<double> comm_fraction;   //!< share of a step spent in network all-reduce (no training)
+  ClassEconomics econ;                   //!< checkpointing and spot tolerance
 };
 
 //! An instance type defined inline in the scenario (overrides/extends the catalog).
@@ -77,6 +94,52 @@ struct Pool {
   uint32_t count = 0;      //!< nodes
   std::string pricing = "on_demand";  //!< on_demand | reserved_1y | reserved_3y | spot | on_prem
   double price_per_node_hour = 0;     //!< [USD/h] resolved by the loader from the instance type
+  PoolEconomics econ;                 //!< billing, reserved terms, on-prem, spot, elastic
+};
+
+//! Network topology kinds (topologies/builders.h).
+enum class TopologyKind : uint8_t {
+  none,  //!< one non-blocking switch (no key): every placement is ideal
+  single_switch,
+  two_level_tree,
+  leaf_spine,
+  fat_tree,
+  rail_optimized,
+  tree_ring_hybrid,
+  custom,
+};
+
+//! One vertex or link of a custom topology, as written (hosts are cluster nodes in order).
+struct CustomVertexSpec {
+  std::string name;
+  std::string kind = "host";  //!< host | switch | node_switch | controller
+  uint32_t level = 0;
+};
+struct CustomLinkSpec {
+  std::string a, b;
+  double bandwidth_gbps = 0;  //!< [Gb/s]
+  double latency_s = 0.5e-6;  //!< [s]
+};
+
+//! The scenario's `topology`: which builder, with what parameters; cluster node i is host i
+//! (rail_optimized: hosts i * gpus_per_node ... are node i's GPUs).
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::none;
+  std::string kind_name;             //!< as written, for reports
+  uint32_t nodes_per_leaf = 0;       //!< two_level_tree, leaf_spine (0 = all nodes on one leaf)
+  uint32_t spines = 0;               //!< leaf_spine, rail_optimized (0 = builder default)
+  uint32_t k = 0;                    //!< fat_tree
+  uint32_t su = 0;                   //!< rail_optimized scalable units (0 = enough for the nodes)
+  uint32_t nodes_per_su = 32;        //!< rail_optimized
+  uint32_t groups_per_switch = 2;    //!< tree_ring_hybrid
+  uint32_t workers_per_group = 32;   //!< tree_ring_hybrid
+  std::optional<double> link_gbps;   //!< [Gb/s] host link (default: the node's NICs)
+  std::optional<double> uplink_gbps;  //!< [Gb/s] leaf uplink / master link / ring link by kind
+  std::optional<double> latency_s;   //!< [s] per-link latency
+  double oversubscription = 1;       //!< leaf_spine downlink : uplink
+  double comm_fraction = 0;          //!< default comm share of classes without training
+  std::vector<CustomVertexSpec> vertices;
+  std::vector<CustomLinkSpec> links;
 };
 
 //! Scheduler options.
@@ -102,7 +165,9 @@ struct Scenario {
   std::vector<Pool> pools;
   std::vector<JobClass> workload;
   SchedulerConfig scheduler;
+  TopologyConfig topology;
   Limits limits;
+  std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
   nlohmann::json source;  //!< the scenario after --set overrides (echoed into reports)
 };
 

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <ctime>
 
+#include "models/catalog_age.h"
+#include "reports/economics_json.h"
+#include "reports/network_json.h"
 #include "sim/core/state.h"
 #include "sim/core/stats.h"
 
@@ -79,6 +82,15 @@ json result_warnings(const Scenario& sc, const CompiledScenario& cs, const Repli
                 " of capacity (>= 1): the queue grows without bound, so waits depend on the "
                 "horizon and are not steady-state figures.");
   }
+  for (const Pool& p : sc.pools) {
+    const InstanceType* inst = instance_of(sc, p.instance);
+    if (inst && is_stale(inst->as_of, today_utc())) {
+      w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
+                  (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
+                  ", over a year ago; re-check it before relying on the cost figures (source: " +
+                  inst->source + ").");
+    }
+  }
   if (m.jobs_unfinished > 0) {
     w.push_back(std::to_string(m.jobs_unfinished) +
                 " counted job(s) were still waiting or running at the horizon; they count in "
@@ -117,6 +129,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
                      {"pricing", pool.pricing},
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
+                     {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},
                      {"gpu_utilization", m.pools[p].gpu_utilization},
                      {"cost_usd", m.pools[p].cost_usd}});
   }
@@ -152,7 +165,10 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   }
   r["timeseries"] = {{"bin_s", v.bin_width},  {"t_s", t},           {"busy_gpus", busy},
                      {"queued_jobs", queued}, {"spend_usd", spend}, {"provisioned_gpus", prov}};
+  add_economics_json(r, sc, cs, m, s);  // cost per class/job/useful GPU-h, preemption, tco
   r["scenario_echo"] = sc.source;
+  r["network"] = network_json(sc, cs, s);
+  if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs);
   r["warnings"] = result_warnings(sc, cs, m);
   return r;
 }

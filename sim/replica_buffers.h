@@ -1,11 +1,135 @@
 #pragma once
-//! Host-side storage for one replica: owns the arrays a ReplicaState spans over.
+//! Host-side storage for one replica, and the one list of a replica's arrays (layout_replica) that
+//! every backend allocates through: host buffers here, device batches in sim/mc_cuda.cu.
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
+#include "sim/core/economics_spec.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
+
+//! What an array of ReplicaState is for once the replica has run.
+enum class ArrayRole : uint8_t {
+  work,    //!< engine working state (calendar, cluster, job slots): not read after the run
+  result,  //!< read after the run (metrics, time bins, histograms): copied back from a device
+};
+
+//! Calendar capacity: one pending arrival per class plus one finish per active job.
+[[nodiscard]] inline std::size_t event_capacity(const ModelView& m) {
+  // NOTE: with a topology, link sharing moves finish events and leaves stale ones behind until
+  // they pop or sim/core/network.h drops them; the extra room makes that rare.
+  return std::size_t(m.classes.size) +
+         std::size_t(m.max_active_jobs) * (m.net.n_levels > 0 ? 2 : 1) + 1 + m.econ_events;
+}
+
+//! 64-bit words per free-GPU level of the cluster index.
+[[nodiscard]] inline uint32_t level_words(const ModelView& m) {
+  return (m.n_nodes + 63) / 64;
+}
+
+//! Calls `place(span, count, role)` once for every array of a replica, in one fixed order, and
+//! sets the scalars that depend only on the model. The single list of a replica's arrays: a new
+//! span in ReplicaState is added here and every backend allocates (and copies back) it.
+template <class Place>
+void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& s, Place&& place) {
+  using R = ArrayRole;
+  s.words = level_words(m);
+  place(s.events.heap, event_capacity(m), R::work);
+  place(s.node_free, m.n_nodes, R::work);
+  place(s.level_bits, std::size_t(m.max_gpus_per_node + 1) * s.words, R::work);
+  place(s.jobs, m.max_active_jobs, R::work);
+  place(s.job_nodes, std::size_t(m.max_active_jobs) * m.max_nodes_per_job, R::work);
+  place(s.free_slots, m.max_active_jobs, R::work);
+  place(s.queue, m.max_active_jobs, R::work);
+  place(s.arrivals_made, m.classes.size, R::work);
+  place(s.pool_busy_gpus, m.pools.size, R::work);
+  place(s.pool_nodes_up, m.pools.size, R::work);
+  place(s.pool_busy_gpu_s, m.pools.size, R::result);
+  place(s.pool_cost_usd, m.pools.size, R::result);
+  place(s.classes, m.classes.size, R::result);
+  place(s.wait_hist, std::size_t(m.classes.size) * HIST_BINS, R::result);
+  place(s.jct_hist, std::size_t(m.classes.size) * HIST_BINS, R::result);
+  place(s.bin_busy_gpu_s, m.n_bins, R::result);
+  place(s.bin_queued_job_s, m.n_bins, R::result);
+  place(s.bin_spend_usd, m.n_bins, R::result);
+  place(s.bin_provisioned_gpu_s, m.n_bins, R::result);
+  place(s.records, record_capacity, R::result);
+  const std::size_t net_jobs = m.net.n_levels > 0 ? m.max_active_jobs : 0;
+  place(s.net.jobs, net_jobs, R::work);
+  place(s.net.uplink_load, m.net.n_groups, R::work);
+  place(s.net.uplink_mark, m.net.n_groups, R::work);
+  place(s.net.sharing, net_jobs, R::work);
+  place(s.econ.node_state, m.n_nodes, R::work);
+  place(s.econ.node_billed_since, m.n_nodes, R::work);
+  place(s.econ.node_idle_since, m.n_nodes, R::work);
+  place(s.econ.node_check_pending, m.n_nodes, R::work);
+  place(s.econ.node_draws, m.n_nodes, R::work);
+  place(s.econ.pool_draws, m.pools.size, R::work);
+  place(s.econ.pool_provisioning, m.pools.size, R::work);
+  place(s.econ.pool_price_node_s, m.pools.size, R::work);
+  place(s.econ.pools, m.pools.size, R::result);
+  place(s.econ.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
+  place(s.econ.classes, m.classes.size, R::result);
+  place(s.econ.jobs, m.max_active_jobs, R::work);
+}
+
+//! Calls `visit(span)` for every array of the model view, so a backend can copy them to its own
+//! memory and re-point the view. A new span in ModelView is added here.
+template <class Visit>
+void for_each_model_array(ModelView& m, Visit&& visit) {
+  visit(m.pools);
+  visit(m.classes);
+  visit(m.node_pool);
+  visit(m.dist_values);
+  visit(m.dist_cum);
+  visit(m.gpu_values);
+  visit(m.gpu_cum);
+  visit(m.trace);
+  visit(m.slowdown);
+  visit(m.pool_econ);
+  visit(m.class_econ);
+  visit(m.wave_quantiles);
+  visit(m.price_steps);
+  for_each_network_array(m.net, visit);
+}
+
+//! Byte offsets of a replica's arrays inside blocks, as layout_replica orders them: each array
+//! starts at a multiple of 64 bytes; work and result arrays go to separate blocks. Header-only, so
+//! the CUDA backend (a separate library) carves device blocks with the very same code.
+struct ReplicaLayout {
+  static constexpr std::size_t ALIGN = 64;  //!< [bytes] cache line, and enough for every type
+  std::size_t work_bytes = 0;               //!< [bytes] all work arrays of one replica
+  std::size_t result_bytes = 0;             //!< [bytes] all result arrays of one replica
+
+  //! Rounds a byte count up to a multiple of ALIGN.
+  static std::size_t aligned(std::size_t bytes) { return (bytes + ALIGN - 1) / ALIGN * ALIGN; }
+
+  //! Sizes the blocks for this model and per-job sink capacity.
+  ReplicaLayout(const ModelView& m, uint32_t record_capacity) {
+    ReplicaState scratch;
+    layout_replica(m, record_capacity, scratch, [this](auto& sp, std::size_t n, ArrayRole role) {
+      (role == ArrayRole::work ? work_bytes : result_bytes) += aligned(n * sizeof(*sp.data));
+    });
+  }
+
+  //! Points every span of `s` into `work` and `result` (each at least work_bytes / result_bytes
+  //! long and 8-byte aligned); a null block leaves that role's spans empty. Other fields of `s`
+  //! are kept, so a state copied back from a device can be re-pointed at host memory.
+  void carve(const ModelView& m, uint32_t record_capacity, ReplicaState& s, std::byte* work,
+             std::byte* result) const {
+    std::size_t work_at = 0, result_at = 0;
+    layout_replica(m, record_capacity, s, [&](auto& sp, std::size_t n, ArrayRole role) {
+      using T = std::remove_reference_t<decltype(*sp.data)>;
+      std::byte* block = role == ArrayRole::work ? work : result;
+      std::size_t& at = role == ArrayRole::work ? work_at : result_at;
+      sp.data = block ? reinterpret_cast<T*>(block + at) : nullptr;
+      sp.size = block ? static_cast<uint32_t>(n) : 0;
+      at += aligned(n * sizeof(T));
+    });
+  }
+};
 
 //! Owns every array of one replica; `state` views them. Not copyable (the spans would dangle).
 class ReplicaBuffers {
@@ -21,17 +145,7 @@ class ReplicaBuffers {
   static size_t bytes_per_replica(const ModelView& m, uint32_t record_capacity);
 
  private:
-  std::vector<Event> events_;
-  std::vector<uint32_t> node_free_;
-  std::vector<uint64_t> level_bits_;
-  std::vector<Job> jobs_;
-  std::vector<uint32_t> job_nodes_, free_slots_, queue_, arrivals_made_;
-  std::vector<uint32_t> pool_busy_gpus_, pool_nodes_up_;
-  std::vector<double> pool_busy_gpu_s_, pool_cost_usd_;
-  std::vector<ClassTotals> classes_;
-  std::vector<uint32_t> wait_hist_, jct_hist_;
-  std::vector<double> bin_busy_, bin_queued_, bin_spend_, bin_provisioned_;
-  std::vector<JobRecord> records_;
+  std::vector<uint64_t> block_;  //!< one zeroed block: work arrays, then result arrays
 };
 
 }  // namespace gpuplan

@@ -2,7 +2,9 @@
 //! The discrete-event engine: init_replica, step, run_replica. The clock jumps from event to
 //! event; at one instant all releases, then all arrivals are handled, then the scheduler runs once.
 #include "sim/core/cluster.h"
+#include "sim/core/network.h"
 #include "sim/core/distribution.h"
+#include "sim/core/economics.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
 
@@ -64,6 +66,7 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
   if (j.counted) s.classes[c].submitted += 1;
   s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
   s.queue_len += 1;
+  note_job_arrived(m, s, slot);
   schedule_next_arrival(m, s, c);
 }
 
@@ -71,16 +74,17 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
 GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   Job& j = s.jobs[slot];
   const ClassSpec& cls = m.classes[j.class_idx];
+  const uint64_t pool_mask = job_pool_mask(m, s, slot);  // spot tolerance and fallback
   uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
   uint32_t n_nodes = 0;
   if (j.gpus <= cls.node_gpus_max) {
-    const uint32_t node = best_fit_node(m, s, j.gpus, cls.pool_mask);
+    const uint32_t node = single_node_for(m, s, j.gpus, pool_mask);
     if (node == NONE) return false;
     nodes[0] = node;
     n_nodes = 1;
     set_node_free(s, node, s.node_free[node] - j.gpus);
   } else {
-    n_nodes = whole_free_nodes(m, s, j.gpus, cls.pool_mask, nodes);
+    n_nodes = gang_nodes_for(m, s, j.gpus, pool_mask, nodes);
     if (n_nodes == 0) return false;
     for (uint32_t i = 0; i < n_nodes; ++i) set_node_free(s, nodes[i], 0);
   }
@@ -88,20 +92,22 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   j.pool = pool;
   j.n_nodes = n_nodes;
   j.phase = JobPhase::running;
-  j.start = s.now;
-  j.finish = s.now + j.work * m.slowdown[j.class_idx * m.pools.size + pool];
+  if (j.start == NEVER) j.start = s.now;  // first start: a restart after preemption keeps it
+  const bool rated = net_start(m, s, slot);  // sets j.finish
+  j.finish += begin_run(m, s, slot, pool);    // restart and checkpoint overheads
   s.running += 1;
   s.busy_gpus += j.gpus;
   s.pool_busy_gpus[pool] += j.gpus;
   s.totals.jobs_started += 1;
-  if (!schedule_event(s.events, j.finish, EventKind::job_finish, slot, j.gen))
-    saturate(s, SaturationCause::event_overflow);
+  if (!rated || !schedule_finish(s, slot)) saturate(s, SaturationCause::event_overflow);
   return true;
 }
 
 //! Releases a finished job's GPUs, records it, and frees its slot.
 GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32_t slot) {
   Job& j = s.jobs[slot];
+  if (!net_release(m, s, slot)) saturate(s, SaturationCause::event_overflow);
+  note_job_finished(m, s, slot);  // books its run's overheads (sim/core/job_runs.h)
   const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
   if (j.n_nodes == 1 && j.gpus <= m.pools[j.pool].gpus_per_node) {
     set_node_free(s, nodes[0], s.node_free[nodes[0]] + j.gpus);
@@ -112,6 +118,7 @@ GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32
   s.busy_gpus -= j.gpus;
   s.pool_busy_gpus[j.pool] -= j.gpus;
   s.head_blocked = false;
+  note_job_released(m, s, slot);  // nodes left idle start their scale-in clock
   if (j.counted) record_completion(s, j);
   if (s.n_records < s.records.size) {
     s.records[s.n_records++] = JobRecord{j.class_idx, j.job_idx, j.gpus, j.pool, j.submit, j.start, j.finish};
@@ -157,6 +164,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.events.n = 0;
   s.events.next_seq = 0;
   reset_cluster(m, s);
+  net_reset(m, s);
   for (uint32_t i = 0; i < s.jobs.size; ++i) {
     s.jobs[i].phase = JobPhase::free;
     s.jobs[i].gen = 0;
@@ -182,6 +190,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
     s.bin_busy_gpu_s[b] = s.bin_queued_job_s[b] = s.bin_spend_usd[b] = s.bin_provisioned_gpu_s[b] = 0;
   s.n_records = 0;
   s.records_truncated = false;
+  init_economics(m, s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
 
@@ -197,10 +206,18 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
       case EventKind::job_finish:
         if (e.gen == s.jobs[e.target].gen) handle_finish(m, s, e.target);
         break;
+      case EventKind::node_reclaim:
+      case EventKind::reclaim_wave:
+      case EventKind::node_return:
+      case EventKind::node_ready:
+      case EventKind::node_idle_check:
+      case EventKind::price_step:
+      case EventKind::spot_fallback: handle_economics_event(m, s, e); break;
       case EventKind::job_arrival: handle_arrival(m, s, e.target); break;
     }
   }
   schedule_jobs(m, s);
+  autoscale(m, s);  // elastic pools request nodes for what is still queued
   return s.totals.saturation == SaturationCause::none;
 }
 
@@ -211,6 +228,7 @@ GPUPLAN_HD inline void run_replica(const ModelView& m, ReplicaState& s, uint32_t
   }
   // A saturated replica stops where it broke down; its statistics end there too.
   if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
+  finalize_economics(m, s);
 }
 
 }  // namespace gpuplan

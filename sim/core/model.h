@@ -1,6 +1,7 @@
 #pragma once
 //! The compiled scenario as the core reads it: flat, read-only arrays and scalars, no names.
 //! Only models/compile.cpp fills these; the core never sees strings, JSON or catalogs.
+#include "sim/core/network_types.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -42,6 +43,11 @@ struct PoolSpec {
   double price_per_node_s;  //!< [USD/s] while provisioned
 };
 
+// Pricing, spot and elastic specs per pool and class (defined in sim/core/economics_spec.h).
+struct PoolEconSpec;
+struct ClassEconSpec;
+struct PriceStep;
+
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
 struct ModelView {
   uint64_t seed = 0;
@@ -59,11 +65,17 @@ struct ModelView {
   span<const double> gpu_cum;         //!< matching cumulative probabilities (last = 1)
   span<const TraceJob> trace;         //!< trace rows of all trace classes, by class, in file order
   span<const double> slowdown;        //!< [n_classes * n_pools] duration multiplier (>= 1 slower)
+  span<const PoolEconSpec> pool_econ;    //!< [n_pools] billing, spot, elastic
+  span<const ClassEconSpec> class_econ;  //!< [n_classes] checkpointing, spot tolerance
+  span<const double> wave_quantiles;     //!< reclaim-wave share quantile tables of all pools
+  span<const PriceStep> price_steps;     //!< spot price series of all pools, by pool, in time order
+  NetworkView net;                       //!< topology tables (sim/core/network.h)
 
   uint32_t n_nodes = 0;
   uint32_t max_gpus_per_node = 0;
   uint32_t max_nodes_per_job = 1;  //!< nodes the largest job can span
   uint32_t max_active_jobs = 0;    //!< queued + running; more means the replica is saturated
+  uint32_t econ_events = 0;        //!< calendar room for spot, elastic, price and fallback events
   uint32_t n_bins = 0;             //!< time bins over [0, horizon)
   double bin_width = 0;            //!< [s]
 };

@@ -3,6 +3,7 @@
 //! (sim/replica_buffers.h allocates them on the host; the CUDA backend carves them from one block).
 #include "sim/core/event_queue.h"
 #include "sim/core/model.h"
+#include "sim/core/economics_state.h"
 
 namespace gpuplan {
 
@@ -104,6 +105,10 @@ struct ReplicaState {
   span<double> bin_queued_job_s;   //!< [n_bins] integral of the queue length
   span<double> bin_spend_usd;      //!< [n_bins]
   span<double> bin_provisioned_gpu_s;  //!< [n_bins]
+
+  // Billing, spot preemption, checkpoints, elastic pools (sim/core/economics.h).
+  EconomicsState econ;
+  NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
 
   // Optional per-job sink (host): empty span = off.
   span<JobRecord> records;

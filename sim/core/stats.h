@@ -2,6 +2,7 @@
 //! Statistics the core keeps for every replica: window integrals, time bins, log histograms.
 #include <cmath>
 
+#include "sim/core/billing.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
@@ -28,15 +29,17 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
   if (hi > lo) {
     const double dt = hi - lo;
     s.totals.busy_gpu_s += s.busy_gpus * dt;
+    s.net.stranded_gpu_s += s.net.stranded_gpus * dt;
     s.totals.queued_job_s += s.queue_len * dt;
     s.totals.in_system_job_s += (s.queue_len + s.running) * dt;
     for (uint32_t p = 0; p < m.pools.size; ++p) {
       s.pool_busy_gpu_s[p] += s.pool_busy_gpus[p] * dt;
-      const double cost = s.pool_nodes_up[p] * m.pools[p].price_per_node_s * dt;
+      const double cost = pool_cost_rate(m, s, p) * dt;
       s.pool_cost_usd[p] += cost;
       s.totals.cost_usd += cost;
       s.totals.provisioned_gpu_s += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
     }
+    accrue_economics(m, s, dt);  // per-pool provisioned and per-class spend (sim/core/billing.h)
   }
   // Time bins over [0, horizon).
   const double end = t < m.horizon ? t : m.horizon;
@@ -54,7 +57,7 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
     s.bin_queued_job_s[b] += s.queue_len * seg;
     double rate = 0, gpus = 0;
     for (uint32_t p = 0; p < m.pools.size; ++p) {
-      rate += s.pool_nodes_up[p] * m.pools[p].price_per_node_s;
+      rate += pool_cost_rate(m, s, p);
       gpus += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node;
     }
     s.bin_spend_usd[b] += rate * seg;

@@ -21,6 +21,9 @@ enum class QueuePolicy : uint8_t {
 //! Where a job's GPUs are taken from.
 enum class Placement : uint8_t {
   best_fit,  //!< single node: fewest free GPUs that fit, lowest index; multi-node: lowest free nodes
+  pack,      //!< as best_fit, but a gang goes under the first leaf that holds it whole
+  spread,    //!< single node: most free GPUs; gangs take one free node per leaf in turn
+  topology_aware,  //!< gangs go to the smallest switch group that holds them (lowest level)
 };
 
 //! Shape of a random duration.
@@ -34,7 +37,15 @@ enum class DistKind : uint8_t {
 };
 
 //! Named random streams: one Philox counter space per purpose, so purposes never share draws.
-enum class Stream : uint32_t { arrivals = 1, job_size = 2, job_duration = 3 };
+enum class Stream : uint32_t {
+  arrivals = 1,
+  job_size = 2,
+  job_duration = 3,
+  preemptions = 4,    //!< per-node spot interruption times (sub = node)
+  reclaim_waves = 5,  //!< correlated reclaim waves: times, sizes, victims (sub = pool)
+  spot_returns = 6,   //!< delay until reclaimed capacity returns (sub = node)
+  provisioning = 7,   //!< elastic provisioning delays (sub = node)
+};
 
 //! Why a replica stopped early or cannot be trusted.
 enum class SaturationCause : uint8_t { none, queue_overflow, event_overflow };

@@ -11,6 +11,8 @@
 #include <iterator>
 #include <string>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -72,7 +74,8 @@ TEST_CASE("tools::scenarios") {
     json expected = fs::exists(golden) ? read_json(golden) : json{{"command", {"run"}}};
     std::string args;
     for (const auto& a : expected["command"]) args += " " + a.get<std::string>();
-    const fs::path out = fs::temp_directory_path() / ("gpuplan-golden-" + p.stem().string());
+    const fs::path out = fs::temp_directory_path() /
+                         ("gpuplan-golden-" + std::to_string(getpid()) + "-" + p.stem().string());
     fs::remove_all(out);
     const std::string cmd = bin.string() + args + " " + p.string() + " --quiet --out " + out.string();
     CAPTURE(cmd);
@@ -91,6 +94,7 @@ TEST_CASE("tools::scenarios") {
       for (const auto& d : diffs) all += "\n  " + d;
       CHECK_MESSAGE(diffs.empty(), p.filename().string() << " differs from its golden file:" << all);
     }
+    fs::remove_all(out);
     ++n;
   }
   // the quickstart at least
@@ -103,7 +107,8 @@ TEST_CASE("tools::determinism") {
     const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "quickstart.json";
     std::string bytes[2];
     for (int i = 0; i < 2; ++i) {
-      const fs::path out = fs::temp_directory_path() / ("gpuplan-determinism-" + std::to_string(i));
+      const fs::path out = fs::temp_directory_path() / ("gpuplan-determinism-" + std::to_string(getpid()) +
+                                                       "-" + std::to_string(i));
       fs::remove_all(out);
       const std::string cmd = bin.string() + " run " + scenario.string() + " --quiet --out " + out.string();
       REQUIRE(std::system(cmd.c_str()) == 0);

@@ -1,0 +1,167 @@
+#include "models/compile_economics.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/economics/on_prem.h"
+#include "models/economics/spot.h"
+
+namespace gpuplan {
+namespace {
+
+//! Points of the wave-share quantile table the core interpolates (p = i / 64).
+constexpr uint32_t WAVE_QUANTILES = 65;
+
+DistSpec compile_delay(const DelaySpec& d, CompiledScenario& out) {
+  DistSpec spec{d.kind, d.a, d.b, 0, 0};
+  if (d.kind != DistKind::empirical) return spec;
+  spec.table_idx = static_cast<uint32_t>(out.dist_values.size());
+  spec.table_n = static_cast<uint32_t>(d.values.size());
+  double total = 0;
+  for (size_t i = 0; i < d.values.size(); ++i) total += d.weights.empty() ? 1.0 : d.weights[i];
+  double cum = 0;
+  for (size_t i = 0; i < d.values.size(); ++i) {
+    cum += (d.weights.empty() ? 1.0 : d.weights[i]) / total;
+    out.dist_values.push_back(d.values[i]);
+    out.dist_cum.push_back(i + 1 == d.values.size() ? 1.0 : cum);
+  }
+  return spec;
+}
+
+double unit_seconds(economics::BillingGranularity g) {
+  switch (g) {
+    case economics::BillingGranularity::per_second:
+      return 1.0;
+    case economics::BillingGranularity::per_hour:
+      return 3600.0;
+    case economics::BillingGranularity::per_millisecond:
+      return 1e-3;
+  }
+  return 1.0;
+}
+
+BillingUnit core_unit(economics::BillingGranularity g) {
+  switch (g) {
+    case economics::BillingGranularity::per_second:
+      return BillingUnit::second;
+    case economics::BillingGranularity::per_hour:
+      return BillingUnit::hour;
+    case economics::BillingGranularity::per_millisecond:
+      return BillingUnit::millisecond;
+  }
+  return BillingUnit::second;
+}
+
+void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolEconSpec& e,
+                  CompiledScenario& out) {
+  e.spot = true;
+  e.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
+  e.notice_s = sp.notice_s.value_or(provider_notice_s(pool.econ.provider));
+  e.return_delay = compile_delay(sp.return_delay, out);
+  if (sp.wave_rate_per_hour > 0) {
+    economics::ReclaimWaveModel w;
+    w.wave_rate_per_hour = sp.wave_rate_per_hour;
+    w.fraction_alpha = sp.wave_alpha;
+    w.fraction_beta = sp.wave_beta;
+    const auto q = economics::wave_fraction_quantiles(w, WAVE_QUANTILES);
+    if (!q) throw std::logic_error("compile: wave quantiles of a validated Beta failed");
+    e.wave_rate_per_s = sp.wave_rate_per_hour / 3600.0;
+    e.wave_mean_fraction = sp.wave_alpha / (sp.wave_alpha + sp.wave_beta);
+    e.wave_q_idx = static_cast<uint32_t>(out.wave_quantiles.size());
+    e.wave_q_n = WAVE_QUANTILES;
+    out.wave_quantiles.insert(out.wave_quantiles.end(), q->begin(), q->end());
+  }
+  if (!sp.price_series.empty()) {
+    e.price_step_idx = static_cast<uint32_t>(out.price_steps.size());
+    e.price_step_n = static_cast<uint32_t>(sp.price_series.size());
+    for (const economics::PricePoint& pt : sp.price_series)
+      out.price_steps.push_back(PriceStep{pt.t_s, pt.usd_per_hour / 3600.0, p});
+  }
+}
+
+}  // namespace
+
+double provider_notice_s(const std::string& provider) {
+  if (provider == "gcp") return economics::preemption_notice_s(economics::SpotProvider::gcp);
+  if (provider == "azure") return economics::preemption_notice_s(economics::SpotProvider::azure);
+  return economics::preemption_notice_s(economics::SpotProvider::aws);
+}
+
+void compile_economics(const Scenario& sc, CompiledScenario& out) {
+  bool any_spot = false, any_dynamic = false;
+  uint64_t spot_pools = 0, on_demand_pools = 0;
+  out.pool_econ.assign(sc.pools.size(), PoolEconSpec{});
+  for (size_t p = 0; p < sc.pools.size(); ++p) {
+    const Pool& pool = sc.pools[p];
+    const PoolEconomics& pe = pool.econ;
+    PoolEconSpec& e = out.pool_econ[p];
+    if (pool.pricing == "on_demand") on_demand_pools |= 1ull << p;
+    e.billing_unit = core_unit(pe.granularity);
+    e.billing_unit_s = unit_seconds(pe.granularity);
+    e.billing_minimum_s = pe.billing_minimum_s;
+    if (pe.on_prem) {
+      // Fixed cost per node (capex, colo, network, staff, idle power) plus energy per busy GPU.
+      economics::OnPremNode idle = *pe.on_prem;
+      idle.utilization = 0;
+      const auto fixed = economics::on_prem_cost_per_node_hour(idle);
+      if (!fixed) throw std::logic_error("compile: a validated on-prem template failed");
+      out.pools[p].price_per_node_s = fixed->total_usd / 3600.0;
+      const economics::OnPremNode& n = *pe.on_prem;
+      e.price_per_busy_gpu_s = (n.max_power_kw - n.idle_power_kw) / n.gpus_per_node * n.pue *
+                               n.electricity_usd_per_kwh / 3600.0;
+    }
+    if (pe.spot) {
+      compile_spot(*pe.spot, pool, static_cast<uint32_t>(p), e, out);
+      spot_pools |= 1ull << p;
+      any_spot = true;
+      any_dynamic = true;
+    }
+    if (pe.elastic) {
+      const ElasticConfig& el = *pe.elastic;
+      e.elastic = true;
+      e.min_nodes = el.min_nodes;
+      e.initial_nodes = el.initial_nodes;
+      e.scale_out_queued_gpus = el.scale_out_queued_gpus;
+      e.idle_timeout_s = el.idle_timeout_s;
+      e.provisioning_delay = compile_delay(el.provisioning_delay, out);
+      any_dynamic = true;
+    }
+  }
+
+  bool any_fallback = false;
+  out.class_econ.assign(sc.workload.size(), ClassEconSpec{});
+  for (size_t c = 0; c < sc.workload.size(); ++c) {
+    const ClassEconomics& ce = sc.workload[c].econ;
+    ClassEconSpec& e = out.class_econ[c];
+    ClassSpec& cls = out.classes[c];
+    e.checkpoints = ce.checkpoints;
+    e.auto_interval = ce.auto_interval;
+    e.interval_s = ce.interval_s;
+    e.checkpoint_s = ce.checkpoint_s;
+    e.restart_s = ce.restart_s;
+    // Spot pools serve spot-tolerant classes and classes that name them in "pools".
+    if (!ce.spot_tolerant && sc.workload[c].pools.empty()) cls.pool_mask &= ~spot_pools;
+    e.first_mask = cls.pool_mask & ~on_demand_pools;
+    if (ce.has_fallback && (cls.pool_mask & spot_pools) != 0) {
+      e.spot_first = true;
+      e.fallback_after_s = ce.fallback_after_s.value_or(NEVER);
+      any_fallback = any_fallback || ce.fallback_after_s.has_value();
+    }
+    cls.node_gpus_max = 0;
+    for (size_t p = 0; p < out.pools.size(); ++p)
+      if ((cls.pool_mask >> p) & 1)
+        cls.node_gpus_max = std::max(cls.node_gpus_max, out.pools[p].gpus_per_node);
+  }
+
+  // Calendar room (sim/core/economics.h): per node one interruption clock, one return or ready
+  // and one idle check; per pool one wave and one price step; per job slot one fallback timer
+  // and one stale finish a preemption leaves behind.
+  ModelView& v = out.scalars;
+  if (any_dynamic || !out.price_steps.empty() || any_fallback) {
+    v.econ_events = 3 * v.n_nodes + 2 * static_cast<uint32_t>(sc.pools.size());
+    if (any_spot) v.econ_events += v.max_active_jobs;
+    if (any_fallback) v.econ_events += v.max_active_jobs;
+  }
+}
+
+}  // namespace gpuplan

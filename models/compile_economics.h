@@ -1,0 +1,16 @@
+#pragma once
+//! The compile step for pricing, spot preemption, elastic pools and checkpointing: fills the
+//! PoolEconSpec / ClassEconSpec arrays, the wave-share quantile tables and the price steps, and
+//! narrows each class's pools by its spot tolerance.
+#include "models/compile.h"
+
+namespace gpuplan {
+
+//! Compiles the economics of `sc` into `out` (after pools, classes and limits are compiled).
+void compile_economics(const Scenario& sc, CompiledScenario& out);
+
+//! Notice [s] a provider gives before reclaiming a spot node: AWS 120, GCP and Azure 30; other
+//! providers are taken as AWS-like (120).
+double provider_notice_s(const std::string& provider);
+
+}  // namespace gpuplan

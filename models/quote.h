@@ -1,0 +1,272 @@
+#pragma once
+//! `gpuplan quote`: the request a sales engineer writes (training and/or inference), its
+//! validation with JSON-pointer diagnostics, and the analytic sizing of every catalog option.
+//!
+//! Training: 6·N·D FLOPs at a stated MFU (DATA.md §6.3), ZeRO-1 memory fit (models/speed.h), the
+//! data-parallel gradient all-reduce over the instance's NVLink and NICs (models/collectives.h),
+//! and spot preemptions through Young/Daly checkpointing (models/economics/checkpoint.h) with a
+//! Monte Carlo of Poisson interruptions for the P50/P90 time to finish.
+//! Inference: M/M/c with Erlang C, where a server is one decode slot of a model replica whose
+//! token rate comes from memory bandwidth / weight bytes (DATA.md §6.3).
+//! Every function here is pure; the engine check of the inference sizing is reports/quote_sim.h.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/catalog.h"
+#include "models/diagnostic.h"
+#include "models/speed.h"
+
+namespace gpuplan::quote {
+
+//! Default MFU: Llama 3 405B reached 38-43% BF16 MFU on 8K-16K H100 (arXiv:2407.21783 Table 4,
+//! DATA.md §6.3 [V]); PaLM 46.2%. 0.40 is the middle of the measured range.
+inline constexpr double DEFAULT_MFU = 0.4;
+//! Default per-node spot preemption hazard [per node-hour]: 0.24, the 4-node loss rate of the
+//! SkyPilot spot-traces (AWS p3, 2022-23; DATA.md §3.2 [D]).
+inline constexpr double DEFAULT_SPOT_HAZARD_PER_NODE_HOUR = 0.24;
+//! Default time to write one checkpoint [s]: 5 min, the example of DATA.md §3.3.
+inline constexpr double DEFAULT_CHECKPOINT_S = 300;
+//! Default time to read a checkpoint back after an interruption [s] [M].
+inline constexpr double DEFAULT_RESTART_S = 600;
+//! Default wait for a replacement node after a preemption [s] [M].
+inline constexpr double DEFAULT_REPLACEMENT_S = 600;
+//! Default global batch [tokens per optimizer step]: 4M, Llama 3's initial batch [M].
+inline constexpr double DEFAULT_TOKENS_PER_STEP = 4e6;
+//! Default largest training cluster an option may use [GPUs] (Llama 3 405B used 16,384 H100).
+inline constexpr uint32_t DEFAULT_MAX_GPUS = 16384;
+
+//! A training request: train `params` parameters on `tokens` tokens.
+struct TrainingRequest {
+  double params = 0;                 //!< N
+  double tokens = 0;                 //!< D
+  std::optional<double> deadline_s;  //!< [s] finish within (P90 for spot options)
+  std::optional<double> budget_usd;  //!< [USD] total cost ceiling
+  Precision precision = Precision::bf16;
+  double mfu = DEFAULT_MFU;  //!< of the dense peak at `precision`, end to end
+  double tokens_per_step = DEFAULT_TOKENS_PER_STEP;  //!< global batch [tokens]
+  //! Share of a step's compute time the gradient all-reduce can hide behind, [0, 1].
+  double overlap = 1.0;
+  double checkpoint_s = DEFAULT_CHECKPOINT_S;    //!< [s] write one checkpoint
+  double restart_s = DEFAULT_RESTART_S;          //!< [s] read it back
+  double replacement_s = DEFAULT_REPLACEMENT_S;  //!< [s] wait for a new spot node
+  uint32_t max_gpus = DEFAULT_MAX_GPUS;          //!< largest cluster an option may use
+};
+
+//! An inference request: serve `requests_per_s` requests of a `params`-parameter model.
+struct InferenceRequest {
+  double params = 0;                      //!< model parameters
+  Precision precision = Precision::bf16;  //!< weights in bf16 (2 B) or fp8 (1 B)
+  double requests_per_s = 0;              //!< [1/s] Poisson arrival rate
+  double tokens_in = 0;                   //!< prompt tokens per request
+  double tokens_out = 0;                  //!< generated tokens per request
+  double p99_latency_s = 0;               //!< [s] p99 of queue wait + service
+  uint32_t batch = 16;                    //!< sequences decoded together per weight pass
+  double bandwidth_efficiency = 0.7;      //!< achieved / peak memory bandwidth in decode [M]
+  double prefill_mfu = 0.5;               //!< MFU of the compute-bound prefill [M]
+  double memory_reserve = 0.3;            //!< GPU memory kept for KV cache and activations
+  double months = 12;                     //!< service term for the total cost [months]
+};
+
+//! Which options to size and how to simulate them.
+struct QuoteOptions {
+  std::vector<std::string> providers;  //!< "" = every provider except on_prem
+  std::vector<std::string> gpus;       //!< GPU ids ("" = all)
+  std::vector<std::string> instances;  //!< instance ids ("" = all)
+  std::vector<std::string> pricing = {"on_demand", "reserved_1y", "reserved_3y", "spot"};
+  std::vector<double> spot_shares = {0.5, 1.0};  //!< share of nodes on spot, for "spot"
+  double spot_hazard_per_node_hour = DEFAULT_SPOT_HAZARD_PER_NODE_HOUR;
+  uint32_t replicas = 400;         //!< Monte Carlo replicas of a spot training run
+  uint64_t sim_requests = 200000;  //!< requests the engine simulates per inference check
+  uint64_t seed = 42;
+  uint32_t top = 10;  //!< rows shown in the table and the HTML quote
+};
+
+//! A whole validated request.
+struct QuoteRequest {
+  std::string name = "quote";
+  std::string customer;  //!< shown on the quote, may be ""
+  std::optional<TrainingRequest> training;
+  std::optional<InferenceRequest> inference;
+  QuoteOptions options;
+  nlohmann::json source;  //!< the request as read (echoed into quote.json)
+};
+
+//! The keys a request, its training, inference and options objects may have.
+[[nodiscard]] const std::vector<std::string>& request_keys();
+[[nodiscard]] const std::vector<std::string>& training_keys();
+[[nodiscard]] const std::vector<std::string>& inference_keys();
+[[nodiscard]] const std::vector<std::string>& options_keys();
+
+//! A count with an optional K/M/B/T suffix (10^3..10^12): "70B" -> 7e10, "2T" -> 2e12, "1.5e9";
+//! nullopt when unreadable or not finite.
+[[nodiscard]] std::optional<double> parse_count(std::string_view text);
+
+//! Money in USD: "$5M", "5M", "$250K", "1,200,000", "$5.5e6" -> 5.5e6; nullopt when unreadable.
+[[nodiscard]] std::optional<double> parse_money(std::string_view text);
+
+//! Validates a parsed request; nullopt with every problem in `diags` (JSON pointers).
+[[nodiscard]] std::optional<QuoteRequest> parse_request(const nlohmann::json& j,
+                                                        Diagnostics& diags);
+
+//! Parses JSONC `text` (file name `file` labels messages with lines) and validates it.
+[[nodiscard]] std::optional<QuoteRequest> parse_request_text(std::string_view text,
+                                                             const std::string& file,
+                                                             Diagnostics& diags);
+
+//! How an option pays: a base price, with `spot_share` of its nodes on spot instead.
+struct PricingPlan {
+  std::string base = "on_demand";  //!< on_demand | reserved_1y | reserved_3y | on_prem
+  double spot_share = 0;           //!< [0, 1] share of nodes on spot
+  //! Label for tables: "on-demand", "1-yr reserved", "spot 50%", "spot 100%".
+  [[nodiscard]] std::string label() const;
+  //! Years committed (1 or 3 for reservations, else 0).
+  [[nodiscard]] double term_years() const;
+};
+
+//! Per-node-hour prices of an instance under a plan [USD]: nullopt when a needed price is absent.
+struct PlanPrice {
+  double base_usd_per_node_hour = 0;  //!< price of the non-spot nodes
+  double spot_usd_per_node_hour = 0;  //!< price of the spot nodes
+};
+[[nodiscard]] std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan);
+
+//! Parallel layout of a training job on a cluster.
+struct TrainingLayout {
+  uint32_t tensor_parallel = 1;
+  uint32_t pipeline_parallel = 1;
+  uint32_t data_parallel = 1;
+};
+
+//! Smallest model-parallel layout (tensor inside a node, then pipeline stages dividing the node
+//! count) whose ZeRO-1 model states fit on `gpu`; nullopt when none fits on `nodes` nodes.
+[[nodiscard]] std::optional<TrainingLayout> fit_training_layout(const TrainingRequest& req,
+                                                                const GpuSpec& gpu,
+                                                                uint32_t gpus_per_node,
+                                                                uint32_t nodes);
+
+//! Failure-free training time of one layout.
+struct TrainingSpeed {
+  double compute_step_s = 0;    //!< [s] per optimizer step
+  double allreduce_step_s = 0;  //!< [s] per step, data-parallel gradient all-reduce
+  double step_s = 0;            //!< [s] compute + the part of the all-reduce not hidden
+  double steps = 0;
+  double work_s = 0;            //!< [s] steps x step_s
+  double dp_busbw_gbyte_s = 0;  //!< [GB/s] predicted all-reduce bus bandwidth
+};
+
+//! Speed of `req` on `nodes` nodes of `it` laid out as `layout`: compute from 6ND / (GPUs x peak x
+//! MFU); the all-reduce hides behind up to `overlap` x compute of each step.
+[[nodiscard]] TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
+                                           const GpuSpec& gpu, uint32_t nodes,
+                                           const TrainingLayout& layout);
+
+//! Time to finish under spot preemptions: analytic mean and Monte Carlo quantiles.
+struct SpotTiming {
+  double hazard_per_s = 0;      //!< [1/s] job interruptions: spot nodes x per-node hazard
+  double interval_s = 0;        //!< [s] Daly checkpoint interval (0 without spot)
+  double expected_s = 0;        //!< [s] exact expectation (economics::expected_completion_time_s)
+  double mc_mean_s = 0;         //!< [s] Monte Carlo mean
+  double p50_s = 0, p90_s = 0;  //!< [s] Monte Carlo quantiles
+  double expected_interruptions = 0;  //!< per run, Monte Carlo mean (analytic without MC)
+  uint32_t replicas = 0;              //!< Monte Carlo runs made (capped by a draw budget)
+};
+
+//! Completion time of `work_s` seconds of failure-free work under Poisson interruptions at
+//! `hazard_per_s`, checkpointing at the Daly interval: `replicas` Monte Carlo runs seeded by
+//! `seed` (deterministic on every platform); `replicas` = 0 gives the analytic figures only (P50
+//! and P90 set to the expectation). Without hazard, every figure is `work_s`.
+[[nodiscard]] SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s,
+                                     double restart_s, double replacement_s, uint32_t replicas,
+                                     uint64_t seed);
+
+//! One sized training option.
+struct TrainingOption {
+  const InstanceType* instance = nullptr;
+  const GpuSpec* gpu = nullptr;
+  PricingPlan plan;
+  bool feasible = false;  //!< a layout and a finite time exist
+  std::string infeasible_reason;
+  uint32_t nodes = 0, gpus = 0, spot_nodes = 0;
+  TrainingLayout layout;
+  TrainingSpeed speed;
+  SpotTiming timing;
+  double hourly_usd = 0;           //!< [USD/h] the whole cluster
+  double monthly_usd = 0;          //!< [USD] 730 h of the cluster
+  double total_usd = 0;            //!< [USD] hourly x P50 time (x the full term when reserved)
+  double total_p90_usd = 0;        //!< [USD] same at the P90 time
+  double usd_per_tflops_hour = 0;  //!< [USD per peak TFLOPS-hour] at the request's precision
+  bool meets_deadline = true;
+  bool within_budget = true;
+  bool stale = false;  //!< price dated more than a year before the quote
+  std::string risk;    //!< none | low | medium | high (time lost to preemption)
+};
+
+//! One sized inference option.
+struct InferenceOption {
+  const InstanceType* instance = nullptr;
+  const GpuSpec* gpu = nullptr;
+  PricingPlan plan;
+  bool feasible = false;
+  std::string infeasible_reason;
+  uint32_t group_gpus = 0;      //!< GPUs holding one model replica (tensor parallel)
+  uint32_t slots_per_node = 0;  //!< M/M/c servers per node: replicas x batch
+  uint32_t nodes = 0, gpus = 0, spot_nodes = 0;
+  uint32_t serving_nodes = 0;          //!< nodes the queue needs; the rest covers preempted spot
+  double token_step_s = 0;             //!< [s] one decode step: weights / (group BW x efficiency)
+  double prefill_s = 0;                //!< [s] prompt processing per request
+  double service_s = 0;                //!< [s] mean time a request holds a slot
+  double decode_tokens_per_gpu_s = 0;  //!< [tokens/s] per GPU with a full batch
+  uint32_t servers = 0;                //!< c, slots serving the queue
+  double utilization = 0;              //!< rho = lambda x service / c
+  double p_wait = 0;                   //!< Erlang C probability of queueing
+  double mean_wait_s = 0;              //!< [s] Erlang C mean wait
+  double p99_latency_s = 0;            //!< [s] p99 of wait + service (M/M/c)
+  double hourly_usd = 0, monthly_usd = 0, total_usd = 0;  //!< [USD/h], [USD/730 h], [USD/term]
+  double usd_per_1k_requests = 0;                         //!< [USD]
+  double usd_per_tflops_hour = 0;
+  bool meets_target = false;
+  bool stale = false;
+  std::string risk;
+};
+
+//! The sized options of a request, ranked (feasible, meeting targets, cheapest first).
+struct Quote {
+  std::vector<TrainingOption> training;
+  std::vector<InferenceOption> inference;
+  std::string today;  //!< YYYY-MM-DD the quote was made
+};
+
+//! Erlang C probability that an arrival waits in M/M/c with offered load a = lambda/mu [servers].
+[[nodiscard]] double erlang_c(uint32_t c, double offered_load);
+//! Erlang C mean wait in queue [s] of M/M/c; +inf when lambda >= c mu.
+[[nodiscard]] double mmc_mean_wait_s(uint32_t c, double lambda, double mu);
+//! P(wait + service > t) of M/M/c (FCFS, exponential service).
+[[nodiscard]] double mmc_response_tail(uint32_t c, double lambda, double mu, double t_s);
+//! q-quantile of wait + service [s] of M/M/c; +inf when unstable.
+[[nodiscard]] double mmc_response_quantile_s(uint32_t c, double lambda, double mu, double q);
+
+//! Instance types the options select, in catalog order.
+[[nodiscard]] std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
+                                                                   const QuoteOptions& o);
+
+//! Sizes one training option; infeasible options say why.
+[[nodiscard]] TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
+                                           const InstanceType& it, const GpuSpec& gpu,
+                                           const PricingPlan& plan);
+
+//! Sizes one inference option; infeasible options say why.
+[[nodiscard]] InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& o,
+                                             const InstanceType& it, const GpuSpec& gpu,
+                                             const PricingPlan& plan);
+
+//! Sizes every candidate instance under every plan of `req.options` and ranks the options.
+[[nodiscard]] Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
+                               std::chrono::year_month_day today);
+
+}  // namespace gpuplan::quote

@@ -1,0 +1,227 @@
+#include "reports/mc_result.h"
+
+#include <cstdio>
+#include <string>
+
+#include "reports/csv.h"
+#include "reports/format.h"
+#include "reports/result_json.h"
+#include "sim/core/stats.h"
+#include "sim/mc_metrics.h"
+
+namespace gpuplan {
+namespace {
+
+using nlohmann::json;
+
+const InstanceType* instance_of(const Scenario& sc, const std::string& id) {
+  for (const auto& it : sc.instances)
+    if (it.id == id) return &it;
+  return builtin_catalog().find_instance(id);
+}
+
+double mean_of(const McSummary& s, const std::string& path) {
+  return s.at(path).mean;
+}
+
+json duration_means(const McSummary& s, const std::string& prefix) {
+  return {{"mean", mean_of(s, prefix + ".mean")},
+          {"p50", mean_of(s, prefix + ".p50")},
+          {"p90", mean_of(s, prefix + ".p90")},
+          {"p99", mean_of(s, prefix + ".p99")}};
+}
+
+//! Empirical CDF of a pooled histogram at the bin edges that hold mass (as in single runs).
+json cdf_json(const uint64_t* h) {
+  uint64_t n = 0;
+  for (uint32_t b = 0; b < HIST_BINS; ++b) n += h[b];
+  json x = json::array(), p = json::array();
+  uint64_t cum = 0;
+  for (uint32_t b = 0; b < HIST_BINS && n > 0; ++b) {
+    if (h[b] == 0) continue;
+    cum += h[b];
+    x.push_back(b == 0 ? 0.0 : hist_lower(b + 1));
+    p.push_back(double(cum) / double(n));
+  }
+  return {{"x_s", x}, {"p", p}};
+}
+
+json band_json(const Band& b) {
+  return {{"p10", b.p10}, {"p50", b.p50}, {"p90", b.p90}};
+}
+
+json summary_json(const McSummary& s) {
+  json out = json::object();
+  for (std::size_t i = 0; i < s.paths.size(); ++i) {
+    const MetricSummary& m = s.stats[i];
+    out[s.paths[i]] = {{"mean", m.mean}, {"ci95_low", m.ci95_low}, {"ci95_high", m.ci95_high},
+                       {"p05", m.p05},   {"p50", m.p50},           {"p95", m.p95},
+                       {"n", m.n}};
+  }
+  return out;
+}
+
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
+  return buf;
+}
+
+//! Scenario-level warnings (offered load, stale prices) as a single run reports them, then the
+//! Monte Carlo ones: saturated replicas and an unmet CI target.
+json mc_warnings(const Scenario& sc, const CompiledScenario& cs, const McStudy& st,
+                 const McSummary& s, const McRequest& req) {
+  ReplicaMetrics neutral;  // not saturated, nothing unfinished: only scenario-level warnings
+  neutral.pools.resize(cs.pools.size());
+  neutral.classes.resize(cs.classes.size());
+  json w = result_warnings(sc, cs, neutral);
+  if (s.n_saturated > 0) {
+    const std::string k = std::to_string(s.n_saturated), n = std::to_string(s.n_replicas);
+    if (s.statistics_over_all) {
+      w.push_back("This configuration cannot keep up: all " + n + " replications saturated (" +
+                  s.saturation_cause +
+                  ") and stopped early; every figure is over those truncated "
+                  "runs and is not meaningful.");
+    } else {
+      w.push_back("This configuration cannot keep up in " + k + " of " + n + " replications (" +
+                  percent(double(s.n_saturated) / s.n_replicas) + ", " + s.saturation_cause +
+                  "): those runs stopped early and are left out of every figure except "
+                  "metrics.saturated; means and intervals are over the " +
+                  std::to_string(s.in_statistics.size()) +
+                  " replications that kept up, so they "
+                  "understate waits.");
+    }
+  }
+  const double unfinished = mean_of(s, "metrics.jobs_unfinished");
+  if (unfinished > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", unfinished);
+    w.push_back(std::string("On average ") + buf +
+                " counted job(s) per replication were still waiting or running at the horizon; "
+                "they count in jobs_unfinished and in no wait or completion-time percentile.");
+  }
+  if (st.target_requested && !st.target_met) {
+    w.push_back("The --target-ci of " + percent(req.target_ci_rel) + " was not met within " +
+                std::to_string(s.n_replicas) +
+                " replications (--max-replications); see summary for the intervals reached.");
+  }
+  return w;
+}
+
+}  // namespace
+
+json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const McStudy& st,
+                        const McSummary& s, const McRequest& req) {
+  const ModelView v = cs.view();
+  json r;
+  r["scenario"] = sc.name;
+  r["gpuplan_version"] = GPUPLAN_VERSION;
+  r["seed"] = sc.seed;
+  r["replications"] = s.n_replicas;
+  r["generated_at"] = utc_now_iso8601();
+  r["horizon_s"] = sc.horizon_s;
+  r["warmup_s"] = sc.warmup_s;
+  r["window_s"] = sc.horizon_s - sc.warmup_s;
+  r["metrics"] = {{"jobs_submitted", mean_of(s, "metrics.jobs_submitted")},
+                  {"jobs_completed", mean_of(s, "metrics.jobs_completed")},
+                  {"jobs_unfinished", mean_of(s, "metrics.jobs_unfinished")},
+                  {"wait_s", duration_means(s, "metrics.wait_s")},
+                  {"jct_s", duration_means(s, "metrics.jct_s")},
+                  {"gpu_utilization", mean_of(s, "metrics.gpu_utilization")},
+                  {"offered_load", cs.offered_load},
+                  {"mean_queued_jobs", mean_of(s, "metrics.mean_queued_jobs")},
+                  {"mean_jobs_in_system", mean_of(s, "metrics.mean_jobs_in_system")},
+                  {"saturated", mean_of(s, "metrics.saturated")},
+                  {"saturation_cause", s.saturation_cause},
+                  {"events", mean_of(s, "metrics.events")},
+                  {"quantiles", "histogram"}};
+
+  json per_pool_cost = json::object(), pools = json::array();
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    const Pool& pool = sc.pools[p];
+    const InstanceType* inst = instance_of(sc, pool.instance);
+    const double cost = mean_of(s, "cost_usd.per_pool." + pool.name);
+    per_pool_cost[pool.name] = cost;
+    pools.push_back({{"name", pool.name},
+                     {"instance", pool.instance},
+                     {"gpu", inst ? inst->gpu : ""},
+                     {"nodes", pool.count},
+                     {"gpus", pool.count * cs.pools[p].gpus_per_node},
+                     {"pricing", pool.pricing},
+                     {"price_per_node_hour", pool.price_per_node_hour},
+                     {"price_as_of", inst ? inst->as_of : ""},
+                     {"gpu_utilization", mean_of(s, "per_pool." + pool.name + ".gpu_utilization")},
+                     {"cost_usd", cost}});
+  }
+  r["cost_usd"] = {{"total", mean_of(s, "cost_usd.total")},
+                   {"per_pool", per_pool_cost},
+                   {"per_gpu_hour", mean_of(s, "cost_usd.per_gpu_hour")}};
+  r["per_pool"] = pools;
+
+  const auto& wait_hist = s.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;
+  const auto& jct_hist = s.statistics_over_all ? st.jct_hist_all : st.jct_hist_ok;
+  json classes = json::array();
+  for (std::size_t c = 0; c < sc.workload.size(); ++c) {
+    const std::string k = "per_class." + sc.workload[c].name;
+    classes.push_back({{"name", sc.workload[c].name},
+                       {"jobs_submitted", mean_of(s, k + ".jobs_submitted")},
+                       {"jobs_completed", mean_of(s, k + ".jobs_completed")},
+                       {"jobs_unfinished", mean_of(s, k + ".jobs_unfinished")},
+                       {"wait_s", duration_means(s, k + ".wait_s")},
+                       {"jct_s", duration_means(s, k + ".jct_s")},
+                       {"wait_cdf", cdf_json(&wait_hist[c * HIST_BINS])},
+                       {"jct_cdf", cdf_json(&jct_hist[c * HIST_BINS])}});
+  }
+  r["per_class"] = classes;
+
+  json t = json::array();
+  for (uint32_t b = 0; b < v.n_bins; ++b) t.push_back(b * v.bin_width);
+  r["timeseries"] = {{"bin_s", v.bin_width},     {"t_s", t},
+                     {"busy_gpus", s.busy_gpus}, {"queued_jobs", s.queued_jobs},
+                     {"spend_usd", s.spend_usd}, {"provisioned_gpus", s.provisioned_gpus}};
+  r["bands"] = {{"busy_gpus", band_json(s.busy_band)},
+                {"queued_jobs", band_json(s.queued_band)},
+                {"cumulative_spend_usd", band_json(s.cumulative_spend_band)}};
+  r["summary"] = summary_json(s);
+
+  json target = nullptr;
+  if (st.target_requested) {
+    json reached = json::object();
+    for (const char* path : HEADLINE_PATHS) {
+      const MetricSummary& m = s.at(path);
+      reached[path] = m.mean != 0 ? m.half_width() / std::abs(m.mean) : 0.0;
+    }
+    target = {{"rel", req.target_ci_rel},
+              {"met", st.target_met},
+              {"max_replications", req.max_replications},
+              {"reached_rel", reached}};
+  }
+  r["monte_carlo"] = {
+      {"backend", backend_name(st.backend)},
+      {"device", st.device},
+      {"batch_size", st.batch_size},
+      {"batches", st.batches},
+      {"bytes_per_replica", st.bytes_per_replica},
+      {"replications_requested", req.replications},
+      {"saturated_replications", s.n_saturated},
+      {"saturated_share", s.n_replicas ? double(s.n_saturated) / s.n_replicas : 0.0},
+      {"replications_in_statistics", s.in_statistics.size()},
+      {"statistics_over", s.statistics_over_all ? "all_replications" : "replications_that_kept_up"},
+      {"target_ci", target}};
+  r["scenario_echo"] = sc.source;
+  r["warnings"] = mc_warnings(sc, cs, st, s, req);
+  return r;
+}
+
+void write_replicas_csv(const McStudy& st, const McSummary& s, std::ostream& out) {
+  out << "replica";
+  for (const std::string& p : s.paths) out << ',' << reports::csv_text_field(p);
+  out << ",saturation_cause\n";
+  for (std::size_t k = 0; k < s.rows.size(); ++k) {
+    out << k;
+    for (double v : s.rows[k]) out << ',' << reports::format_raw(v);
+    out << ',' << saturation_name(st.replicas[k].metrics.saturation) << '\n';
+  }
+}
+
+}  // namespace gpuplan

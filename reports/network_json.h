@@ -1,0 +1,19 @@
+#pragma once
+//! Network figures of a run for result.json (docs/outputs.md, "Network"): fragmentation, the
+//! communication slowdown multi-node gangs saw, and the topology as DOT and SVG.
+#include <nlohmann/json.hpp>
+
+#include "models/compile.h"
+#include "models/scenario.h"
+#include "sim/core/state.h"
+
+namespace gpuplan {
+
+//! The `network` object of one replica: placement, fragmentation, comm slowdown.
+nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s);
+
+//! The `topology` object (kind, name, per-level bandwidth, dot, svg); null without a topology.
+//! SVG needs Graphviz's `dot`; without it `svg` is absent and `svg_error` says why.
+nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs);
+
+}  // namespace gpuplan

@@ -1,0 +1,53 @@
+#pragma once
+//! Outputs of `gpuplan quote`: the ranked text table for the terminal, quote.json, and the
+//! one-page self-contained quote.html (printed to quote.pdf by the CLI).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/quote.h"
+#include "reports/quote_sim.h"
+
+namespace gpuplan::quote {
+
+//! A sized quote with the engine's checks of the inference options shown.
+struct QuoteReport {
+  const QuoteRequest* request = nullptr;
+  const Quote* quote = nullptr;
+  //! Engine check of inference option i (ranked order); nullopt for rows not simulated.
+  std::vector<std::optional<InferenceSimCheck>> inference_checks;
+  std::string version;  //!< gpuplan version printed in the footer
+};
+
+//! One stated assumption: what it is about, the statement with its value, and its source.
+struct Assumption {
+  std::string topic;
+  std::string text;
+  std::string source;
+};
+
+//! Every assumption the quote rests on (MFU, memory, network, preemption, checkpoint, queueing,
+//! billing), with the request's values filled in.
+[[nodiscard]] std::vector<Assumption> quote_assumptions(const QuoteRequest& req);
+
+//! Relative gap |sim - model| / model that the engine check accepts for the p99 latency; the
+//! mean wait is compared against the larger of this and 5% of the mean service time.
+inline constexpr double SIM_CHECK_TOLERANCE = 0.10;
+
+//! True when the engine's figures agree with the M/M/c model within SIM_CHECK_TOLERANCE.
+[[nodiscard]] bool sim_check_agrees(const InferenceOption& opt, const InferenceSimCheck& check);
+
+//! The ranked table(s) for the terminal: top `options.top` rows of each part, then the options
+//! that cannot run with their reasons, and the main assumptions.
+[[nodiscard]] std::string format_quote_table(const QuoteReport& r);
+
+//! quote.json: the request, assumptions and every option (including those that cannot run).
+[[nodiscard]] nlohmann::json quote_json(const QuoteReport& r);
+
+//! quote.html: one printable page, self-contained (inline CSS, no script, no network request);
+//! every string from the request or the catalog is HTML-escaped.
+[[nodiscard]] std::string render_quote_html(const QuoteReport& r);
+
+}  // namespace gpuplan::quote

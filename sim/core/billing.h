@@ -1,0 +1,100 @@
+#pragma once
+//! Pool billing in the core: spend accrues continuously on provisioned nodes (plus on-prem
+//! energy per busy GPU); when a node's provisioned interval closes (scale-in, reclaim) the
+//! billing granularity and minimum add a rounding surcharge. Spend is split per job class by its
+//! GPU-seconds at the pool's per-GPU rate; the rest of a pool's spend is idle.
+#include <cmath>
+
+#include "sim/core/economics_spec.h"
+#include "sim/core/state.h"
+
+namespace gpuplan {
+
+//! Spend rate of pool p now [USD/s]: provisioned nodes × node price + busy GPUs × energy price.
+[[nodiscard]] GPUPLAN_HD inline double pool_cost_rate(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t p) {
+  return s.pool_nodes_up[p] * s.econ.pool_price_node_s[p] +
+         s.pool_busy_gpus[p] * m.pool_econ[p].price_per_busy_gpu_s;
+}
+
+//! Rate [USD/s] one busy GPU of pool p is charged to its job class.
+[[nodiscard]] GPUPLAN_HD inline double pool_gpu_rate(const ModelView& m, const ReplicaState& s,
+                                                     uint32_t p) {
+  return s.econ.pool_price_node_s[p] / m.pools[p].gpus_per_node +
+         m.pool_econ[p].price_per_busy_gpu_s;
+}
+
+//! Integrates the economics window totals over `dt` seconds inside [warmup, horizon).
+GPUPLAN_HD inline void accrue_economics(const ModelView& m, ReplicaState& s, double dt) {
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    s.econ.pools[p].provisioned_gpu_s += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
+    s.econ.pools[p].provisioned_node_s += double(s.pool_nodes_up[p]) * dt;
+  }
+  for (uint32_t c = 0; c < m.classes.size; ++c) {
+    double gpus = 0, rate = 0;
+    for (uint32_t p = 0; p < m.pools.size; ++p) {
+      const uint32_t n = s.econ.class_pool_busy_gpus[c * m.pools.size + p];
+      if (n == 0) continue;
+      gpus += n;
+      rate += n * pool_gpu_rate(m, s, p);
+    }
+    s.econ.classes[c].busy_gpu_s += gpus * dt;
+    s.econ.classes[c].cost_usd += rate * dt;
+  }
+}
+
+//! Billed seconds of a provisioned interval of `used_s` seconds under pool p's rule.
+[[nodiscard]] GPUPLAN_HD inline double billed_seconds(const PoolEconSpec& e, double used_s) {
+  if (used_s <= 0) return 0;
+  // NOTE: event times are sums of doubles; a microsecond of slack keeps 3600.0000001 s from
+  // being billed as two hours (same rule as models/economics/billing.cpp).
+  const double billed = ceil((used_s - 1e-6) / e.billing_unit_s) * e.billing_unit_s;
+  const double at_least = billed > used_s ? billed : used_s;
+  return at_least > e.billing_minimum_s ? at_least : e.billing_minimum_s;
+}
+
+//! Time bin of instant t, or NONE past the last bin.
+[[nodiscard]] GPUPLAN_HD inline uint32_t bin_of(const ModelView& m, SimTime t) {
+  if (!(t < m.horizon)) return NONE;
+  const uint32_t b = static_cast<uint32_t>(t / m.bin_width);
+  return b < m.n_bins ? b : m.n_bins - 1;
+}
+
+//! Starts billing node n now (provisioning requested or capacity re-bought).
+GPUPLAN_HD inline void open_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
+  const uint32_t p = m.node_pool[n];
+  s.econ.node_billed_since[n] = s.now;
+  s.pool_nodes_up[p] += 1;
+  if (s.pool_nodes_up[p] > s.econ.pools[p].peak_nodes)
+    s.econ.pools[p].peak_nodes = s.pool_nodes_up[p];
+}
+
+//! Stops billing node n now; the granularity/minimum surcharge is charged at this instant.
+GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
+  const uint32_t p = m.node_pool[n];
+  s.pool_nodes_up[p] -= 1;
+  const double used = s.now - s.econ.node_billed_since[n];
+  const double extra = (billed_seconds(m.pool_econ[p], used) - used) * s.econ.pool_price_node_s[p];
+  if (extra <= 0) return;
+  if (s.now >= m.warmup && s.now < m.horizon) {
+    s.econ.pools[p].rounding_usd += extra;
+    s.pool_cost_usd[p] += extra;
+    s.totals.cost_usd += extra;
+  }
+  const uint32_t b = bin_of(m, s.now);
+  if (b != NONE) s.bin_spend_usd[b] += extra;
+}
+
+//! Applies price step `idx` and schedules the pool's next step; false on calendar overflow.
+[[nodiscard]] GPUPLAN_HD inline bool apply_price_step(const ModelView& m, ReplicaState& s,
+                                                      uint32_t idx) {
+  const PriceStep& step = m.price_steps[idx];
+  s.econ.pool_price_node_s[step.pool] = step.price_per_node_s;
+  const PoolEconSpec& e = m.pool_econ[step.pool];
+  if (idx + 1 >= e.price_step_idx + e.price_step_n) return true;
+  const SimTime next = m.price_steps[idx + 1].t;
+  if (next >= m.horizon) return true;
+  return schedule_event(s.events, next, EventKind::price_step, idx + 1, 0);
+}
+
+}  // namespace gpuplan

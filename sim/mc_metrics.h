@@ -1,0 +1,33 @@
+#pragma once
+//! A replica's metrics as a flat row of named paths ("metrics.wait_s.mean", "cost_usd.total",
+//! "per_pool.<pool>.gpu_utilization", "per_class.<class>.wait_s.p90", ...): the keys of the Monte
+//! Carlo `summary` and the columns of replicas.csv, in one fixed order.
+#include <string>
+#include <vector>
+
+#include "sim/replica_metrics.h"
+
+namespace gpuplan {
+
+//! The metric paths of a model with these pool and class names (docs/outputs.md, replicas.csv).
+[[nodiscard]] std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
+                                                    const std::vector<std::string>& class_names);
+
+//! The values of one replica in metric_paths order; `metrics.saturated` is 0 or 1 and
+//! `cost_usd.per_gpu_hour` divides by the GPU-hours provisioned over [warmup, horizon).
+[[nodiscard]] std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r);
+
+//! Indices of the headline metrics in a row (the ones --target-ci converges).
+struct HeadlineIndex {
+  static constexpr std::size_t WAIT_MEAN = 3;         //!< metrics.wait_s.mean
+  static constexpr std::size_t JCT_MEAN = 7;          //!< metrics.jct_s.mean
+  static constexpr std::size_t GPU_UTILIZATION = 11;  //!< metrics.gpu_utilization
+  static constexpr std::size_t SATURATED = 15;        //!< metrics.saturated
+  static constexpr std::size_t COST_TOTAL = 16;       //!< cost_usd.total
+};
+
+//! Paths of the headline metrics, as in `summary`.
+inline const char* const HEADLINE_PATHS[] = {"metrics.wait_s.mean", "metrics.jct_s.mean",
+                                             "metrics.gpu_utilization", "cost_usd.total"};
+
+}  // namespace gpuplan

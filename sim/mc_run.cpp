@@ -1,0 +1,139 @@
+#include "sim/mc_run.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "sim/mc_cpu.h"
+#include "sim/mc_cuda.h"
+#include "sim/mc_metrics.h"
+#include "sim/mc_stats.h"
+#include "sim/replica_buffers.h"
+
+namespace gpuplan {
+namespace {
+
+inline constexpr uint32_t CPU_BATCH = 256;            //!< replicas per CPU batch by default
+inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
+inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
+
+//! Adds a replica's histograms into the study's pooled ones, then drops them.
+void pool_histograms(McStudy& st, ReplicaOutcome& o) {
+  for (std::size_t i = 0; i < o.wait_hist.size(); ++i) {
+    st.wait_hist_all[i] += o.wait_hist[i];
+    st.jct_hist_all[i] += o.jct_hist[i];
+    if (!o.metrics.saturated) {
+      st.wait_hist_ok[i] += o.wait_hist[i];
+      st.jct_hist_ok[i] += o.jct_hist[i];
+    }
+  }
+  std::vector<uint32_t>().swap(o.wait_hist);
+  std::vector<uint32_t>().swap(o.jct_hist);
+}
+
+#if defined(GPUPLAN_HAVE_CUDA)
+void run_cuda_batch(const ModelView& m, uint32_t first, uint32_t n, ReplicaOutcome* out) {
+  CudaBatch batch;
+  run_batch_cuda(m, first, n, batch);
+  for (uint32_t i = 0; i < n; ++i) out[i] = outcome_of(m, batch.states[i]);
+}
+#endif
+
+}  // namespace
+
+const char* backend_name(McBackend b) {
+  return b == McBackend::cuda ? "cuda" : "cpu";
+}
+
+bool cuda_backend_available() {
+#if defined(GPUPLAN_HAVE_CUDA)
+  return cuda_device_count() > 0;
+#else
+  return false;
+#endif
+}
+
+std::vector<std::size_t> replicas_in_statistics(const std::vector<ReplicaOutcome>& replicas) {
+  std::vector<std::size_t> ok;
+  for (std::size_t k = 0; k < replicas.size(); ++k)
+    if (!replicas[k].metrics.saturated) ok.push_back(k);
+  if (ok.empty())
+    for (std::size_t k = 0; k < replicas.size(); ++k) ok.push_back(k);
+  return ok;
+}
+
+bool headline_target_met(const ModelView& m, const std::vector<ReplicaOutcome>& replicas,
+                         double rel) {
+  const std::vector<std::size_t> used = replicas_in_statistics(replicas);
+  constexpr std::size_t HEADLINES[] = {HeadlineIndex::WAIT_MEAN, HeadlineIndex::JCT_MEAN,
+                                       HeadlineIndex::GPU_UTILIZATION, HeadlineIndex::COST_TOTAL};
+  std::vector<std::vector<double>> columns(std::size(HEADLINES));
+  for (std::size_t k : used) {
+    const std::vector<double> row = metric_row(m, replicas[k].metrics);
+    for (std::size_t h = 0; h < std::size(HEADLINES); ++h) columns[h].push_back(row[HEADLINES[h]]);
+  }
+  for (const auto& c : columns)
+    if (!ci_target_met(summarize(c), rel)) return false;
+  return true;
+}
+
+McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
+  McStudy st;
+  st.backend = o.backend;
+  st.target_requested = o.target_ci_rel > 0;
+  const std::size_t hist_n = std::size_t(m.classes.size) * HIST_BINS;
+  st.wait_hist_ok.assign(hist_n, 0);
+  st.jct_hist_ok.assign(hist_n, 0);
+  st.wait_hist_all.assign(hist_n, 0);
+  st.jct_hist_all.assign(hist_n, 0);
+  const uint32_t cap =
+      st.target_requested ? std::max(o.max_replications, o.replications) : o.replications;
+
+  std::unique_ptr<CpuBackend> cpu;
+  if (o.backend == McBackend::cpu) {
+    cpu = std::make_unique<CpuBackend>(m, o.threads);
+    st.threads = cpu->threads();
+    st.device = std::to_string(st.threads) + (st.threads == 1 ? " thread" : " threads");
+    st.bytes_per_replica = ReplicaBuffers::bytes_per_replica(m, 0);
+    st.batch_size = o.batch > 0 ? o.batch : CPU_BATCH;
+  } else {
+#if defined(GPUPLAN_HAVE_CUDA)
+    const ReplicaLayout layout(m, 0);
+    st.bytes_per_replica = layout.work_bytes + layout.result_bytes + sizeof(ReplicaState);
+    st.device = cuda_device_name();
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cuda_memory(free_bytes, total_bytes);
+    const double fit = CUDA_MEMORY_SHARE * double(free_bytes) / double(st.bytes_per_replica);
+    st.batch_size =
+        o.batch > 0 ? o.batch : static_cast<uint32_t>(std::clamp(fit, 1.0, double(CUDA_MAX_BATCH)));
+#else
+    throw std::runtime_error("the CUDA backend is not compiled into this gpuplan");
+#endif
+  }
+  st.batch_size = std::max(1u, std::min(st.batch_size, cap));
+
+  uint32_t planned = o.replications;
+  if (o.progress) o.progress(st, 0, planned);
+  while (st.replicas.size() < planned) {
+    const uint32_t first = static_cast<uint32_t>(st.replicas.size());
+    const uint32_t n = std::min(st.batch_size, planned - first);
+    st.replicas.resize(first + n);
+    if (cpu) {
+      cpu->run_batch(first, n, st.replicas.data() + first);
+    } else {
+#if defined(GPUPLAN_HAVE_CUDA)
+      run_cuda_batch(m, first, n, st.replicas.data() + first);
+#endif
+    }
+    for (uint32_t i = first; i < first + n; ++i) pool_histograms(st, st.replicas[i]);
+    st.batches += 1;
+    if (st.target_requested && st.replicas.size() >= planned) {
+      st.target_met = headline_target_met(m, st.replicas, o.target_ci_rel);
+      if (!st.target_met && planned < cap) planned = std::min(cap, planned + st.batch_size);
+    }
+    if (o.progress) o.progress(st, static_cast<uint32_t>(st.replicas.size()), planned);
+  }
+  return st;
+}
+
+}  // namespace gpuplan

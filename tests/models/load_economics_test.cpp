@@ -1,0 +1,100 @@
+//! Loading the economics keys: billing, reserved upfront, on-prem templates, spot, elastic,
+//! checkpoints, spot fallback and TCO, with JSON-pointer errors.
+#include <doctest/doctest.h>
+
+#include "models/load.h"
+
+using namespace gpuplan;
+
+namespace {
+
+struct Loaded {
+  std::optional<Scenario> sc;
+  std::vector<Diagnostic> all;
+  [[nodiscard]] bool has(const std::string& pointer) const {
+    for (const auto& x : all)
+      if (x.pointer == pointer) return true;
+    return false;
+  }
+};
+
+Loaded load(const std::string& pools, const std::string& cls = "", const std::string& top = "") {
+  const std::string text = R"({"horizon": "1d", "pools": [)" + pools +
+                           R"(], "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}},
+                           "gpus": 8, "duration": "1h")" +
+                           cls + "}]" + top + "}";
+  Diagnostics d;
+  Loaded r;
+  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+  r.all = d.sorted();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("load::economics") {
+  SUBCASE("billing, spot, elastic and checkpoint keys load in SI units") {
+    const Loaded r = load(
+        R"({"name": "s", "instance": "p4d.24xlarge", "pricing": "spot",
+            "billing": {"granularity": "hour", "minimum": "60s"},
+            "spot": {"discount": 0.7, "advisor_band": "5-10%", "waves": {"rate": "6.95/h"}, "notice": "30s"},
+            "elastic": {"min": 1, "max": 4, "scale_in": {"idle_timeout": "10m"}}})",
+        R"(, "checkpoint": {"interval": "auto", "cost": "2m", "restart": "5m"}, "spot_tolerant": true,
+            "spot_fallback": {"after": "1h", "to": "on_demand"})");
+    REQUIRE(r.sc);
+    const Pool& p = r.sc->pools[0];
+    // an elastic pool's node slots are its max; it starts with its min
+    CHECK(p.count == 4);
+    CHECK(p.econ.elastic->initial_nodes == 1);
+    // 70% off the p4d on-demand $32.7726 per node-hour = $9.83178
+    CHECK(p.price_per_node_hour == doctest::Approx(32.7726 * 0.3).epsilon(1e-12));
+    // 6.95 waves per hour, 30 s notice, 600 s idle timeout, 60 s minimum
+    CHECK(p.econ.spot->wave_rate_per_hour == doctest::Approx(6.95).epsilon(1e-12));
+    CHECK(*p.econ.spot->notice_s == 30);
+    CHECK(p.econ.elastic->idle_timeout_s == 600);
+    CHECK(p.econ.billing_minimum_s == 60);
+    // band 5-10% → midpoint 7.5% per 730 h → 1.068e-4 per node-hour
+    CHECK(p.econ.spot->hazard_per_node_hour ==
+          doctest::Approx(-std::log1p(-0.075) / 730).epsilon(1e-12));
+    const ClassEconomics& c = r.sc->workload[0].econ;
+    CHECK(c.auto_interval);
+    // 2 min write, 5 min reload, fallback after 3,600 s
+    CHECK(c.checkpoint_s == 120);
+    CHECK(c.restart_s == 300);
+    CHECK(*c.fallback_after_s == 3600);
+  }
+  SUBCASE("each misuse names its pointer") {
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1, "upfront": "all"})")
+              .has("/pools/0/upfront"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1, "pricing": "reserved_1y",
+                   "elastic": {"min": 0, "max": 2}})")
+              .has("/pools/0/elastic"));
+    CHECK(
+        load(
+            R"({"name": "a", "instance": "p4d.24xlarge", "count": 1, "billing": {"granularity": "minute"}})")
+            .has("/pools/0/billing/granularity"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "pricing": "on_demand", "count": 9,
+                   "elastic": {"min": 1, "max": 4}})")
+              .has("/pools/0/count"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1, "pricing": "spot",
+                   "spot": {"interruptions_per_node_hour": 0.1, "advisor_band": "<5%"}})")
+              .has("/pools/0/spot/advisor_band"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1})",
+               R"(, "spot_fallback": "wait")")
+              .has("/workload/0/spot_fallback"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1})",
+               R"(, "checkpoint": {"interval": "auto"})")
+              .has("/workload/0/checkpoint/cost"));
+    CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1})", "",
+               R"(, "tco": {"compare": ["on_prem"]})")
+              .has("/tco/compare"));
+  }
+  SUBCASE("an on-prem template prices the pool at its template utilization") {
+    const Loaded r =
+        load(R"({"name": "o", "instance": "onprem.hgx-h100-8", "count": 2, "pricing": "on_prem",
+                             "on_prem": {"server_capex": 300000, "max_power_kw": 10.2}})");
+    REQUIRE(r.sc);
+    // DATA.md §6.2 per node-hour: 6.849 capex + 0.796 energy + 2.655 colo + 1.027 network = 11.33
+    CHECK(r.sc->pools[0].price_per_node_hour == doctest::Approx(11.327).epsilon(1e-3));
+  }
+}

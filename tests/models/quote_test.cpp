@@ -1,0 +1,282 @@
+//! `gpuplan quote` sizing: the 70B training anchor, spot timing against the exact expectation,
+//! Erlang C against closed forms, the inference sizing against the engine, request validation.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "models/catalog_age.h"
+#include "models/quote.h"
+#include "reports/quote_sim.h"
+#include "tests/sim/scenario_builder.h"
+
+using namespace gpuplan;
+using namespace gpuplan::quote;
+
+namespace {
+
+//! Parses `text` as a request, keeping the diagnostics.
+std::optional<QuoteRequest> parse(const std::string& text, Diagnostics& d) {
+  return parse_request_text(text, "request.json", d);
+}
+
+//! The diagnostic at `pointer`, or nullptr.
+const Diagnostic* at(const Diagnostics& d, const std::string& pointer) {
+  static std::vector<Diagnostic> keep;
+  keep = d.sorted();
+  for (const auto& x : keep)
+    if (x.pointer == pointer) return &x;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("quote::parse_count") {
+  SUBCASE("suffixes K, M, B and T scale by powers of a thousand") {
+    // 70 x 10^9
+    CHECK(parse_count("70B") == doctest::Approx(7e10));
+    // 2 x 10^12
+    CHECK(parse_count("2T") == doctest::Approx(2e12));
+    // 4 x 10^6
+    CHECK(parse_count("4M") == doctest::Approx(4e6));
+    // plain scientific notation reads as is
+    CHECK(parse_count("1.5e9") == doctest::Approx(1.5e9));
+  }
+  SUBCASE("unreadable counts give nullopt") {
+    CHECK_FALSE(parse_count("70X").has_value());
+    CHECK_FALSE(parse_count("").has_value());
+  }
+  SUBCASE("money accepts a dollar sign, separators and suffixes") {
+    // $5M = 5,000,000 USD
+    CHECK(parse_money("$5M") == doctest::Approx(5e6));
+    // $250K = 250,000 USD
+    CHECK(parse_money("$250K") == doctest::Approx(2.5e5));
+    // thousands separators are dropped
+    CHECK(parse_money("1,200,000") == doctest::Approx(1.2e6));
+    CHECK_FALSE(parse_money("five dollars").has_value());
+  }
+}
+
+TEST_CASE("quote::request") {
+  SUBCASE("a valid request fills defaults with their stated values") {
+    Diagnostics d;
+    const auto q =
+        parse(R"({"training": {"params": "70B", "tokens": "2T", "deadline": "30d"}})", d);
+    REQUIRE(q.has_value());
+    REQUIRE(q->training.has_value());
+    // 30 days = 2,592,000 s
+    CHECK(*q->training->deadline_s == doctest::Approx(2592000));
+    // default MFU 0.4 (DATA.md 6.3)
+    CHECK(q->training->mfu == doctest::Approx(DEFAULT_MFU));
+    CHECK(q->training->precision == Precision::bf16);
+  }
+  SUBCASE("a bad count names its pointer and line and says how to write it") {
+    Diagnostics d;
+    const auto q = parse(
+        "{\n  \"training\": {\n    \"params\": \"70X\",\n    \"tokens\": \"2T\",\n"
+        "    \"deadline\": \"30d\"\n  }\n}",
+        d);
+    CHECK_FALSE(q.has_value());
+    const Diagnostic* e = at(d, "/training/params");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == DiagCode::bad_unit);
+    // "params" sits on line 3 of the text
+    CHECK(e->line == 3);
+    CHECK(e->message.find("\"70B\"") != std::string::npos);
+  }
+  SUBCASE("an unknown key suggests the closest key") {
+    Diagnostics d;
+    CHECK_FALSE(parse(R"({"training": {"params": "7B", "tokens": "1T", "dedline": "3d"}})", d));
+    const Diagnostic* e = at(d, "/training/dedline");
+    REQUIRE(e != nullptr);
+    CHECK(e->message.find("did you mean \"deadline\"") != std::string::npos);
+  }
+  SUBCASE("training without a deadline or a budget is rejected at /training") {
+    Diagnostics d;
+    CHECK_FALSE(parse(R"({"training": {"params": "7B", "tokens": "1T"}})", d));
+    const Diagnostic* e = at(d, "/training");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == DiagCode::missing_key);
+  }
+  SUBCASE("a request with neither training nor inference is rejected at the root") {
+    Diagnostics d;
+    CHECK_FALSE(parse(R"({"name": "empty"})", d));
+    REQUIRE(at(d, "") != nullptr);
+  }
+  SUBCASE("out-of-range values and unknown GPUs are reported together") {
+    Diagnostics d;
+    CHECK_FALSE(parse(R"({"training": {"params": "7B", "tokens": "1T", "deadline": "3d",
+                           "mfu": 1.5}, "options": {"gpus": ["H100-SMX"]}})",
+                      d));
+    CHECK(at(d, "/training/mfu") != nullptr);
+    const Diagnostic* g = at(d, "/options/gpus/0");
+    REQUIRE(g != nullptr);
+    CHECK(g->message.find("did you mean \"H100-SXM\"") != std::string::npos);
+  }
+}
+
+TEST_CASE("quote::training") {
+  const Catalog& cat = builtin_catalog();
+  const InstanceType& p5 = *cat.find_instance("p5.48xlarge");
+  const GpuSpec& h100 = *cat.find_gpu("H100-SXM");
+  TrainingRequest req;
+  req.params = 70e9;
+  req.tokens = 2e12;
+  req.deadline_s = 30 * 86400.0;
+  const QuoteOptions o;
+
+  SUBCASE("70B on 2T tokens in 30 days needs about 820 H100, rounded up to 103 nodes") {
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0});
+    REQUIRE(opt.feasible);
+    // 6 x 70e9 x 2e12 = 8.4e23 FLOPs; / (0.4 x 989e12) = 2.123e9 GPU-s; / 2,592,000 s = 818.9
+    // GPUs, so ceil(818.9 / 8) = 103 nodes = 824 GPUs
+    const double gpus_needed = 6 * 70e9 * 2e12 / (0.4 * 989e12) / (30 * 86400.0);
+    CHECK(gpus_needed == doctest::Approx(818.9).epsilon(1e-3));
+    CHECK(opt.nodes == 103);
+    CHECK(opt.gpus == 824);
+    // the GPU count is within one node of the unrounded need
+    CHECK(opt.gpus - gpus_needed < 8);
+    // the all-reduce (17.5 GB per rank over 103 nodes) hides behind the 5.15 s step, so the time
+    // is compute only: 2.123e9 GPU-s / 824 = 2.577e6 s = 29.8 days
+    CHECK(opt.speed.allreduce_step_s < opt.speed.compute_step_s);
+    CHECK(opt.timing.p50_s == doctest::Approx(6 * 70e9 * 2e12 / (824 * 0.4 * 989e12)));
+    CHECK(opt.meets_deadline);
+  }
+  SUBCASE("the cost is GPUs x hours x the catalog price per GPU-hour") {
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0});
+    const double hours = opt.timing.p50_s / 3600;
+    // 824 GPUs x 715.8 h x ($98.32 / 8 per GPU-hour) = $7.25M
+    CHECK(opt.total_usd == doctest::Approx(824 * hours * (98.32 / 8)));
+    CHECK(opt.total_usd == doctest::Approx(7.249e6).epsilon(1e-3));
+  }
+  SUBCASE("a 1-year reservation bills the whole year even for a 30-day job") {
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"reserved_1y", 0});
+    // 103 nodes x $58.0088 per node-hour x 8,760 h
+    CHECK(opt.total_usd == doctest::Approx(103 * 58.0088 * 8760));
+  }
+  SUBCASE("spot at the measured hazard misses the deadline and offers its fastest cluster") {
+    // at 103 nodes, 52 spot nodes x 0.24 per node-hour give a cluster MTBF of 4.8 min, below the
+    // 5 min checkpoint: the job never finishes; fewer nodes finish, but after the deadline
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0.5});
+    REQUIRE(opt.feasible);
+    CHECK_FALSE(opt.meets_deadline);
+    CHECK(opt.nodes < 103);
+    CHECK(opt.timing.expected_s > 30 * 86400.0);
+  }
+  SUBCASE("without a scale-out network an instance is a single-node option") {
+    const InstanceType& lambda = *cat.find_instance("lambda.gpu_8x_h100_sxm5");
+    const TrainingOption opt = size_training(req, o, lambda, h100, PricingPlan{"on_demand", 0});
+    CHECK_FALSE(opt.feasible);
+  }
+}
+
+TEST_CASE("quote::spot_timing") {
+  SUBCASE("without preemptions the time to finish is the work") {
+    const SpotTiming t = spot_timing(1e6, 0, 300, 600, 600, 100, 1);
+    // no hazard: every figure equals the failure-free 1e6 s
+    CHECK(t.p50_s == 1e6);
+    CHECK(t.p90_s == 1e6);
+  }
+  SUBCASE("the Monte Carlo mean matches the exact expected completion time") {
+    // 7 days of work, 2 spot nodes at 0.24 per node-hour (MTBF 2.08 h), C = 5 min, R = D = 10 min
+    const double hazard = 2 * 0.24 / 3600;
+    const SpotTiming t = spot_timing(7 * 86400.0, hazard, 300, 600, 600, 2000, 42);
+    REQUIRE(std::isfinite(t.expected_s));
+    // Daly interval for C = 300 s, M = 7,500 s: sqrt(2CM)(1 + sqrt(C/2M)/3 + C/18M) - C = 1,923 s
+    CHECK(t.interval_s == doctest::Approx(1923).epsilon(0.01));
+    // mean within 3% of the exact expectation (about 10x the Monte Carlo standard error here)
+    CHECK(std::abs(t.mc_mean_s - t.expected_s) / t.expected_s < 0.03);
+    CHECK(t.p50_s <= t.p90_s);
+    CHECK(t.p50_s > 7 * 86400.0);
+  }
+}
+
+TEST_CASE("quote::erlang") {
+  SUBCASE("M/M/1: P(wait) is rho and the response time is Exp(mu - lambda)") {
+    // rho = 0.5 / 1
+    CHECK(erlang_c(1, 0.5) == doctest::Approx(0.5));
+    // W_q = rho / (mu - lambda) = 0.5 / 0.5 = 1 s
+    CHECK(mmc_mean_wait_s(1, 0.5, 1.0) == doctest::Approx(1.0));
+    // P(T > t) = exp(-(mu - lambda) t) = exp(-1) at t = 2 s
+    CHECK(mmc_response_tail(1, 0.5, 1.0, 2.0) == doctest::Approx(std::exp(-1.0)));
+    // p99 = ln(100) / 0.5 = 9.21 s
+    CHECK(mmc_response_quantile_s(1, 0.5, 1.0, 0.99) == doctest::Approx(std::log(100.0) / 0.5));
+  }
+  SUBCASE("M/M/c mean wait matches the textbook Erlang C sum") {
+    for (uint32_t c : {2u, 8u, 64u}) {
+      const double lambda = 0.8 * c;
+      CAPTURE(c);
+      // the same formula summed term by term (tests/sim/scenario_builder.h)
+      CHECK(mmc_mean_wait_s(c, lambda, 1.0) ==
+            doctest::Approx(test::erlang_c_wait(c, lambda, 1.0)));
+    }
+  }
+  SUBCASE("an unstable queue has an infinite wait") {
+    CHECK(std::isinf(mmc_mean_wait_s(4, 4.0, 1.0)));
+  }
+}
+
+TEST_CASE("quote::inference") {
+  const Catalog& cat = builtin_catalog();
+  const InstanceType& g6 = *cat.find_instance("g6.xlarge");
+  const GpuSpec& l4 = *cat.find_gpu("L4");
+  // A 1B model on one L4, one sequence per slot, 10 output tokens, 40 requests/s, p99 1 s.
+  InferenceRequest req;
+  req.params = 1e9;
+  req.requests_per_s = 40;
+  req.tokens_out = 10;
+  req.p99_latency_s = 1.0;
+  req.batch = 1;
+  const QuoteOptions o;
+  const InferenceOption opt = size_inference(req, o, g6, l4, PricingPlan{"on_demand", 0});
+  REQUIRE(opt.feasible);
+
+  SUBCASE("a decode step reads the weights once at the stated bandwidth efficiency") {
+    // 2 GB of bf16 weights / (0.30 TB/s x 0.7) = 9.52 ms per token, x 10 tokens = 95.2 ms
+    CHECK(opt.token_step_s == doctest::Approx(2e9 / (0.3e12 * 0.7)));
+    CHECK(opt.service_s == doctest::Approx(10 * 2e9 / (0.3e12 * 0.7)));
+    // one GPU per replica, one slot per replica: c = nodes
+    CHECK(opt.servers == opt.nodes);
+  }
+  SUBCASE("the sizing is the fewest nodes meeting the p99 target") {
+    CHECK(opt.p99_latency_s <= 1.0);
+    const double mu = 1 / opt.service_s;
+    // one node fewer misses the target (or is unstable)
+    CHECK(mmc_response_tail(opt.servers - 1, 40, mu, 1.0) > 0.01);
+  }
+  SUBCASE("the engine reproduces the Erlang C mean wait and the M/M/c p99") {
+    const InferenceSimCheck sim = simulate_inference(req, opt, 1000000, 42);
+    CAPTURE(opt.servers);
+    CAPTURE(opt.utilization);
+    CAPTURE(opt.mean_wait_s);
+    CAPTURE(sim.mean_wait_s);
+    CAPTURE(opt.p99_latency_s);
+    CAPTURE(sim.p99_latency_s);
+    REQUIRE_FALSE(sim.saturated);
+    // 1e6 requests: mean wait within 10% of Erlang C (standard error about 2% at this load)
+    CHECK(std::abs(sim.mean_wait_s - opt.mean_wait_s) / opt.mean_wait_s < 0.10);
+    // p99 of wait + service within 5% of the M/M/c closed form
+    CHECK(std::abs(sim.p99_latency_s - opt.p99_latency_s) / opt.p99_latency_s < 0.05);
+    // utilization equals rho within 1%
+    CHECK(std::abs(sim.utilization - opt.utilization) / opt.utilization < 0.01);
+  }
+}
+
+TEST_CASE("quote::make_quote") {
+  SUBCASE("options are ranked feasible first, then meeting targets, then by total cost") {
+    Diagnostics d;
+    const auto req = parse(R"({"training": {"params": "70B", "tokens": "2T", "deadline": "30d"},
+                               "options": {"gpus": ["H100-SXM", "H200"]}})",
+                           d);
+    REQUIRE(req.has_value());
+    const Quote q = make_quote(*req, builtin_catalog(), today_utc());
+    REQUIRE(q.training.size() > 3);
+    REQUIRE(q.training.front().feasible);
+    for (size_t i = 1; i < q.training.size(); ++i) {
+      const auto& a = q.training[i - 1];
+      const auto& b = q.training[i];
+      if (a.feasible && b.feasible && a.meets_deadline == b.meets_deadline)
+        CHECK(a.total_usd <= b.total_usd);
+      CHECK(a.feasible >= b.feasible);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+//! Monte Carlo reproducibility: a replica's numbers depend on its index only, never on the
+//! thread count or the batch size.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "sim/mc_metrics.h"
+#include "sim/mc_run.h"
+#include "sim/single_run.h"
+#include "tests/sim/scenario_builder.h"
+
+using namespace gpuplan;
+
+namespace {
+
+//! 4 nodes x 8 GPUs under a Philly-like mix at ~80% load plus an M/M-like 1-GPU class: multi-GPU
+//! placement, queueing and two arrival streams in a few thousand events per replica.
+Scenario mixed_scenario() {
+  Scenario sc = test::one_pool(4, 8, 5 * 86400.0, 86400.0);
+  JobClass mix;
+  mix.name = "mix";
+  mix.gpus.values = {1, 2, 4, 8};
+  mix.gpus.probs = {0.7, 0.1, 0.15, 0.05};
+  mix.duration.kind = DistKind::lognormal;
+  mix.duration.a = std::log(1140.0);  // median 19 min
+  mix.duration.b = 1.8;
+  // E[gpus] = 1.9, E[duration] = 1140 e^{1.62} s: 60% of 32 GPUs
+  mix.rate_per_s = 0.6 * 32 / (1.9 * 1140.0 * std::exp(0.5 * 1.8 * 1.8));
+  sc.workload.push_back(mix);
+  sc.workload.push_back(test::mm_class(1.0 / 600, 1800.0));  // 3 more busy GPUs on average
+  sc.workload.back().name = "small";
+  sc.limits.max_active_jobs = 4096;
+  sc.limits.time_bins = 48;
+  return sc;
+}
+
+McStudy study(const ModelView& m, uint32_t n, uint32_t threads, uint32_t batch) {
+  McOptions o;
+  o.replications = n;
+  o.threads = threads;
+  o.batch = batch;
+  return run_monte_carlo(m, o);
+}
+
+//! Every metric and time bin of every replica of `a` equals `b`'s bit for bit.
+void require_identical(const ModelView& m, const McStudy& a, const McStudy& b) {
+  REQUIRE(a.replicas.size() == b.replicas.size());
+  for (std::size_t k = 0; k < a.replicas.size(); ++k) {
+    CAPTURE(k);
+    const ReplicaOutcome& x = a.replicas[k];
+    const ReplicaOutcome& y = b.replicas[k];
+    CHECK(metric_row(m, x.metrics) == metric_row(m, y.metrics));
+    CHECK(x.busy_gpus == y.busy_gpus);
+    CHECK(x.queued_jobs == y.queued_jobs);
+    CHECK(x.spend_usd == y.spend_usd);
+  }
+  CHECK(a.wait_hist_all == b.wait_hist_all);
+  CHECK(a.jct_hist_all == b.jct_hist_all);
+}
+
+}  // namespace
+
+TEST_CASE("sim::mc::invariance") {
+  const Scenario sc = mixed_scenario();
+  const CompiledScenario cs = compile(sc);
+  const ModelView m = cs.view();
+  constexpr uint32_t N = 16;
+  const McStudy reference = study(m, N, 1, N);
+
+  SUBCASE("the replicas are distinct and non-trivial") {
+    // each replica submits jobs (4 counted days x (150 + 144) per day ~ 1,200), and replicas
+    // differ from each other (independent random streams)
+    CHECK(reference.replicas[0].metrics.jobs_submitted > 100);
+    CHECK(reference.replicas[0].metrics.wait_s.mean != reference.replicas[1].metrics.wait_s.mean);
+    CHECK_FALSE(reference.replicas[0].metrics.saturated);
+  }
+
+  SUBCASE("two threads give bit-identical replicas") {
+    require_identical(m, reference, study(m, N, 2, N));
+  }
+
+  SUBCASE("batches of 1, 7 and N give bit-identical replicas") {
+    require_identical(m, reference, study(m, N, 2, 1));
+    require_identical(m, reference, study(m, N, 2, 7));
+    require_identical(m, reference, study(m, N, 1, 7));
+  }
+
+  SUBCASE("replica k of a study equals a lone single run of replica k (without per-job records)") {
+    for (uint32_t k : {0u, 5u, 15u}) {
+      const SingleRun lone = run_single(m, 0, k);
+      CHECK(metric_row(m, lone.metrics) == metric_row(m, reference.replicas[k].metrics));
+    }
+  }
+
+  SUBCASE("a study of N replicas is the first N replicas of a larger one") {
+    const McStudy larger = study(m, N + 5, 2, 4);
+    for (uint32_t k = 0; k < N; ++k)
+      CHECK(metric_row(m, larger.replicas[k].metrics) ==
+            metric_row(m, reference.replicas[k].metrics));
+  }
+}

@@ -1,0 +1,98 @@
+//! Link sharing on oversubscribed uplinks, checked against hand-computed rates and finish times.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "models/compile.h"
+#include "sim/single_run.h"
+#include "tests/sim/scenario_builder.h"
+
+namespace gpuplan {
+namespace {
+
+//! Two leaves of 3 nodes (8 GPUs, 100 Gb/s links each) under spines at 3:1: each leaf's
+//! uplinks carry 3 x 100 / 3 = 100 Gb/s. One trace class whose steps spend `comm_fraction` in
+//! network all-reduce at full line rate; placement `placement`.
+Scenario two_leaf_3to1(Placement placement, double comm_fraction,
+                       const std::vector<TraceRow>& rows) {
+  Scenario sc = test::one_pool(6, 8, 1000.0);
+  sc.topology.kind = TopologyKind::leaf_spine;
+  sc.topology.nodes_per_leaf = 3;
+  sc.topology.link_gbps = 100;
+  sc.topology.oversubscription = 3;
+  sc.scheduler.placement = placement;
+  JobClass jc;
+  jc.name = "gangs";
+  jc.trace = TraceFormat{};
+  jc.trace_rows = rows;
+  jc.comm_fraction = comm_fraction;
+  sc.workload.push_back(jc);
+  return sc;
+}
+
+//! Finish time [s] of each job, by arrival index.
+std::vector<double> finishes(const Scenario& sc) {
+  const CompiledScenario cs = compile(sc);
+  const SingleRun r = run_single(cs.view(), 64);
+  std::vector<double> out(r.state().n_records);
+  for (uint32_t i = 0; i < r.state().n_records; ++i)
+    out[r.state().records[i].job_idx] = r.state().records[i].finish_s;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sim::network") {
+  SUBCASE("a lone gang across two 3:1 leaves gets a third of its line rate") {
+    // 48 GPUs = 6 nodes, 3 per leaf: each leaf's 100 Gb/s of uplinks serves 3 crossing nodes,
+    // 33.3 Gb/s each = 1/3 of the line rate. Half of a step is network all-reduce, so the comm
+    // slowdown is 0.5 + 0.5 / (1/3) = 2.0 and 100 s of work takes 200 s.
+    const auto f = finishes(two_leaf_3to1(Placement::best_fit, 0.5, {{0, 100, 48, 1}}));
+    REQUIRE(f.size() == 1);
+    // 0 + 100 s x 2.0
+    CHECK(f[0] == doctest::Approx(200.0));
+  }
+
+  SUBCASE("two gangs crossing the same uplinks share them, and one ending speeds up the other") {
+    // spread puts gang A on nodes {0, 3} and gang B on {1, 4}: two crossing nodes per leaf, so
+    // each gets 100 / 2 = 50 Gb/s = half its line rate; comm slowdown 0.5 + 0.5 / 0.5 = 1.5.
+    const auto f =
+        finishes(two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}}));
+    REQUIRE(f.size() == 2);
+    // A: 100 s of work at 1.5 s per work-second ends at 150 s.
+    CHECK(f[0] == doctest::Approx(150.0));
+    // B: by 150 s it has done 150 / 1.5 = 100 s of its 200 s; alone on the uplinks it runs at
+    // full rate (slowdown 0.5 + 0.5 / 1 = 1), so the remaining 100 s end at 250 s (not 300 s).
+    CHECK(f[1] == doctest::Approx(250.0));
+  }
+
+  SUBCASE("a gang under one leaf runs at its ideal speed") {
+    // best_fit takes nodes {0, 1}, both under leaf 0: no uplink crossed, slowdown 1.
+    const auto f = finishes(two_leaf_3to1(Placement::best_fit, 0.5, {{0, 100, 16, 1}}));
+    REQUIRE(f.size() == 1);
+    // 0 + 100 s x 1.0
+    CHECK(f[0] == doctest::Approx(100.0));
+  }
+
+  SUBCASE("a topology with no communication share leaves best_fit finish times unchanged") {
+    // Same stream with and without a topology: comm slowdown is exactly 1 everywhere.
+    const std::vector<TraceRow> rows = {{0, 100, 48, 1}, {10, 50, 16, 2}, {20, 70, 4, 3}};
+    Scenario plain = two_leaf_3to1(Placement::best_fit, 0.0, rows);
+    plain.topology = TopologyConfig{};
+    // Every finish time is identical, bit for bit.
+    CHECK(finishes(two_leaf_3to1(Placement::best_fit, 0.0, rows)) == finishes(plain));
+  }
+
+  SUBCASE("a job's comm slowdown is counted once it completes") {
+    const Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
+    const CompiledScenario cs = compile(sc);
+    const SingleRun r = run_single(cs.view(), 64);
+    // Two multi-node jobs completed.
+    CHECK(r.state().net.multi_node_completed == 2);
+    // A ran at 1.5 throughout; B at 1.5 for 150 s then 1.0 for 100 s: (225 + 100) / 250 = 1.3.
+    CHECK(r.state().net.comm_slowdown_sum == doctest::Approx(1.5 + 1.3));
+  }
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,164 @@
+//! `gpuplan quote` through the real CLI: every request in scenarios/quotes/ prints a table and
+//! writes quote.html, quote.json and (with Chromium) quote.pdf; the 70B anchor; bad input exits 2
+//! with its JSON pointer; names are escaped in quote.html.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun {
+  int status = -1;     //!< exit status
+  std::string output;  //!< stdout and stderr together
+};
+
+//! Runs `gpuplan ARGS` and captures its output.
+CliRun gpuplan(const std::string& args) {
+  const std::string cmd =
+      (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args + " 2>&1";
+  CliRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf{};
+  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
+  const int raw = ::pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+bool chromium_present() {
+  return std::getenv("CHROMIUM") != nullptr ||
+         std::system("command -v chromium >/dev/null 2>&1") == 0;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  // NOTE: the process id keeps concurrent test runs (several build trees) out of each other's way.
+  const fs::path d =
+      fs::temp_directory_path() / ("gpuplan-quote-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("tools::quote") {
+  SUBCASE(
+      "every bundled quote request prints a table and writes quote.html, quote.json and a PDF") {
+    int n = 0;
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/quotes")) {
+      if (entry.path().extension() != ".json") continue;
+      const fs::path out = fresh_dir(entry.path().stem().string());
+      const CliRun r =
+          gpuplan("quote --request " + entry.path().string() + " --out " + out.string());
+      CAPTURE(entry.path());
+      CAPTURE(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(r.output.find("instance") != std::string::npos);
+      CHECK(r.output.find("Assumptions:") != std::string::npos);
+      CHECK(fs::file_size(out / "quote.html") > 0);
+      const json q = json::parse(read_text(out / "quote.json"));
+      CHECK(q["assumptions"].size() >= 4);
+      if (chromium_present()) {
+        REQUIRE(fs::exists(out / "quote.pdf"));
+        CHECK(read_text(out / "quote.pdf").rfind("%PDF", 0) == 0);
+      } else {
+        CHECK(r.output.find("quote.pdf skipped") != std::string::npos);
+      }
+      ++n;
+    }
+    // the 70B training request and the 8B inference request at least
+    CHECK(n >= 2);
+  }
+
+  SUBCASE("the 70B anchor: 824 H100 on 103 p5.48xlarge, cost = GPUs x hours x price") {
+    const fs::path out = fresh_dir("anchor");
+    const CliRun r = gpuplan(
+        "quote --params 70B --tokens 2T --deadline 30d --instance p5.48xlarge "
+        "--no-pdf --out " +
+        out.string());
+    CAPTURE(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("824 (103×)") != std::string::npos);
+    const json q = json::parse(read_text(out / "quote.json"));
+    const json& best = q["training"][0];
+    CHECK(best["pricing"] == "on_demand");
+    // 8.4e23 / (0.4 x 989e12) / 2,592,000 s = 818.9 GPUs -> 103 whole 8-GPU nodes
+    CHECK(best["gpus"] == 824);
+    const double hours = best["time_s"]["p50"].get<double>() / 3600;
+    // 824 GPUs x 715.8 h x $98.32 / 8 per GPU-hour = $7.25M
+    CHECK(best["total_usd"].get<double>() == doctest::Approx(824 * hours * 98.32 / 8));
+  }
+
+  SUBCASE("the inference figures are checked by the engine and agree") {
+    const fs::path out = fresh_dir("inference");
+    const CliRun r = gpuplan("quote --request " GPUPLAN_SOURCE_DIR
+                             "/scenarios/quotes/chat_8b_inference.json --no-pdf --out " +
+                             out.string());
+    REQUIRE(r.status == 0);
+    const json q = json::parse(read_text(out / "quote.json"));
+    const json& best = q["inference"][0];
+    REQUIRE(best.contains("simulation"));
+    CHECK(best["simulation"]["agrees"] == true);
+    // the recommended option meets the 5 s p99 target in the model and in the simulation
+    CHECK(best["erlang_c"]["p99_latency_s"].get<double>() <= 5.0);
+    CHECK(best["simulation"]["p99_latency_s"].get<double>() <= 5.0 * 1.1);
+  }
+
+  SUBCASE("a bad request exits 2, names the pointer and writes nothing") {
+    const fs::path dir = fresh_dir("bad");
+    fs::create_directories(dir);
+    std::ofstream(dir / "bad.json")
+        << "{\n  \"training\": {\"params\": \"70B\", \"tokens\": \"two\", "
+           "\"deadline\": \"30d\"}\n}\n";
+    const CliRun r = gpuplan("quote --request " + (dir / "bad.json").string() + " --out " +
+                             (dir / "out").string());
+    CAPTURE(r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("/training/tokens") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out"));
+  }
+
+  SUBCASE("a bad flag value exits 2 with the pointer of the key it sets") {
+    const CliRun r = gpuplan("quote --params 70B --tokens 2T --deadline soon");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("/training/deadline") != std::string::npos);
+  }
+
+  SUBCASE("names from the request are escaped in quote.html") {
+    const fs::path out = fresh_dir("escape");
+    const CliRun r = gpuplan(
+        "quote --params 7B --tokens 100B --deadline 7d --instance p5en.48xlarge --no-pdf -q "
+        "--name '<script>alert(1)</script>' --customer 'R&D \"Labs\"' --out " +
+        out.string());
+    REQUIRE(r.status == 0);
+    const std::string html = read_text(out / "quote.html");
+    CHECK(html.find("<script>alert(1)</script>") == std::string::npos);
+    CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    CHECK(html.find("R&amp;D &quot;Labs&quot;") != std::string::npos);
+    // self-contained: no script and no external resource
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("http://") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+  }
+}

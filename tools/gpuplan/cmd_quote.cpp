@@ -1,0 +1,272 @@
+//! `gpuplan quote`: size training and/or inference across the instance catalog for a sales
+//! engineer; prints a ranked table and, with --out, writes quote.html, quote.json and quote.pdf.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "models/catalog_age.h"
+#include "models/jsonc.h"
+#include "models/quote.h"
+#include "reports/quote_render.h"
+#include "reports/quote_sim.h"
+#include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/common.h"
+
+namespace gpuplan::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+//! Command-line flags; every value is written into the request at its JSON pointer, so flags and
+//! files share one validator and one set of messages.
+struct QuoteFlags {
+  std::string request_file;
+  std::string out_dir;  //!< "" = print only
+  std::string errors = "text";
+  bool quiet = false;
+  bool no_pdf = false;
+  //! (JSON pointer, value as typed) for each flag given, in a fixed order.
+  std::vector<std::pair<std::string, std::string>> values;
+  std::vector<std::string> providers, gpus, instances;
+};
+
+//! A flag value as JSON: a number when it reads as one, else the string.
+json flag_value(const std::string& text) {
+  try {
+    const json j = json::parse(text);
+    if (j.is_number()) return j;
+  } catch (const json::exception&) {
+  }
+  return text;
+}
+
+//! A file:// URL for an absolute path, percent-encoding everything but unreserved bytes and '/'.
+std::string file_url(const fs::path& p) {
+  std::string out = "file://";
+  for (unsigned char c : p.string()) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+//! A string quoted for /bin/sh.
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+//! Chromium from $CHROMIUM or the PATH, or "" when absent.
+std::string find_chromium() {
+  if (const char* env = std::getenv("CHROMIUM"); env && *env) return env;
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const fs::path p = fs::path(dir) / name;
+      if (::access(p.c_str(), X_OK) == 0) return p.string();
+    }
+  }
+  return "";
+}
+
+enum class PdfStatus { written, no_browser, failed };
+
+//! Prints `html` to `pdf` with headless Chromium (no network, throwaway profile).
+PdfStatus print_pdf(const fs::path& html, const fs::path& pdf) {
+  const std::string browser = find_chromium();
+  if (browser.empty()) return PdfStatus::no_browser;
+  std::string profile_tpl = (fs::temp_directory_path() / "gpuplan-chromium-XXXXXX").string();
+  if (::mkdtemp(profile_tpl.data()) == nullptr) return PdfStatus::failed;
+  const fs::path tmp = pdf.parent_path() / ".quote.pdf.tmp";
+  const std::string cmd =
+      "timeout 120 " + shell_quote(browser) +
+      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+      " --disable-background-networking --disable-component-update --disable-sync"
+      " --user-data-dir=" +
+      shell_quote(profile_tpl) + " --print-to-pdf=" + shell_quote(tmp.string()) +
+      " --no-pdf-header-footer " + shell_quote(file_url(fs::absolute(html))) + " >/dev/null 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::error_code ec;
+  fs::remove_all(profile_tpl, ec);
+  std::ifstream f(tmp, std::ios::binary);
+  char magic[4] = {};
+  f.read(magic, 4);
+  if (rc != 0 || !f || std::string(magic, 4) != "%PDF") {
+    fs::remove(tmp, ec);
+    return PdfStatus::failed;
+  }
+  fs::rename(tmp, pdf, ec);
+  return ec ? PdfStatus::failed : PdfStatus::written;
+}
+
+//! The request JSON from --request and the flags; nullopt with diagnostics on failure.
+std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics& diags) {
+  json j = json::object();
+  LineTable lines;
+  std::string label = "(command line)";
+  if (!f.request_file.empty()) {
+    std::ifstream in(f.request_file, std::ios::binary);
+    if (!in) {
+      diags.error("", DiagCode::io_error,
+                  "cannot read the request file \"" + f.request_file + "\"");
+      return std::nullopt;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto doc = parse_jsonc(text.str(), f.request_file, diags);
+    if (!doc) return std::nullopt;
+    j = std::move(doc->value);
+    lines = std::move(doc->lines);
+    label = f.request_file;
+  } else if (f.values.empty()) {
+    diags.error("", DiagCode::missing_key,
+                "nothing to quote: give --request FILE, or --params and --tokens with --deadline "
+                "or --budget (training), or --model, --rps, --tokens-out and --p99 (inference)");
+    return std::nullopt;
+  }
+  if (!j.is_object()) {
+    diags.set_file(label);
+    diags.error("", DiagCode::wrong_type, "a quote request must be a JSON object");
+    return std::nullopt;
+  }
+  for (const auto& [ptr, value] : f.values) j[json::json_pointer(ptr)] = flag_value(value);
+  const auto put_list = [&](const char* ptr, const std::vector<std::string>& v) {
+    if (!v.empty()) j[json::json_pointer(ptr)] = v;
+  };
+  put_list("/options/providers", f.providers);
+  put_list("/options/gpus", f.gpus);
+  put_list("/options/instances", f.instances);
+  diags.set_file(f.request_file);
+  diags.set_lines(&lines);
+  auto req = quote::parse_request(j, diags);
+  diags.set_lines(nullptr);
+  return req;
+}
+
+int run_quote(const QuoteFlags& f) {
+  Diagnostics diags;
+  const auto req = read_request(f, diags);
+  if (!req) {
+    print_diagnostics(diags, f.errors);
+    return 2;
+  }
+  const quote::Quote q = quote::make_quote(*req, builtin_catalog(), today_utc());
+
+  // The engine checks the shown inference rows; rows of one instance and size share a run.
+  quote::QuoteReport report{&*req, &q, {}, GPUPLAN_VERSION};
+  report.inference_checks.resize(q.inference.size());
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, quote::InferenceSimCheck> runs;
+  uint32_t shown = 0;
+  for (size_t i = 0; i < q.inference.size() && shown < req->options.top; ++i) {
+    const quote::InferenceOption& o = q.inference[i];
+    if (!o.feasible) continue;
+    ++shown;
+    const auto key = std::make_tuple(o.instance->id, o.serving_nodes, o.slots_per_node);
+    auto it = runs.find(key);
+    if (it == runs.end())
+      it = runs.emplace(key, quote::simulate_inference(
+                                 *req->inference, o, req->options.sim_requests, req->options.seed))
+               .first;
+    report.inference_checks[i] = it->second;
+  }
+
+  if (!f.quiet) std::cout << quote::format_quote_table(report);
+  if (f.out_dir.empty()) return 0;
+  const fs::path dir = f.out_dir;
+  if (!write_outputs(dir, {{"quote.html", quote::render_quote_html(report)},
+                           {"quote.json", quote::quote_json(report).dump(2) + "\n"}}))
+    return 1;
+  if (f.no_pdf) {
+    if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
+    return 0;
+  }
+  switch (print_pdf(dir / "quote.html", dir / "quote.pdf")) {
+    case PdfStatus::written:
+      if (!f.quiet)
+        std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json,quote.pdf}\n";
+      return 0;
+    case PdfStatus::no_browser:
+      // NOTE: the PDF is a convenience copy of quote.html; a machine without Chromium still
+      // gets the complete quote, so this is a warning, not a failure.
+      std::cerr << "gpuplan quote: warning: chromium not found (install it or set CHROMIUM); "
+                   "quote.pdf skipped, open quote.html and print it instead\n";
+      if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
+      return 0;
+    case PdfStatus::failed:
+      std::cerr << "gpuplan quote: chromium failed to print " << (dir / "quote.html").string()
+                << " to PDF; quote.html and quote.json are written\n";
+      return 1;
+  }
+  return 1;
+}
+
+}  // namespace
+
+CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "quote", "Size and price training and/or inference across the instance catalog");
+  auto f = std::make_shared<QuoteFlags>();
+  cmd->add_option("--request", f->request_file,
+                  "Quote request file (JSON with comments; docs/quote.md)");
+  cmd->add_option("--out", f->out_dir,
+                  "Write quote.html, quote.json and quote.pdf into this folder");
+  // Each value flag sets one request key; flags override the file.
+  const struct {
+    const char* flag;
+    const char* pointer;
+    const char* help;
+  } value_flags[] = {
+      {"--name", "/name", "Quote title"},
+      {"--customer", "/customer", "Customer the quote is prepared for"},
+      {"--params", "/training/params", "Training: model parameters, e.g. 70B"},
+      {"--tokens", "/training/tokens", "Training: tokens, e.g. 2T"},
+      {"--deadline", "/training/deadline", "Training: finish within, e.g. 30d"},
+      {"--budget", "/training/budget", "Training: total budget, e.g. $5M"},
+      {"--precision", "/training/precision", "Training: bf16 | fp8 (default bf16)"},
+      {"--mfu", "/training/mfu", "Training: model FLOPs utilisation (default 0.4)"},
+      {"--model", "/inference/params", "Inference: model parameters, e.g. 8B"},
+      {"--rps", "/inference/requests_per_s", "Inference: requests per second, e.g. 2000"},
+      {"--tokens-in", "/inference/tokens_in", "Inference: prompt tokens per request"},
+      {"--tokens-out", "/inference/tokens_out", "Inference: generated tokens per request"},
+      {"--p99", "/inference/p99_latency", "Inference: p99 latency target, e.g. 2s"},
+      {"--top", "/options/top", "Rows shown per table (default 10)"},
+      {"--seed", "/options/seed", "Random seed of the Monte Carlo and the engine check"},
+  };
+  for (const auto& vf : value_flags) {
+    const std::string pointer = vf.pointer;
+    cmd->add_option_function<std::string>(
+        vf.flag, [f, pointer](const std::string& v) { f->values.emplace_back(pointer, v); },
+        vf.help);
+  }
+  cmd->add_option("--provider", f->providers, "Only these providers (repeatable)");
+  cmd->add_option("--gpu", f->gpus, "Only these GPU models (repeatable)");
+  cmd->add_option("--instance", f->instances, "Only these instance types (repeatable)");
+  cmd->add_option("--errors", f->errors, "Format of input errors")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--no-pdf", f->no_pdf, "Do not print quote.pdf");
+  cmd->add_flag("--quiet,-q", f->quiet, "No table on stdout");
+  cmd->callback([f, &exit_code] { exit_code = run_quote(*f); });
+  return cmd;
+}
+
+}  // namespace gpuplan::cli
