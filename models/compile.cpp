@@ -14,31 +14,29 @@ namespace {
   if (!(cond)) throw std::logic_error("compile: internal invariant failed: " #cond)
 
 const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
-  for (const auto& it : sc.instances)
-    if (it.id == id) return it;
-  const InstanceType* it = builtin_catalog().find_instance(id);
+  const InstanceType* it = find_instance(sc, id);
   GPUPLAN_ENSURE(it != nullptr);
   return *it;
 }
 
-DistSpec compile_distribution(const Distribution& d, CompiledScenario& out) {
-  DistSpec spec{d.kind, d.a, d.b, 0, 0};
-  if (d.kind == DistKind::empirical) {
-    spec.table_idx = static_cast<uint32_t>(out.dist_values.size());
-    spec.table_n = static_cast<uint32_t>(d.values.size());
-    double total = 0;
-    for (size_t i = 0; i < d.values.size(); ++i) total += d.weights.empty() ? 1.0 : d.weights[i];
-    double cum = 0;
-    for (size_t i = 0; i < d.values.size(); ++i) {
-      cum += (d.weights.empty() ? 1.0 : d.weights[i]) / total;
-      out.dist_values.push_back(d.values[i]);
-      out.dist_cum.push_back(i + 1 == d.values.size() ? 1.0 : cum);
-    }
+}  // namespace
+
+DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
+                              const std::vector<double>& weights, CompiledScenario& out) {
+  DistSpec spec{kind, a, b, 0, 0};
+  if (kind != DistKind::empirical) return spec;
+  spec.table_idx = static_cast<uint32_t>(out.dist_values.size());
+  spec.table_n = static_cast<uint32_t>(values.size());
+  double total = 0;
+  for (size_t i = 0; i < values.size(); ++i) total += weights.empty() ? 1.0 : weights[i];
+  double cum = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    cum += (weights.empty() ? 1.0 : weights[i]) / total;
+    out.dist_values.push_back(values[i]);
+    out.dist_cum.push_back(i + 1 == values.size() ? 1.0 : cum);
   }
   return spec;
 }
-
-}  // namespace
 
 ModelView CompiledScenario::view() const {
   ModelView v = scalars;
@@ -114,7 +112,8 @@ CompiledScenario compile(const Scenario& sc) {
       if (window > 0) busy_gpus_expected += gpu_seconds / window;
     } else {
       c.rate = jc.rate_per_s;
-      c.duration = compile_distribution(jc.duration, out);
+      c.duration = compile_distribution(jc.duration.kind, jc.duration.a, jc.duration.b,
+                                        jc.duration.values, jc.duration.weights, out);
       const std::optional<double> trained = training_duration_s(sc, jc);
       if (trained) c.duration = DistSpec{DistKind::fixed, *trained, 0, 0, 0};
       c.gpus_idx = static_cast<uint32_t>(out.gpu_values.size());

@@ -35,6 +35,11 @@ struct CompiledScenario {
   [[nodiscard]] ModelView view() const;
 };
 
+//! Compiles a distribution's parameters, appending an empirical table (values, normalised
+//! cumulative weights; equal weights when `weights` is empty) to `out`'s arrays.
+DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
+                              const std::vector<double>& weights, CompiledScenario& out);
+
 //! Turns a validated scenario into the core's flat arrays. The scenario must have passed load.
 CompiledScenario compile(const Scenario& sc);
 

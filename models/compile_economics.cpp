@@ -13,19 +13,7 @@ namespace {
 constexpr uint32_t WAVE_QUANTILES = 65;
 
 DistSpec compile_delay(const DelaySpec& d, CompiledScenario& out) {
-  DistSpec spec{d.kind, d.a, d.b, 0, 0};
-  if (d.kind != DistKind::empirical) return spec;
-  spec.table_idx = static_cast<uint32_t>(out.dist_values.size());
-  spec.table_n = static_cast<uint32_t>(d.values.size());
-  double total = 0;
-  for (size_t i = 0; i < d.values.size(); ++i) total += d.weights.empty() ? 1.0 : d.weights[i];
-  double cum = 0;
-  for (size_t i = 0; i < d.values.size(); ++i) {
-    cum += (d.weights.empty() ? 1.0 : d.weights[i]) / total;
-    out.dist_values.push_back(d.values[i]);
-    out.dist_cum.push_back(i + 1 == d.values.size() ? 1.0 : cum);
-  }
-  return spec;
+  return compile_distribution(d.kind, d.a, d.b, d.values, d.weights, out);
 }
 
 double unit_seconds(economics::BillingGranularity g) {

@@ -11,6 +11,15 @@
 #include "models/catalog.h"
 
 namespace gpuplan {
+
+std::string in_quotes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out += s;
+  out += '"';
+  return out;
+}
 namespace {
 
 // Numbers in messages: integers without a decimal point, others in shortest round-trip form.

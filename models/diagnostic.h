@@ -23,6 +23,9 @@ enum class DiagCode : uint8_t {
   bad_flag,       //!< a command-line flag or value
 };
 
+//! `s` in double quotes, as messages show values and names.
+std::string in_quotes(std::string_view s);
+
 //! Stable lowercase name of a code ("unknown_name"), used by --errors=json.
 std::string_view diag_code_name(DiagCode c);
 

@@ -64,15 +64,6 @@ std::string num(double x) {
   return std::string(buf, res.ptr);
 }
 
-std::string quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  out += s;
-  out += '"';
-  return out;
-}
-
 // A JSON value as a message shows it: strings quoted, containers by kind, long text cut.
 std::string describe(const json& v) {
   if (v.is_object()) return "an object";
@@ -127,7 +118,7 @@ class Loader {
       if (auto s = string(*v, "/name")) {
         if (s->empty() || s->find_first_of("/\\") != std::string::npos) {
           d_.error("/name", DiagCode::out_of_range,
-                   "name " + quote(*s) +
+                   "name " + in_quotes(*s) +
                        " names the output folder, so it must be non-empty "
                        "and contain no '/' or '\\'");
         } else {
@@ -196,7 +187,7 @@ class Loader {
     const json* v = get(obj, key);
     if (v == nullptr) {
       d_.error(child(ptr, key), DiagCode::missing_key,
-               "missing required key " + quote(key) + " (" + std::string(hint) + ")");
+               "missing required key " + in_quotes(key) + " (" + std::string(hint) + ")");
     }
     return v;
   }
@@ -361,7 +352,7 @@ class Loader {
         if (auto s = name(*v, p + "/id")) {
           if (auto [at, fresh] = seen.try_emplace(*s, i); !fresh) {
             d_.error(p + "/id", DiagCode::out_of_range,
-                     "duplicate instance id " + quote(*s) + " (also /instances/" +
+                     "duplicate instance id " + in_quotes(*s) + " (also /instances/" +
                          std::to_string(at->second) + "); ids must be unique");
           }
           it.id = *s;
@@ -462,7 +453,7 @@ class Loader {
           for (size_t j = 0; j < pool_infos_.size(); ++j) {
             if (pool_infos_[j].name == *s) {
               d_.error(p + "/name", DiagCode::out_of_range,
-                       "duplicate pool name " + quote(*s) + " (also /pools/" + std::to_string(j) +
+                       "duplicate pool name " + in_quotes(*s) + " (also /pools/" + std::to_string(j) +
                            "); pool names must be unique");
             }
           }
@@ -501,7 +492,7 @@ class Loader {
           for (size_t k = 0; k < PRICINGS.size(); ++k)
             if (price_of(inst->price_per_hour, k)) has.push_back(PRICINGS[k]);
           d_.error(p + "/pricing", DiagCode::unknown_name,
-                   "instance type " + quote(inst->id) + " has no " + PRICINGS[pricing] +
+                   "instance type " + in_quotes(inst->id) + " has no " + PRICINGS[pricing] +
                        " price; it has " + (has.empty() ? "none" : list_names(has)),
                    has);
         }
@@ -540,7 +531,7 @@ class Loader {
         if (auto s = name(*v, p + "/name")) {
           if (auto [at, fresh] = seen.try_emplace(*s, i); !fresh) {
             d_.error(p + "/name", DiagCode::out_of_range,
-                     "duplicate job class name " + quote(*s) + " (also /workload/" +
+                     "duplicate job class name " + in_quotes(*s) + " (also /workload/" +
                          std::to_string(at->second) + "); class names must be unique");
           }
           jc.name = *s;
@@ -558,7 +549,7 @@ class Loader {
         for (const char* key : {"arrival", "gpus", "duration"}) {
           if (o.contains(key)) {
             d_.error(child(p, key), DiagCode::unknown_key,
-                     quote(key) +
+                     in_quotes(key) +
                          " cannot be used with \"trace\": a class either replays a "
                          "trace or draws arrivals, sizes and durations");
           }
@@ -653,7 +644,7 @@ class Loader {
       const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
       if (ec != std::errc() || end != key.data() + key.size() || n == 0 || n > (1u << 20)) {
         d_.error(kp, DiagCode::out_of_range,
-                 "GPU count " + quote(key) + " must be a positive whole number, e.g. \"8\"");
+                 "GPU count " + in_quotes(key) + " must be a positive whole number, e.g. \"8\"");
         ok = false;
         continue;
       }
@@ -938,7 +929,7 @@ class Loader {
 
   std::string pool_text(uint64_t gpus, size_t idx) const {
     const PoolInfo& info = pool_infos_[idx];
-    return "the largest pool this class may use, " + quote(info.name) + ", has " +
+    return "the largest pool this class may use, " + in_quotes(info.name) + ", has " +
            std::to_string(gpus) + " GPUs (" + std::to_string(info.count) + " nodes x " +
            std::to_string(info.gpus_per_node) + ")";
   }
@@ -1122,7 +1113,7 @@ class Loader {
       if (auto x = number(*v, p + "/discount", 0, 1)) {
         if (od <= 0) {
           d_.error(p + "/discount", DiagCode::out_of_range,
-                   "instance type " + quote(pool.instance) +
+                   "instance type " + in_quotes(pool.instance) +
                        " has no on-demand price to discount; give a \"price_series\" instead");
         } else {
           sp.discount = *x;
@@ -1326,7 +1317,7 @@ class Loader {
       }
       if (spot_only && !any) {
         d_.error(jc.pointer, DiagCode::infeasible,
-                 "class " + quote(jc.name) +
+                 "class " + in_quotes(jc.name) +
                      " may only use spot pools but is not \"spot_tolerant\"; set "
                      "\"spot_tolerant\": true or allow a non-spot pool");
       }
@@ -1591,7 +1582,7 @@ class Loader {
         d_.error(p + "/kind", DiagCode::infeasible,
                  "a rail-optimized topology has one rail per GPU of a node, so every pool needs "
                  "the same GPUs per node; pool " +
-                     quote(info.name) + " differs");
+                     in_quotes(info.name) + " differs");
         return;
       }
       n_nodes += info.count;
@@ -1784,7 +1775,7 @@ void apply_override(json& root, const std::string& spec, Diagnostics& d) {
   const size_t eq = spec.find('=');
   auto fail = [&](const std::string& ptr, const std::string& why) {
     d.add(Diagnostic{
-        "", 0, ptr, DiagCode::bad_override, "cannot apply --set " + quote(spec) + ": " + why, {}});
+        "", 0, ptr, DiagCode::bad_override, "cannot apply --set " + in_quotes(spec) + ": " + why, {}});
   };
   if (eq == std::string::npos || eq == 0) {
     return fail("", "expected PATH=VALUE, e.g. pools.0.count=16");
@@ -1824,7 +1815,7 @@ void apply_override(json& root, const std::string& spec, Diagnostics& d) {
         const std::string at = ptr.empty() ? "the root" : ptr;
         return fail(full_ptr,
                     at + " is an array of " + std::to_string(node->size()) + " entries, so " +
-                        quote(key) + " is not an index of it" +
+                        in_quotes(key) + " is not an index of it" +
                         (node->empty() ? "" : " (0.." + std::to_string(node->size() - 1) + ")"));
       }
       ptr = child(ptr, idx);
@@ -1834,7 +1825,7 @@ void apply_override(json& root, const std::string& spec, Diagnostics& d) {
       node = &(*node)[idx];
     } else {
       return fail(full_ptr, (ptr.empty() ? std::string("the root") : ptr) + " is " +
-                                describe(*node) + ", so it has no " + quote(key));
+                                describe(*node) + ", so it has no " + in_quotes(key));
     }
   }
 }

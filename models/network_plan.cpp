@@ -21,9 +21,7 @@ namespace topo = topologies;
 constexpr double INF = std::numeric_limits<double>::infinity();
 
 const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
-  for (const auto& it : sc.instances)
-    if (it.id == id) return it;
-  const InstanceType* it = builtin_catalog().find_instance(id);
+  const InstanceType* it = find_instance(sc, id);
   if (it == nullptr) throw std::logic_error("network_plan: unknown instance " + id);
   return *it;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -170,5 +171,9 @@ struct Scenario {
   std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
   nlohmann::json source;  //!< the scenario after --set overrides (echoed into reports)
 };
+
+//! The instance type `id` as `sc` sees it: its inline instances first, then the built-in
+//! catalog (case-insensitive); nullptr when neither has it.
+const InstanceType* find_instance(const Scenario& sc, std::string_view id);
 
 }  // namespace gpuplan

@@ -116,15 +116,6 @@ size_t find_column(const std::vector<std::string>& header, std::string_view name
   return NONE;
 }
 
-std::string quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  out += s;
-  out += '"';
-  return out;
-}
-
 }  // namespace
 
 std::optional<double> parse_datetime(std::string_view s) {
@@ -157,7 +148,7 @@ std::optional<TraceData> read_trace(const TraceFormat& fmt, const std::string& p
   std::ifstream in(fmt.path, std::ios::binary);
   if (!in) {
     diags.error(pointer, DiagCode::io_error,
-                "cannot read trace file " + quote(fmt.path) +
+                "cannot read trace file " + in_quotes(fmt.path) +
                     "; check the path (relative paths "
                     "start at the scenario file's folder)");
     return std::nullopt;
@@ -184,7 +175,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
     header_line = line;
     if (next_record(csv, i, line, header) == Record::end) {
       diags.error(pointer, DiagCode::parse_error,
-                  "trace file " + quote(file) + " is empty; it needs a header row and job rows");
+                  "trace file " + in_quotes(file) + " is empty; it needs a header row and job rows");
       return std::nullopt;
     }
   }
@@ -204,7 +195,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
                  header_line,
                  pointer,
                  DiagCode::unknown_name,
-                 "trace has no column " + quote(*names[k]) + " (its columns: " + listed +
+                 "trace has no column " + in_quotes(*names[k]) + " (its columns: " + listed +
                      "); name the right one under \"columns\"" + did_you_mean(candidates),
                  candidates};
     diags.add(std::move(d));
@@ -236,19 +227,19 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
     if (!submit) {
       row_error(
           row_line,
-          "column " + quote(header[col[0]]) + ": cannot read " + quote(submit_text) +
+          "column " + in_quotes(header[col[0]]) + ": cannot read " + in_quotes(submit_text) +
               (datetime ? " as a date-time (expected YYYY-MM-DD HH:MM:SS, UTC)" : " as a number"));
     }
     const auto gpus = to_number(gpus_text);
     const bool gpus_ok = gpus && *gpus >= 0 && *gpus == std::floor(*gpus) && *gpus < 2147483648.0;
     if (!gpus_ok) {
-      row_error(row_line, "column " + quote(header[col[1]]) + ": " + quote(gpus_text) +
+      row_error(row_line, "column " + in_quotes(header[col[1]]) + ": " + in_quotes(gpus_text) +
                               " is not a whole number of GPUs (0 or more)");
     }
     const auto duration = to_number(duration_text);
     if (!duration) {
-      row_error(row_line, "column " + quote(header[col[2]]) + ": cannot read " +
-                              quote(duration_text) + " as a number");
+      row_error(row_line, "column " + in_quotes(header[col[2]]) + ": cannot read " +
+                              in_quotes(duration_text) + " as a number");
     }
     if (!submit || !gpus_ok || !duration) continue;
     if (*gpus == 0 || *duration <= 0) {
@@ -266,7 +257,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   if (fmt.limit && out.rows.size() > *fmt.limit) out.rows.resize(*fmt.limit);
   if (out.rows.empty()) {
     diags.error(pointer, DiagCode::infeasible,
-                "trace " + quote(file) + " has no usable jobs (" +
+                "trace " + in_quotes(file) + " has no usable jobs (" +
                     std::to_string(out.skipped_rows) +
                     " rows skipped for 0 GPUs or a duration <= 0)");
     return std::nullopt;

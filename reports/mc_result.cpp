@@ -14,12 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-const InstanceType* instance_of(const Scenario& sc, const std::string& id) {
-  for (const auto& it : sc.instances)
-    if (it.id == id) return &it;
-  return builtin_catalog().find_instance(id);
-}
-
 double mean_of(const McSummary& s, const std::string& path) {
   return s.at(path).mean;
 }
@@ -139,7 +133,7 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
   json per_pool_cost = json::object(), pools = json::array();
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
-    const InstanceType* inst = instance_of(sc, pool.instance);
+    const InstanceType* inst = find_instance(sc, pool.instance);
     const double cost = mean_of(s, "cost_usd.per_pool." + pool.name);
     per_pool_cost[pool.name] = cost;
     pools.push_back({{"name", pool.name},

@@ -34,12 +34,6 @@ json cdf_json(const uint32_t* h) {
   return {{"x_s", x}, {"p", p}};
 }
 
-const InstanceType* instance_of(const Scenario& sc, const std::string& id) {
-  for (const auto& it : sc.instances)
-    if (it.id == id) return &it;
-  return builtin_catalog().find_instance(id);
-}
-
 }  // namespace
 
 std::string utc_now_iso8601() {
@@ -83,7 +77,7 @@ json result_warnings(const Scenario& sc, const CompiledScenario& cs, const Repli
                 "horizon and are not steady-state figures.");
   }
   for (const Pool& p : sc.pools) {
-    const InstanceType* inst = instance_of(sc, p.instance);
+    const InstanceType* inst = find_instance(sc, p.instance);
     if (inst && is_stale(inst->as_of, today_utc())) {
       w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
@@ -117,7 +111,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   double provisioned_gpu_hours = 0;
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
-    const InstanceType* inst = instance_of(sc, pool.instance);
+    const InstanceType* inst = find_instance(sc, pool.instance);
     per_pool_cost[pool.name] = m.pools[p].cost_usd;
     const uint32_t gpus = pool.count * cs.pools[p].gpus_per_node;
     provisioned_gpu_hours += gpus * (sc.horizon_s - sc.warmup_s) / 3600.0;

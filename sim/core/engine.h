@@ -31,7 +31,8 @@ GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s
     t = s.now - log(u01_first(d)) / cls.rate;
   }
   if (t >= m.horizon) return;
-  if (!schedule_event(s.events, t, EventKind::job_arrival, c, 0)) saturate(s, SaturationCause::event_overflow);
+  if (!schedule_event(s.events, t, EventKind::job_arrival, c, 0))
+    saturate(s, SaturationCause::event_overflow);
 }
 
 //! Creates class c's next job, queues it, and schedules the following arrival.
@@ -92,9 +93,9 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   j.pool = pool;
   j.n_nodes = n_nodes;
   j.phase = JobPhase::running;
-  if (j.start == NEVER) j.start = s.now;  // first start: a restart after preemption keeps it
+  if (j.start == NEVER) j.start = s.now;     // first start: a restart after preemption keeps it
   const bool rated = net_start(m, s, slot);  // sets j.finish
-  j.finish += begin_run(m, s, slot, pool);    // restart and checkpoint overheads
+  j.finish += begin_run(m, s, slot, pool);   // restart and checkpoint overheads
   s.running += 1;
   s.busy_gpus += j.gpus;
   s.pool_busy_gpus[pool] += j.gpus;
@@ -108,20 +109,12 @@ GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32
   Job& j = s.jobs[slot];
   if (!net_release(m, s, slot)) saturate(s, SaturationCause::event_overflow);
   note_job_finished(m, s, slot);  // books its run's overheads (sim/core/job_runs.h)
-  const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-  if (j.n_nodes == 1 && j.gpus <= m.pools[j.pool].gpus_per_node) {
-    set_node_free(s, nodes[0], s.node_free[nodes[0]] + j.gpus);
-  } else {
-    for (uint32_t i = 0; i < j.n_nodes; ++i) set_node_free(s, nodes[i], m.pools[j.pool].gpus_per_node);
-  }
-  s.running -= 1;
-  s.busy_gpus -= j.gpus;
-  s.pool_busy_gpus[j.pool] -= j.gpus;
-  s.head_blocked = false;
+  release_job_gpus(m, s, slot);
   note_job_released(m, s, slot);  // nodes left idle start their scale-in clock
   if (j.counted) record_completion(s, j);
   if (s.n_records < s.records.size) {
-    s.records[s.n_records++] = JobRecord{j.class_idx, j.job_idx, j.gpus, j.pool, j.submit, j.start, j.finish};
+    s.records[s.n_records++] =
+        JobRecord{j.class_idx, j.job_idx, j.gpus, j.pool, j.submit, j.start, j.finish};
   } else if (!s.records.empty()) {
     s.records_truncated = true;
   }
@@ -187,7 +180,8 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   }
   for (uint32_t i = 0; i < s.wait_hist.size; ++i) s.wait_hist[i] = s.jct_hist[i] = 0;
   for (uint32_t b = 0; b < m.n_bins; ++b)
-    s.bin_busy_gpu_s[b] = s.bin_queued_job_s[b] = s.bin_spend_usd[b] = s.bin_provisioned_gpu_s[b] = 0;
+    s.bin_busy_gpu_s[b] = s.bin_queued_job_s[b] = s.bin_spend_usd[b] = s.bin_provisioned_gpu_s[b] =
+        0;
   s.n_records = 0;
   s.records_truncated = false;
   init_economics(m, s);
@@ -212,8 +206,12 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
       case EventKind::node_ready:
       case EventKind::node_idle_check:
       case EventKind::price_step:
-      case EventKind::spot_fallback: handle_economics_event(m, s, e); break;
-      case EventKind::job_arrival: handle_arrival(m, s, e.target); break;
+      case EventKind::spot_fallback:
+        handle_economics_event(m, s, e);
+        break;
+      case EventKind::job_arrival:
+        handle_arrival(m, s, e.target);
+        break;
     }
   }
   schedule_jobs(m, s);
