@@ -1,6 +1,8 @@
 #include "reports/format.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -188,6 +190,147 @@ std::string format_raw(double value) {
   char buf[64];
   const auto res = std::to_chars(buf, buf + sizeof buf, value);
   return std::string(buf, res.ptr);
+}
+
+}  // namespace gpuplan::reports
+
+namespace gpuplan::reports {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool is_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == ':' ||
+         c == '.';
+}
+
+// Skips past the element `name` whose start tag ends at `from`, to just after its end tag (or to
+// the end of the text when it has none).
+std::size_t skip_element(const std::string& low, std::string_view name, std::size_t from) {
+  const std::size_t end = low.find("</" + std::string(name), from);
+  if (end == std::string::npos) return low.size();
+  const std::size_t close = low.find('>', end);
+  return close == std::string::npos ? low.size() : close + 1;
+}
+
+}  // namespace
+
+std::string sanitize_svg(std::string_view svg) {
+  const std::string low = lower(svg);
+  const std::size_t start = low.find("<svg");
+  if (start == std::string::npos) return "";
+  std::string out;
+  out.reserve(svg.size());
+  std::size_t i = start;
+  while (i < svg.size()) {
+    if (svg[i] != '<') {
+      out += svg[i++];
+      continue;
+    }
+    if (low.compare(i, 4, "<!--") == 0) {  // comment
+      const std::size_t end = low.find("-->", i + 4);
+      i = end == std::string::npos ? svg.size() : end + 3;
+      continue;
+    }
+    if (i + 1 < svg.size() && (svg[i + 1] == '!' || svg[i + 1] == '?')) {  // DOCTYPE, CDATA, PI
+      const std::size_t end = low.find('>', i);
+      i = end == std::string::npos ? svg.size() : end + 1;
+      continue;
+    }
+    std::size_t k = i + 1;
+    const bool closing = k < svg.size() && svg[k] == '/';
+    if (closing) ++k;
+    const std::size_t name_begin = k;
+    while (k < svg.size() && is_name_char(svg[k])) ++k;
+    const std::string name = low.substr(name_begin, k - name_begin);
+    if (name.empty()) {  // a stray '<': keep it as text
+      out += "&lt;";
+      ++i;
+      continue;
+    }
+    // Read the attributes up to the end of the tag.
+    std::string tag = closing ? "</" : "<";
+    tag += std::string(svg.substr(name_begin, k - name_begin));
+    bool self_closing = false;
+    while (k < svg.size() && svg[k] != '>') {
+      if (std::isspace(static_cast<unsigned char>(svg[k])) != 0) {
+        ++k;
+        continue;
+      }
+      if (svg[k] == '/') {
+        self_closing = true;
+        ++k;
+        continue;
+      }
+      const std::size_t an = k;
+      while (k < svg.size() && svg[k] != '=' && svg[k] != '>' && svg[k] != '/' &&
+             std::isspace(static_cast<unsigned char>(svg[k])) == 0)
+        ++k;
+      const std::string attr_name(svg.substr(an, k - an));
+      std::string value;
+      bool has_value = false;
+      std::size_t m = k;
+      while (m < svg.size() && std::isspace(static_cast<unsigned char>(svg[m])) != 0) ++m;
+      if (m < svg.size() && svg[m] == '=') {
+        has_value = true;
+        k = m + 1;
+        while (k < svg.size() && std::isspace(static_cast<unsigned char>(svg[k])) != 0) ++k;
+        if (k < svg.size() && (svg[k] == '"' || svg[k] == '\'')) {
+          const char q = svg[k];
+          const std::size_t end = svg.find(q, k + 1);
+          const std::size_t stop = end == std::string_view::npos ? svg.size() : end;
+          value = std::string(svg.substr(k + 1, stop - k - 1));
+          k = stop == svg.size() ? stop : stop + 1;
+        } else {
+          const std::size_t vb = k;
+          while (k < svg.size() && svg[k] != '>' &&
+                 std::isspace(static_cast<unsigned char>(svg[k])) == 0)
+            ++k;
+          value = std::string(svg.substr(vb, k - vb));
+        }
+      }
+      if (attr_name.empty()) {
+        ++k;
+        continue;
+      }
+      const std::string an_low = lower(attr_name);
+      const bool event = an_low.size() >= 2 && an_low.compare(0, 2, "on") == 0;
+      const bool href = an_low == "href" || (an_low.size() > 5 && an_low.ends_with(":href"));
+      const bool external = href && (value.empty() || value.front() != '#');
+      const bool bad_name = !std::all_of(attr_name.begin(), attr_name.end(), is_name_char);
+      if (event || external || bad_name) continue;
+      tag += " " + attr_name;
+      if (has_value) {
+        // The value is already XML text (entities included): only quotes and angle brackets need
+        // care so it stays one attribute.
+        tag += "=\"";
+        for (const char c : value) {
+          if (c == '"')
+            tag += "&quot;";
+          else if (c == '<')
+            tag += "&lt;";
+          else if (c == '>')
+            tag += "&gt;";
+          else
+            tag += c;
+        }
+        tag += '"';
+      }
+    }
+    const std::size_t tag_end = k < svg.size() ? k + 1 : svg.size();
+    if (name == "script" || name == "foreignobject" || name == "iframe" || name == "style") {
+      i = closing || self_closing ? tag_end : skip_element(low, name, tag_end);
+      continue;
+    }
+    tag += self_closing ? "/>" : ">";
+    out += tag;
+    i = tag_end;
+  }
+  return out;
 }
 
 }  // namespace gpuplan::reports

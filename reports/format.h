@@ -36,3 +36,13 @@ namespace gpuplan::reports {
 [[nodiscard]] std::string format_raw(double value);
 
 }  // namespace gpuplan::reports
+
+namespace gpuplan::reports {
+
+//! Graphviz SVG made safe to inline into the report: drops the XML declaration, DOCTYPE,
+//! comments and processing instructions, every `<script>` and `<foreignObject>` element with its
+//! content, every `on*=` event attribute, and every `href`/`xlink:href` that is not a `#fragment`
+//! link inside the document. Returns "" when the text holds no `<svg` element.
+[[nodiscard]] std::string sanitize_svg(std::string_view svg);
+
+}  // namespace gpuplan::reports

@@ -65,6 +65,10 @@ figure.wide { grid-column: 1 / -1; }
 figcaption p { margin: 2px 0 10px; color: var(--muted); font-size: 13px; }
 .chart-box { position: relative; height: 300px; }
 figure.wide .chart-box { height: 320px; }
+.topo-box { overflow: auto; max-height: 560px; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
+.topo-box svg { display: block; max-width: none; height: auto; }
+figure.topo { margin-top: 14px; }
+section > .kpis + .card, section > .kpis + .charts, section > .card + .charts, section > .charts + .card, section > .note + .charts { margin-top: 14px; }
 .placeholder { display: flex; align-items: center; color: var(--muted); font-size: 14px; }
 table { border-collapse: collapse; width: 100%; font-size: 13.5px; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; font-size: 15px; padding: 0 0 8px; }
@@ -119,6 +123,8 @@ footer { color: var(--muted); font-size: 12.5px; padding: 18px 0 32px; border-to
   .charts { grid-template-columns: 1fr; gap: 10px; }
   .chart-box, figure.wide .chart-box { width: 100%; height: 68mm; }
   .subgrid { grid-template-columns: 1fr; }
+  .topo-box { max-height: none; overflow: hidden; }
+  .topo-box svg { max-width: 100%; }
   pre.echo { max-height: none; overflow: visible; background: #fff; color: var(--ink); border: 1px solid #cfd5dd; font-size: 8pt; }
   th button.sort::after { content: none; }
   a { color: inherit; text-decoration: none; }
@@ -303,7 +309,60 @@ std::string_view report_js() {
           label: item => fmtMoney(item.parsed.y) + (total > 0 ? ' (' + fmtNum(100 * item.parsed.y / total, 1) + '% of total)' : '')}}}}};
   }
 
+  function chartClassCost() {
+    const rows = DATA.class_cost;
+    const total = rows.reduce((a, r) => a + r.cost_usd, 0);
+    return {type: 'bar', data: {
+      labels: rows.map(r => r.name),
+      datasets: [{label: 'Cost (USD)', data: rows.map(r => r.cost_usd), maxBarThickness: 72, borderRadius: 4,
+                  backgroundColor: rows.map((r, i) => r.idle ? '#cbd5e1' : PALETTE[i % PALETTE.length])}]},
+      options: {
+        scales: {x: {grid: {display: false}}, y: {beginAtZero: true, title: {display: true, text: 'US dollars over the statistics window'}, ticks: {callback: fmtMoneyAxis}}},
+        plugins: {legend: {display: false}, tooltip: {callbacks: {
+          label: item => fmtMoney(item.parsed.y) + (total > 0 ? ' (' + fmtNum(100 * item.parsed.y / total, 1) + '% of total)' : '')}}}}};
+  }
+  function chartGpuHours() {
+    const g = DATA.gpu_hours;
+    const v = k => (Number.isFinite(g[k]) ? g[k] : 0);
+    const parts = [['Useful', v('useful'), '#059669'], ['Lost to preemption', v('lost_to_preemption'), '#b91c1c'],
+                   ['Checkpoint overhead', v('checkpoint_overhead'), '#d97706'], ['Restart overhead', v('restart_overhead'), '#7c3aed']];
+    if (Number.isFinite(g.provisioned) && Number.isFinite(g.busy)) parts.push(['Idle (provisioned − busy)', Math.max(0, g.provisioned - g.busy), '#cbd5e1']);
+    const total = Number.isFinite(g.provisioned) ? g.provisioned : parts.reduce((a, p) => a + p[1], 0);
+    const gh = x => fmtNum(x, x >= 100 ? 0 : 1) + ' GPU-h';
+    return {type: 'bar', data: {labels: ['Provisioned GPU-hours'],
+      datasets: parts.map(p => ({label: p[0], data: [p[1]], backgroundColor: p[2], borderWidth: 0, maxBarThickness: 70}))},
+      options: {indexAxis: 'y',
+        scales: {x: {stacked: true, beginAtZero: true, title: {display: true, text: 'GPU-hours over the statistics window'}, ticks: {callback: v => fmtNum(v, 0)}},
+                 y: {stacked: true, grid: {display: false}}},
+        plugins: {tooltip: {callbacks: {label: item => item.dataset.label + ': ' + gh(item.parsed.x) + (total > 0 ? ' (' + fmtNum(100 * item.parsed.x / total, 1) + '% of provisioned)' : '')}}}}};
+  }
+  function chartPoolUtil() {
+    const rows = DATA.pool_util;
+    const overall = DATA.overall_util;
+    const sets = [{type: 'bar', label: 'GPU utilization (%)', data: rows.map(r => 100 * r.util), maxBarThickness: 72, borderRadius: 4,
+                   backgroundColor: rows.map((r, i) => PRICING_COLOR[r.pricing] || PALETTE[i % PALETTE.length])}];
+    if (Number.isFinite(overall)) sets.push({type: 'line', label: 'Whole cluster', data: rows.map(() => 100 * overall), borderColor: '#334155', borderDash: [6, 4], borderWidth: 1.4, pointRadius: 0, fill: false});
+    return {type: 'bar', data: {labels: rows.map(r => r.pricing ? [r.name, r.pricing.replace(/_/g, ' ')] : r.name), datasets: sets},
+      options: {
+        scales: {x: {grid: {display: false}}, y: {min: 0, max: 100, title: {display: true, text: 'GPU utilization (%)'}, ticks: {callback: v => v + '%'}}},
+        plugins: {legend: {display: false}, tooltip: {callbacks: {label: item => item.dataset.label.replace(' (%)', '') + ': ' + fmtNum(item.parsed.y, 1) + '%'}}}}};
+  }
+  function chartTco() {
+    const colors = {cloud: '#2563eb', on_prem: '#64748b', hybrid: '#059669'};
+    const sets = DATA.tco.map((o, i) => ({label: o.name.replace(/_/g, ' '),
+      data: o.cumulative_usd.map((y, m) => ({x: m + 1, y: y})).filter(p => p.y !== null && Number.isFinite(p.y)),
+      borderColor: colors[o.name] || PALETTE[i % PALETTE.length], backgroundColor: colors[o.name] || PALETTE[i % PALETTE.length],
+      borderWidth: 1.8, pointRadius: 0}));
+    return {type: 'line', data: {datasets: sets}, options: {
+      parsing: false, interaction: {mode: 'index', intersect: false},
+      scales: {x: {type: 'linear', min: 0, title: {display: true, text: 'Months from now (end of month)'}, ticks: {stepSize: 6}},
+               y: {beginAtZero: true, title: {display: true, text: 'Cumulative US dollars'}, ticks: {callback: fmtMoneyAxis}}},
+      plugins: {tooltip: {callbacks: {title: items => items.length ? 'End of month ' + (items[0].parsed.x - 1) : '',
+                                      label: item => item.dataset.label + ': ' + fmtMoney(item.parsed.y)}}}}};
+  }
+
   const BUILDERS = {gpus: chartGpus, queue: chartQueue, spend: chartSpend, cost: chartCost,
+                    class_cost: chartClassCost, gpu_hours: chartGpuHours, pool_util: chartPoolUtil, tco: chartTco,
                     wait_cdf: () => chartCdf('wait_cdf', 'wait'), jct_cdf: () => chartCdf('jct_cdf', 'jct')};
   const charts = [];
   document.querySelectorAll('canvas[data-chart]').forEach(canvas => {

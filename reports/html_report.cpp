@@ -5,6 +5,7 @@
 #include "reports/html_assets.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -820,8 +821,9 @@ std::string figure(std::string_view chart, bool wide, std::string_view title,
          "\" role=\"img\" aria-label=\"" + std::string(aria) + "\"></canvas></div></figure>\n";
 }
 
-std::string render_charts(const Facts& f, const ChartPlan& plan) {
-  if (!(plan.gpus || plan.queue || plan.spend || plan.cost || plan.have_classes_with_cdf))
+std::string render_charts(const Facts& f, const ChartPlan& plan, bool cost_here) {
+  if (!(plan.gpus || plan.queue || plan.spend || (plan.cost && cost_here) ||
+        plan.have_classes_with_cdf))
     return "";
   std::string h =
       "<section id=\"charts\" aria-labelledby=\"h-charts\"><h2 id=\"h-charts\">Charts</h2>\n<div "
@@ -874,7 +876,7 @@ std::string render_charts(const Facts& f, const ChartPlan& plan) {
          "shown: in a "
          "saturated run they only reflect how long the simulation ran.</p></figure>\n";
   }
-  if (plan.cost) {
+  if (plan.cost && cost_here) {
     h += figure(
         "cost", false, "Cost by pool",
         "US dollars per pool over the statistics window" +
@@ -964,6 +966,368 @@ std::string render_tables(const Facts& f, const json& r) {
   return h + "</section>\n";
 }
 
+// ---- (d2) network, economics, preemption and TCO: each section only when its keys are present --
+
+std::string gpu_h(const std::optional<double>& v) {
+  return v ? format_number(*v, *v >= 100 ? 0 : 1) + " GPU-h" : "n/a";
+}
+
+std::string tiles_html(const std::vector<Tile>& tiles) {
+  std::string h = "<div class=\"kpis\">\n";
+  for (const Tile& t : tiles) h += render_tile(t);
+  return h + "</div>\n";
+}
+
+Tile raw_tile(std::string label, std::string value, std::string detail,
+              const std::optional<double>& raw, std::string_view unit) {
+  return {std::move(label), std::move(value), std::move(detail),
+          raw ? format_raw(*raw) + (unit.empty() ? "" : " " + std::string(unit)) : "", ""};
+}
+
+std::string render_network(const json& r) {
+  const json* net = find_path(r, "network");
+  const std::string svg_text = string_at(r, "topology.svg");
+  const bool have_net = net != nullptr && net->is_object();
+  if (!have_net && find_path(r, "topology") == nullptr) return "";
+  std::string h =
+      "<section id=\"network\" aria-labelledby=\"h-network\"><h2 id=\"h-network\">Network "
+      "topology</h2>\n";
+  std::vector<Tile> tiles;
+  const std::string placement = string_at(r, "network.placement");
+  if (!placement.empty())
+    tiles.push_back({"Placement policy", esc(placement), "how gangs are placed on nodes", "", ""});
+  const std::string kind = string_at(r, "network.topology");
+  const std::string topo_name = string_at(r, "topology.name");
+  if (!kind.empty() || !topo_name.empty()) {
+    tiles.push_back(
+        {"Topology", esc(kind.empty() ? string_at(r, "topology.kind") : kind),
+         topo_name.empty() ? (kind == "none" ? "one non-blocking switch" : "") : esc(topo_name), "",
+         ""});
+  }
+  if (const auto s = number_at(r, "network.mean_comm_slowdown")) {
+    const auto n = number_at(r, "network.multi_node_jobs_completed");
+    tiles.push_back(raw_tile(
+        "Mean comm slowdown", format_number(*s, 3) + "×",
+        "run time ÷ run time with ideal placement" +
+            (n ? ", over " + plural(*n, "multi-node job", "multi-node jobs") : std::string()),
+        s, "(ratio)"));
+  }
+  if (const auto g = number_at(r, "network.stranded_gpus")) {
+    const auto share = number_at(r, "network.stranded_share");
+    tiles.push_back(raw_tile("Stranded GPUs", format_number(*g, 1) + " GPUs",
+                             "free GPUs on partly used nodes, time-averaged" +
+                                 (share ? " (" + pct(share) + " of provisioned)" : std::string()),
+                             g, "GPUs"));
+  }
+  if (const auto c = number_at(r, "network.rate_changes")) {
+    tiles.push_back(raw_tile("Rate changes", format_count(*c) + " changes",
+                             "times link sharing moved a running job's finish", c, "changes"));
+  }
+  if (!tiles.empty()) h += tiles_html(tiles);
+  const json& bw = array_at(r, "topology.level_bw_gbps");
+  const json& lat = array_at(r, "topology.level_latency_s");
+  if (!bw.empty() || !lat.empty()) {
+    static constexpr std::array<std::string_view, 4> LEVEL = {"0 · hosts / NVSwitch", "1 · leaf",
+                                                              "2 · spine", "3 · core"};
+    h += "<div class=\"card table-card table-scroll\"><table id=\"topology-table\"><caption>Links "
+         "per level";
+    if (const auto hosts = number_at(r, "topology.hosts"))
+      h += " <small>" + plural(*hosts, "host", "hosts") + "</small>";
+    h += "</caption><thead><tr><th scope=\"col\">Level</th><th scope=\"col\" "
+         "class=\"num\">Bandwidth per host, all sending</th><th scope=\"col\" "
+         "class=\"num\">One-way latency</th></tr></thead><tbody>\n";
+    for (std::size_t i = 0; i < std::max(bw.size(), lat.size()); ++i) {
+      const std::string level = i < LEVEL.size() ? std::string(LEVEL[i]) : std::to_string(i);
+      std::string b = "not limited";
+      if (i < bw.size() && bw[i].is_number())
+        b = format_number(bw[i].get<double>(), bw[i].get<double>() >= 100 ? 0 : 1) + " Gb/s";
+      std::string l = "n/a";
+      if (i < lat.size() && lat[i].is_number()) {
+        const double s = lat[i].get<double>();
+        l = s > 0 && s < 1e-3 ? format_number(s * 1e6, 2) + " µs" : format_duration(s);
+      }
+      h += "<tr><td>" + esc(level) + "</td><td class=\"num\">" + esc(b) +
+           "</td><td class=\"num\">" + esc(l) + "</td></tr>\n";
+    }
+    h += "</tbody></table></div>\n";
+  }
+  if (!svg_text.empty()) {
+    const std::string svg = sanitize_svg(svg_text);
+    if (!svg.empty()) {
+      h += "<figure class=\"card topo\"><figcaption><h3>Topology graph</h3><p>Hosts as "
+           "ellipses, switches as boxes, links labelled in Gb/s. Scroll to see all of it.</p>"
+           "</figcaption><div class=\"topo-box\" role=\"img\" aria-label=\"Network topology "
+           "graph\">" +
+           svg + "</div></figure>\n";
+    }
+  } else if (const std::string err = string_at(r, "topology.svg_error"); !err.empty()) {
+    h += "<p class=\"note\">No topology drawing: " + esc(err) + "</p>\n";
+  }
+  return h + "</section>\n";
+}
+
+// Adds chart data for the sections below to `data`; returns their HTML.
+std::string render_cost_detail(const Facts& f, const json& r, bool pool_chart, json& data) {
+  const json* per_class = find_path(r, "cost_usd.per_class");
+  const json* gh = find_path(r, "gpu_hours");
+  const auto per_useful = number_at(r, "cost_usd.per_useful_gpu_hour");
+  const bool have_class = per_class != nullptr && per_class->is_object() && !per_class->empty();
+  const bool have_hours = gh != nullptr && gh->is_object() && number_at(r, "gpu_hours.provisioned");
+  if (!have_class && !have_hours && !per_useful) return "";
+  std::string h =
+      "<section id=\"cost-detail\" aria-labelledby=\"h-cost-detail\"><h2 id=\"h-cost-detail\">Cost "
+      "by way of paying and by class</h2>\n";
+  std::vector<Tile> tiles;
+  if (per_useful)
+    tiles.push_back(raw_tile("Cost per useful GPU-hour", money(per_useful) + "/GPU-h",
+                             "total ÷ GPU-hours that produced kept work", per_useful,
+                             "USD per GPU-hour"));
+  if (const auto v = number_at(r, "cost_usd.per_gpu_hour"))
+    tiles.push_back(raw_tile("Cost per provisioned GPU-hour", money(v) + "/GPU-h",
+                             "total ÷ billed GPU-hours", v, "USD per GPU-hour"));
+  if (const auto v = number_at(r, "cost_usd.idle"))
+    tiles.push_back(raw_tile("Idle cost", money(v),
+                             "provisioned capacity no job held, plus billing rounding" +
+                                 (f.cost_total && *f.cost_total > 0
+                                      ? " (" + format_percent(*v / *f.cost_total) + " of total)"
+                                      : std::string()),
+                             v, "USD"));
+  if (const auto v = number_at(r, "cost_usd.per_job_mean"))
+    tiles.push_back(
+        raw_tile("Cost per completed job", money(v), "total ÷ jobs completed", v, "USD per job"));
+  if (!tiles.empty()) h += tiles_html(tiles);
+  h += "<div class=\"charts\">\n";
+  const std::string window =
+      f.window_s ? " (" + esc(format_duration(*f.window_s)) + ")" : std::string();
+  if (pool_chart) {
+    h += figure("cost", false, "Cost by pool and pricing",
+                "US dollars per pool over the statistics window" + window +
+                    ", coloured by pricing: blue on-demand, orange spot, green reserved, grey "
+                    "on-prem.",
+                "Bar chart of cost per pool in US dollars");
+  }
+  if (have_class) {
+    json rows = json::array();
+    for (const auto& [name, v] : per_class->items())
+      if (v.is_number()) rows.push_back({{"name", name}, {"cost_usd", v.get<double>()}});
+    if (const auto idle = number_at(r, "cost_usd.idle"))
+      rows.push_back({{"name", "idle"}, {"cost_usd", *idle}, {"idle", true}});
+    if (!rows.empty()) {
+      data["class_cost"] = std::move(rows);
+      h += figure("class_cost", false, "Cost by job class and idle",
+                  "US dollars over the statistics window" + window +
+                      ": each class's GPU-seconds at its pools' per-GPU rate; grey: provisioned "
+                      "capacity no job held.",
+                  "Bar chart of cost per job class and idle cost in US dollars");
+    }
+  }
+  if (have_hours) {
+    json g = json::object();
+    for (const char* key : {"provisioned", "busy", "useful", "lost_to_preemption",
+                            "checkpoint_overhead", "restart_overhead"}) {
+      if (const auto v = number_at(*gh, key)) g[key] = *v;
+    }
+    data["gpu_hours"] = g;
+    h += figure("gpu_hours", true, "Where the provisioned GPU-hours went",
+                "GPU-hours (GPUs × hours) over the statistics window: useful work, compute lost to "
+                "preemption, checkpoint writing, restart overhead and idle (provisioned − busy).",
+                "Stacked bar chart of provisioned GPU-hours split into useful, lost, checkpoint, "
+                "restart and idle");
+  }
+  h += "</div>\n";
+  if (have_hours) {
+    h += "<div class=\"card table-card table-scroll\"><table id=\"gpu-hours-table\"><caption>"
+         "GPU-hours <small>GPUs × hours over the window</small></caption><thead><tr><th "
+         "scope=\"col\">Kind</th><th scope=\"col\" class=\"num\">GPU-hours</th><th scope=\"col\" "
+         "class=\"num\">Share of provisioned</th></tr></thead><tbody>\n";
+    const auto prov = number_at(*gh, "provisioned");
+    for (const auto& [key, label] : std::vector<std::pair<const char*, const char*>>{
+             {"provisioned", "Provisioned (billed)"},
+             {"busy", "Busy (held by running jobs)"},
+             {"useful", "Useful (kept work)"},
+             {"lost_to_preemption", "Lost to preemption"},
+             {"checkpoint_overhead", "Checkpoint overhead"},
+             {"restart_overhead", "Restart overhead"}}) {
+      const auto v = number_at(*gh, key);
+      if (!v) continue;
+      const std::optional<double> share =
+          prov && *prov > 0 ? std::optional<double>(*v / *prov) : std::nullopt;
+      h += "<tr><td>" + std::string(label) + "</td>" + num_td(v, gpu_h(v), "GPU-h") +
+           num_td(share, pct(share), "") + "</tr>\n";
+    }
+    h += "</tbody></table></div>\n";
+  }
+  return h + "</section>\n";
+}
+
+std::string render_utilization(const Facts& f, json& data) {
+  json rows = json::array();
+  for (const PoolRow& p : f.pools) {
+    if (p.gpu_utilization)
+      rows.push_back({{"name", p.name}, {"pricing", p.pricing}, {"util", *p.gpu_utilization}});
+  }
+  if (rows.empty()) return "";
+  data["pool_util"] = std::move(rows);
+  if (f.util) data["overall_util"] = *f.util;
+  return "<section id=\"utilization\" aria-labelledby=\"h-utilization\"><h2 "
+         "id=\"h-utilization\">Utilization per pool</h2>\n<div class=\"charts\">\n" +
+         figure("pool_util", true, "GPU utilization per pool",
+                "Busy ÷ provisioned GPU-seconds of each pool over the statistics window, in "
+                "percent" +
+                    (f.util ? "; dashed: the whole cluster (" + pct(f.util) + ")" : std::string()) +
+                    ". Colour: pricing, as above.",
+                "Bar chart of GPU utilization per pool in percent") +
+         "</div>\n</section>\n";
+}
+
+std::string render_preemption(const json& r) {
+  const json* p = find_path(r, "preemption");
+  if (p == nullptr || !p->is_object()) return "";
+  std::string h =
+      "<section id=\"preemption\" aria-labelledby=\"h-preemption\"><h2 "
+      "id=\"h-preemption\">Preemptions and lost work</h2>\n";
+  std::vector<Tile> tiles;
+  if (const auto v = number_at(*p, "preemptions"))
+    tiles.push_back(raw_tile("Preemptions", plural(*v, "job run", "job runs"),
+                             "job runs ended by a spot reclaim (a gang counts once)", v, "runs"));
+  if (const auto v = number_at(*p, "reclaimed_nodes")) {
+    const auto waves = number_at(*p, "waves");
+    tiles.push_back(raw_tile("Reclaimed nodes", plural(*v, "node", "nodes"),
+                             waves ? "in " + plural(*waves, "reclaim wave", "reclaim waves") : "",
+                             v, "nodes"));
+  }
+  if (const auto v = number_at(*p, "lost_gpu_hours"))
+    tiles.push_back(raw_tile("Lost work", gpu_h(v), "compute thrown away since the last checkpoint",
+                             v, "GPU-h"));
+  const auto ck = number_at(*p, "checkpoint_overhead_gpu_hours");
+  const auto rs = number_at(*p, "restart_overhead_gpu_hours");
+  if (ck || rs) {
+    const double sum = ck.value_or(0) + rs.value_or(0);
+    tiles.push_back(
+        raw_tile("Checkpoint + restart", gpu_h(sum),
+                 gpu_h(ck) + " writing checkpoints, " + gpu_h(rs) + " reloading after a reclaim",
+                 sum, "GPU-h"));
+  }
+  if (const auto v = number_at(*p, "restarts_per_job"))
+    tiles.push_back(raw_tile("Restarts per job", format_number(*v, 2) + " restarts",
+                             "restarts of completed jobs ÷ jobs completed", v, "per job"));
+  if (!tiles.empty()) h += tiles_html(tiles);
+  const json& pools = array_at(*p, "per_pool");
+  if (!pools.empty()) {
+    h += "<div class=\"card table-card table-scroll\"><table class=\"sortable\" "
+         "id=\"preemption-pools-table\"><caption>Preemptions per pool</caption><thead><tr>" +
+         sort_th("Pool", false) + sort_th("Preemptions", true) + sort_th("Reclaimed nodes", true) +
+         sort_th("Reclaim waves", true) + "</tr></thead><tbody>\n";
+    for (const json& row : pools) {
+      h += "<tr>" + text_td(string_at(row, "name"));
+      for (const auto& [key, unit] : std::vector<std::pair<const char*, const char*>>{
+               {"preemptions", "runs"}, {"reclaimed_nodes", "nodes"}, {"waves", "waves"}}) {
+        const auto v = number_at(row, key);
+        h += num_td(v, v ? format_count(*v) + " " + unit : "", unit);
+      }
+      h += "</tr>\n";
+    }
+    h += "</tbody></table></div>\n";
+  }
+  const json& classes = array_at(*p, "per_class");
+  if (!classes.empty()) {
+    h += "<div class=\"card table-card table-scroll\"><table class=\"sortable\" "
+         "id=\"preemption-classes-table\"><caption>Preemptions and lost work per class "
+         "<small>GPU-h: GPUs × hours</small></caption><thead><tr>" +
+         sort_th("Class", false) + sort_th("Preemptions", true) + sort_th("Lost work", true) +
+         sort_th("Checkpoint overhead", true) + sort_th("Restart overhead", true) +
+         sort_th("Restarts per job", true) + "</tr></thead><tbody>\n";
+    for (const json& row : classes) {
+      h += "<tr>" + text_td(string_at(row, "name"));
+      const auto n = number_at(row, "preemptions");
+      h += num_td(n, n ? format_count(*n) + " runs" : "", "runs");
+      for (const char* key :
+           {"lost_gpu_hours", "checkpoint_overhead_gpu_hours", "restart_overhead_gpu_hours"}) {
+        const auto v = number_at(row, key);
+        h += num_td(v, gpu_h(v), "GPU-h");
+      }
+      const auto rpj = number_at(row, "restarts_per_job");
+      h += num_td(rpj, rpj ? format_number(*rpj, 2) : "", "restarts per job") + "</tr>\n";
+    }
+    h += "</tbody></table></div>\n";
+  }
+  return h + "</section>\n";
+}
+
+std::string render_tco(const json& r, json& data) {
+  const json* options = find_path(r, "tco.options");
+  if (options == nullptr || !options->is_object() || options->empty()) return "";
+  json series = json::array();
+  for (const auto& [name, o] : options->items()) {
+    const json* cum = find_path(o, "cumulative_usd");
+    if (is_numeric_array(cum)) series.push_back({{"name", name}, {"cumulative_usd", *cum}});
+  }
+  std::string h =
+      "<section id=\"tco\" aria-labelledby=\"h-tco\"><h2 id=\"h-tco\">TCO projection</h2>\n";
+  std::vector<std::string> settings;
+  if (const auto m = number_at(r, "tco.months")) settings.push_back(plural(*m, "month", "months"));
+  if (const std::string b = string_at(r, "tco.basis"); !b.empty())
+    settings.push_back(esc(b) + " basis");
+  if (const auto d = number_at(r, "tco.discount_rate"))
+    settings.push_back("discount rate " + pct(d) + " a year");
+  if (const auto g = number_at(r, "tco.demand_growth_per_month"))
+    settings.push_back("demand growth " + pct(g) + " a month");
+  if (const auto d = number_at(r, "tco.initial_demand_gpu_hours_per_month"))
+    settings.push_back("initial demand " + gpu_h(d) + " a month");
+  if (!settings.empty()) {
+    h += "<p class=\"note\">Projection: ";
+    for (std::size_t i = 0; i < settings.size(); ++i) h += (i ? ", " : "") + settings[i];
+    h += ". Month m covers hours [730 m, 730 (m + 1)).</p>\n";
+  }
+  if (!series.empty()) {
+    data["tco"] = std::move(series);
+    h += "<div class=\"charts\">\n" +
+         figure("tco", true, "Cumulative cost per option",
+                "US dollars paid up to the end of each month, per compared option.",
+                "Line chart of cumulative cost in US dollars per month for each option") +
+         "</div>\n";
+  }
+  const std::string cheapest = string_at(r, "tco.cheapest_by_npv");
+  h += "<div class=\"card table-card table-scroll\"><table class=\"sortable\" "
+       "id=\"tco-table\"><caption>Options compared</caption><thead><tr>" +
+       sort_th("Option", false) + sort_th("On-prem nodes", true) + sort_th("Total cost", true) +
+       sort_th("NPV", true) + sort_th("Break-even vs cloud", true) +
+       sort_th("Burst / unserved", true) + "</tr></thead><tbody>\n";
+  for (const auto& [name, o] : options->items()) {
+    h += "<tr>" + std::string("<td data-sort=\"") + esc(name) + "\">" + esc(name) +
+         (name == cheapest ? " " + pill("ok", "cheapest by NPV") : "") + "</td>";
+    const auto nodes = number_at(o, "nodes");
+    h += num_td(nodes, nodes ? format_count(*nodes) + " nodes" : "", "nodes");
+    const auto total = number_at(o, "total_usd");
+    h += num_td(total, money(total), "USD");
+    const auto npv = number_at(o, "npv_usd");
+    h += num_td(npv, money(npv), "USD");
+    const json* be = find_path(r, "tco.break_even_month." + name + "_vs_cloud");
+    if (name == "cloud") {
+      h += "<td class=\"num\" data-sort=\"\">—</td>";
+    } else if (be != nullptr && be->is_number()) {
+      const double m = be->get<double>();
+      h += num_td(m, "month " + format_count(m), "month (from 0)");
+    } else {
+      h += "<td class=\"num\" data-sort=\"\">never</td>";
+    }
+    const auto burst = number_at(o, "burst_gpu_hours");
+    const auto unserved = number_at(o, "unserved_gpu_hours");
+    if (burst) {
+      h += num_td(burst, gpu_h(burst) + " burst", "GPU-h");
+    } else if (unserved) {
+      h += num_td(unserved, gpu_h(unserved) + " unserved", "GPU-h");
+    } else {
+      h += "<td class=\"num\" data-sort=\"\"></td>";
+    }
+    h += "</tr>\n";
+  }
+  h += "</tbody></table><p class=\"note\">NPV: net present value of the monthly costs at the "
+       "discount rate. Break-even: first month (from 0) at whose end the option's cumulative cost "
+       "is at most the cloud's.</p></div>\n";
+  return h + "</section>\n";
+}
+
 // ---- (e) reproduce, (f) warnings ----------------------------------------------------------------
 
 std::string render_reproduce(const Facts& f, const json& r) {
@@ -1037,7 +1401,7 @@ std::string script_safe(std::string_view js) {
 
 std::string render_html_report(const json& result) {
   const Facts f = gather(result);
-  const ChartPlan plan = plan_charts(result, f);
+  ChartPlan plan = plan_charts(result, f);
   const std::string name = f.scenario.empty() ? "Unnamed scenario" : f.scenario;
 
   std::string h;
@@ -1071,15 +1435,31 @@ std::string render_html_report(const json& result) {
   h += "</p></div></header>\n<nav class=\"toc\" aria-label=\"Sections\"><ul><li><a "
        "href=\"#summary\">Summary</a></li>"
        "<li><a href=\"#figures\">Key figures</a></li>";
-  const std::string charts = render_charts(f, plan);
+  // The cost-by-pool chart moves into the cost section when that section is shown.
+  const std::string cost_detail = render_cost_detail(f, result, plan.cost, plan.data);
+  const std::string charts = render_charts(f, plan, cost_detail.empty());
+  const std::string network = render_network(result);
+  const std::string utilization = render_utilization(f, plan.data);
+  const std::string preemption = render_preemption(result);
+  const std::string tco = render_tco(result, plan.data);
   const std::string tables = render_tables(f, result);
   if (!charts.empty()) h += "<li><a href=\"#charts\">Charts</a></li>";
+  if (!network.empty()) h += "<li><a href=\"#network\">Network</a></li>";
+  if (!cost_detail.empty()) h += "<li><a href=\"#cost-detail\">Cost</a></li>";
+  if (!utilization.empty()) h += "<li><a href=\"#utilization\">Utilization</a></li>";
+  if (!preemption.empty()) h += "<li><a href=\"#preemption\">Preemptions</a></li>";
+  if (!tco.empty()) h += "<li><a href=\"#tco\">TCO</a></li>";
   if (!tables.empty()) h += "<li><a href=\"#tables\">Pools and classes</a></li>";
   h += "<li><a href=\"#reproduce\">Reproduce</a></li><li><a href=\"#warnings\">Warnings (" +
        std::to_string(f.n_warnings) + ")</a></li></ul></nav>\n<main class=\"wrap\">\n";
   h += render_summary(f, result);
   h += render_figures(f, result);
   h += charts;
+  h += network;
+  h += cost_detail;
+  h += utilization;
+  h += preemption;
+  h += tco;
   h += tables;
   h += render_reproduce(f, result);
   h += render_warnings(result);

@@ -38,7 +38,8 @@ timeout 120 "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$png"
   >/dev/null 2>"$logs/shot.err" || true
 
 status=0
-verdict=$(grep -o '<title>[^<]*</title>' "$logs/dom.html" | sed -e 's/<title>//' -e 's/<\/title>//' || true)
+# The first <title> is the page's; an inlined topology SVG brings <title>s of its own.
+verdict=$(grep -o '<title>[^<]*</title>' "$logs/dom.html" | head -n 1 | sed -e 's/<title>//' -e 's/<\/title>//' || true)
 case "$verdict" in
   SELFTEST:OK*) echo "browser_check: $verdict" ;;
   SELFTEST:FAIL*) echo "browser_check: $verdict" >&2; status=1 ;;

@@ -242,4 +242,104 @@ TEST_CASE("reports::html") {
     CHECK_NOTHROW(html = render_html_report(bad));
     CHECK_NOTHROW(html = render_html_report(json::array()));
   }
+
+  SUBCASE("economics, network, preemption and TCO sections render with units after the charts") {
+    const json r = load_fixture("economics_run.json");
+    const std::string html = render_html_report(r);
+    std::size_t last = html.find("id=\"charts\"");
+    REQUIRE(last != std::string::npos);
+    for (const char* id : {"id=\"network\"", "id=\"cost-detail\"", "id=\"utilization\"",
+                           "id=\"preemption\"", "id=\"tco\"", "id=\"tables\""}) {
+      const std::size_t at = html.find(id);
+      CHECK_MESSAGE(at != std::string::npos, id);
+      CHECK_MESSAGE(at > last, id);
+      last = at;
+    }
+    // Network figures, each with its unit.
+    CHECK(contains(html, ">topology_aware<"));
+    CHECK(contains(html, "1.084×"));
+    CHECK(contains(html, "3.5 GPUs"));
+    CHECK(contains(html, "117 changes"));
+    CHECK(contains(html, "3,200 Gb/s"));
+    CHECK(contains(html, "1.40 µs"));
+    // Cost per useful GPU-hour, GPU-hours and the class split.
+    CHECK(contains(html, "$5.13/GPU-h"));
+    CHECK(contains(html, "13,824 GPU-h"));
+    CHECK(contains(html, "320 GPU-h"));
+    // Preemptions per pool and class.
+    CHECK(contains(html, "id=\"preemption-pools-table\""));
+    CHECK(contains(html, "id=\"preemption-classes-table\""));
+    CHECK(contains(html, "37 job runs"));
+    CHECK(contains(html, "41 nodes"));
+    // TCO: NPV, break-even and the cheapest option.
+    CHECK(contains(html, "id=\"tco-table\""));
+    CHECK(contains(html, "month 8"));
+    CHECK(contains(html, "month 6"));
+    CHECK(contains(html, "cheapest by NPV"));
+    CHECK(contains(html, gpuplan::reports::format_money(
+                             r["tco"]["options"]["on_prem"]["npv_usd"].get<double>())));
+    // Every new chart has a canvas and its data.
+    const json data = json::parse(chart_data(html));
+    for (const char* chart : {"cost", "class_cost", "gpu_hours", "pool_util", "tco"})
+      CHECK_MESSAGE(contains(html, "data-chart=\"" + std::string(chart) + "\""), chart);
+    CHECK(data["class_cost"].size() == 4);  // three classes and idle
+    CHECK(data["class_cost"][3]["idle"] == true);
+    CHECK(data["gpu_hours"]["useful"] == 10400.0);
+    CHECK(data["pool_util"].size() == 2);
+    CHECK(data["tco"].size() == 3);
+    // The cost-by-pool chart moved into the cost section: one canvas, not two.
+    std::size_t n_cost = 0;
+    for (std::size_t at = 0; (at = html.find("data-chart=\"cost\"", at)) != std::string::npos; ++at)
+      ++n_cost;
+    CHECK(n_cost == 1);
+  }
+
+  SUBCASE("the inlined topology SVG has no script, event handler or external link") {
+    const std::string html = render_html_report(load_fixture("economics_run.json"));
+    const std::size_t begin = html.find("<div class=\"topo-box\"");
+    REQUIRE(begin != std::string::npos);
+    const std::size_t end = html.find("</svg>", begin);
+    REQUIRE(end != std::string::npos);
+    const std::string svg = html.substr(begin, end - begin);
+    CHECK(contains(svg, "<svg width=\"200pt\""));
+    CHECK(contains(svg, "leaf0 &amp; host"));
+    CHECK(contains(svg, "<use href=\"#node1\"/>"));
+    CHECK_FALSE(contains(svg, "<script"));
+    CHECK_FALSE(contains(svg, "alert("));
+    CHECK_FALSE(contains(svg, "onload"));
+    CHECK_FALSE(contains(svg, "ONMOUSEOVER"));
+    CHECK_FALSE(contains(svg, "evil.example"));
+    CHECK_FALSE(contains(svg, "javascript:"));
+    CHECK_FALSE(contains(svg, "<!DOCTYPE"));
+    // Still four script elements in the page.
+    std::size_t n_open = 0;
+    for (std::size_t at = 0; (at = html.find("<script", at)) != std::string::npos; ++at) ++n_open;
+    CHECK(n_open == 4);
+  }
+
+  SUBCASE("sanitize_svg strips a <script> and an onload= directly") {
+    using gpuplan::reports::sanitize_svg;
+    const std::string out = sanitize_svg(
+        "<svg onload=\"alert(1)\" viewBox=\"0 0 1 1\"><SCRIPT>alert(2)</SCRIPT>"
+        "<g OnClick=alert(3)><a xlink:href=\"http://x/\"><text>ok</text></a></g>"
+        "<foreignObject><div>html</div></foreignObject><script/></svg>");
+    CHECK(out == "<svg viewBox=\"0 0 1 1\"><g><a><text>ok</text></a></g></svg>");
+    CHECK(sanitize_svg("no drawing here").empty());
+    CHECK_NOTHROW((void)sanitize_svg("<svg <script"));
+  }
+
+  SUBCASE("sections whose keys are missing are left out; a TCO option that never breaks even") {
+    const std::string plain = render_html_report(load_fixture("single_run.json"));
+    for (const char* id : {"id=\"network\"", "id=\"cost-detail\"", "id=\"preemption\"",
+                           "id=\"tco\"", "class=\"topo-box\""})
+      CHECK_FALSE_MESSAGE(contains(plain, id), id);
+    json r = load_fixture("economics_run.json");
+    r["tco"]["break_even_month"]["hybrid_vs_cloud"] = nullptr;
+    r["topology"].erase("svg");
+    r["topology"]["svg_error"] = "install graphviz";
+    const std::string html = render_html_report(r);
+    CHECK(contains(html, ">never<"));
+    CHECK_FALSE(contains(html, "class=\"topo-box\""));
+    CHECK(contains(html, "No topology drawing: install graphviz"));
+  }
 }
