@@ -155,6 +155,30 @@ struct Limits {
   uint32_t time_bins = 240;             //!< bins of the time series
 };
 
+//! One service-level objective of a recommendation: `min <= metric <= max` in a replica.
+struct RecommendSlo {
+  std::string metric;         //!< metric path, e.g. "metrics.wait_s.p90" (sim/mc_metrics.h)
+  std::optional<double> min;  //!< lower bound in the metric's unit ([s] for *_s.* paths)
+  std::optional<double> max;  //!< upper bound in the metric's unit
+};
+
+//! One pool to size in a recommendation: every instance x pricing, from count.min to count.max.
+struct RecommendCandidate {
+  std::string pool;                    //!< name of a pool of the scenario
+  std::vector<std::string> instances;  //!< instance type ids (catalog spelling)
+  std::vector<std::string> pricing;    //!< pricings to try (default: the pool's own)
+  uint32_t count_min = 1;              //!< fewest nodes to try
+  uint32_t count_max = 64;             //!< most nodes to try
+};
+
+//! The scenario's `recommend` section (docs/recommend.md).
+struct RecommendConfig {
+  std::vector<RecommendSlo> slos;
+  double probability = 0.9;  //!< share of replicas that must meet every SLO, (0, 1]
+  std::vector<RecommendCandidate> candidates;
+  uint32_t replications = 32;  //!< replicas per probe
+};
+
 //! A whole validated scenario.
 struct Scenario {
   std::string name;
@@ -169,6 +193,7 @@ struct Scenario {
   TopologyConfig topology;
   Limits limits;
   std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
+  std::optional<RecommendConfig> recommend;  //!< what `gpuplan recommend` sizes, when given
   nlohmann::json source;  //!< the scenario after --set overrides (echoed into reports)
 };
 

@@ -11,5 +11,6 @@ CLI::App* add_catalog_command(CLI::App& app, int& exit_code);
 CLI::App* add_mc_command(CLI::App& app, int& exit_code);
 CLI::App* add_sweep_command(CLI::App& app, int& exit_code);
 CLI::App* add_quote_command(CLI::App& app, int& exit_code);
+CLI::App* add_recommend_command(CLI::App& app, int& exit_code);
 
 }  // namespace gpuplan::cli
