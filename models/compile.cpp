@@ -40,19 +40,19 @@ DistSpec compile_distribution(DistKind kind, double a, double b, const std::vect
 
 ModelView CompiledScenario::view() const {
   ModelView v = scalars;
-  v.pools = {pools.data(), static_cast<uint32_t>(pools.size())};
-  v.classes = {classes.data(), static_cast<uint32_t>(classes.size())};
-  v.node_pool = {node_pool.data(), static_cast<uint32_t>(node_pool.size())};
-  v.dist_values = {dist_values.data(), static_cast<uint32_t>(dist_values.size())};
-  v.dist_cum = {dist_cum.data(), static_cast<uint32_t>(dist_cum.size())};
-  v.gpu_values = {gpu_values.data(), static_cast<uint32_t>(gpu_values.size())};
-  v.gpu_cum = {gpu_cum.data(), static_cast<uint32_t>(gpu_cum.size())};
-  v.trace = {trace.data(), static_cast<uint32_t>(trace.size())};
-  v.slowdown = {slowdown.data(), static_cast<uint32_t>(slowdown.size())};
-  v.pool_econ = {pool_econ.data(), static_cast<uint32_t>(pool_econ.size())};
-  v.class_econ = {class_econ.data(), static_cast<uint32_t>(class_econ.size())};
-  v.wave_quantiles = {wave_quantiles.data(), static_cast<uint32_t>(wave_quantiles.size())};
-  v.price_steps = {price_steps.data(), static_cast<uint32_t>(price_steps.size())};
+  v.pools = const_span(pools);
+  v.classes = const_span(classes);
+  v.node_pool = const_span(node_pool);
+  v.dist_values = const_span(dist_values);
+  v.dist_cum = const_span(dist_cum);
+  v.gpu_values = const_span(gpu_values);
+  v.gpu_cum = const_span(gpu_cum);
+  v.trace = const_span(trace);
+  v.slowdown = const_span(slowdown);
+  v.pool_econ = const_span(pool_econ);
+  v.class_econ = const_span(class_econ);
+  v.wave_quantiles = const_span(wave_quantiles);
+  v.price_steps = const_span(price_steps);
   v.net = network.view();
   return v;
 }

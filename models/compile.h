@@ -10,6 +10,12 @@
 
 namespace gpuplan {
 
+//! A read-only core span over a host vector (valid while the vector is not resized).
+template <class T>
+[[nodiscard]] span<const T> const_span(const std::vector<T>& v) {
+  return {v.data(), static_cast<uint32_t>(v.size())};
+}
+
 //! Owns the arrays behind a ModelView, plus the names the core never sees (for reports).
 struct CompiledScenario {
   ModelView scalars;  //!< every scalar field of the view; spans are set by view()
@@ -28,8 +34,8 @@ struct CompiledScenario {
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;
-  double offered_load = 0;      //!< expected busy GPUs / provisioned GPUs (>= 1: cannot keep up)
-  double expected_jobs = 0;     //!< expected jobs over the horizon (sizes the per-job sink)
+  double offered_load = 0;   //!< expected busy GPUs / provisioned GPUs (>= 1: cannot keep up)
+  double expected_jobs = 0;  //!< expected jobs over the horizon (sizes the per-job sink)
 
   //! The core's view over the arrays above (valid while this object lives and is not modified).
   [[nodiscard]] ModelView view() const;

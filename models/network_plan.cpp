@@ -10,6 +10,7 @@
 #include <boost/graph/filtered_graph.hpp>
 
 #include "models/collectives.h"
+#include "models/compile.h"
 #include "models/speed.h"
 #include "topologies/builders.h"
 #include "topologies/graphviz.h"
@@ -226,23 +227,19 @@ std::optional<double> training_duration_s(const Scenario& sc, const JobClass& jc
 
 NetworkView NetworkPlan::view() const {
   NetworkView v = scalars;
-  const auto sp = [](const auto& vec) {
-    using T = std::remove_reference_t<decltype(vec[0])>;
-    return span<const std::remove_const_t<T>>{vec.data(), static_cast<uint32_t>(vec.size())};
-  };
-  v.node_group = sp(node_group);
-  v.level_group0 = sp(level_group0);
-  v.group_start = sp(group_start);
-  v.group_nodes = sp(group_nodes);
-  v.uplink_gbps = sp(uplink_gbps);
-  v.node_line_gbps = sp(node_line_gbps);
-  v.class_row0 = sp(class_row0);
-  v.class_rows = sp(class_rows);
-  v.row_gpus = sp(row_gpus);
-  v.comm_fixed = sp(comm_fixed);
-  v.comm_volume = sp(comm_volume);
-  v.comm_intra_gbyte_s = sp(comm_intra_gbyte_s);
-  v.comm_inter_gbyte_s = sp(comm_inter_gbyte_s);
+  v.node_group = const_span(node_group);
+  v.level_group0 = const_span(level_group0);
+  v.group_start = const_span(group_start);
+  v.group_nodes = const_span(group_nodes);
+  v.uplink_gbps = const_span(uplink_gbps);
+  v.node_line_gbps = const_span(node_line_gbps);
+  v.class_row0 = const_span(class_row0);
+  v.class_rows = const_span(class_rows);
+  v.row_gpus = const_span(row_gpus);
+  v.comm_fixed = const_span(comm_fixed);
+  v.comm_volume = const_span(comm_volume);
+  v.comm_intra_gbyte_s = const_span(comm_intra_gbyte_s);
+  v.comm_inter_gbyte_s = const_span(comm_inter_gbyte_s);
   return v;
 }
 
