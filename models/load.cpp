@@ -127,7 +127,8 @@ class Loader {
         }
       }
     }
-    if (const json* v = get(root, "description")) string(*v, "/description");
+    if (const json* v = get(root, "description"))
+      sc.description = string(*v, "/description").value_or("");
     if (const json* v = get(root, "seed")) {
       if (auto s = integer(*v, "/seed", 0, std::numeric_limits<uint64_t>::max())) sc.seed = *s;
     }
@@ -539,7 +540,8 @@ class Loader {
           jc.name = *s;
         }
       }
-      if (const json* v = get(o, "description")) string(*v, p + "/description");
+      if (const json* v = get(o, "description"))
+        jc.description = string(*v, p + "/description").value_or("");
       load_class_economics(o, p, jc);
       bool pools_ok = true;
       if (const json* v = get(o, "pools")) pools_ok = load_class_pools(*v, p + "/pools", jc);
@@ -708,7 +710,7 @@ class Loader {
   bool load_distribution(const json& v, const std::string& p, Distribution& dist) {
     if (v.is_number() || v.is_string()) {
       auto d = duration(v, p, true);
-      if (d) dist = Distribution{DistKind::fixed, *d, 0, {}, {}};
+      if (d) dist = Distribution{DistKind::fixed, *d, 0, {}, {}, 0, 0};
       return d.has_value();
     }
     static const std::vector<std::string> KINDS = {"fixed",     "exponential", "uniform",
@@ -723,7 +725,7 @@ class Loader {
     dist = Distribution{};
     if (kind == "fixed") {
       auto d = duration(body, bp, true);
-      if (d) dist = Distribution{DistKind::fixed, *d, 0, {}, {}};
+      if (d) dist = Distribution{DistKind::fixed, *d, 0, {}, {}, 0, 0};
       return d.has_value();
     }
     if (kind == "exponential") {
@@ -752,6 +754,8 @@ class Loader {
       }
       // z of the 90th percentile of the standard normal: p90 = median * exp(1.2815515655446004 s).
       dist.kind = DistKind::lognormal;
+      dist.median_s = median;
+      dist.p90_s = p90;
       dist.a = std::log(median);
       dist.b = (std::log(p90) - std::log(median)) / 1.2815515655446004;
       return true;
@@ -966,7 +970,7 @@ class Loader {
   bool delay(const json& v, const std::string& p, DelaySpec& out) {
     Distribution d;
     if (!load_distribution(v, p, d)) return false;
-    out = DelaySpec{d.kind, d.a, d.b, d.values, d.weights};
+    out = DelaySpec{d.kind, d.a, d.b, d.values, d.weights, d.median_s, d.p90_s};
     return true;
   }
 
@@ -1073,7 +1077,10 @@ class Loader {
     if (const json* v = get(o, "life")) {
       auto d = duration(*v, p + "/life", true);
       ok = ok && d.has_value();
-      if (d) n.depreciation_years = *d / (365 * 86400.0);
+      if (d) {
+        n.depreciation_years = *d / (365 * 86400.0);
+        pool.econ.on_prem_life_s = *d;
+      }
     }
     const struct {
       const char* key;
@@ -1173,7 +1180,10 @@ class Loader {
       if (object(*v, wp, "{\"rate\": \"6.95/h\", \"share\": {\"beta\": [2.68, 28.09]}}")) {
         check_keys(*v, wp, {"rate", "share"});
         if (const json* r = need(*v, wp, "rate", "waves per time, e.g. \"6.95/h\"")) {
-          if (auto x = rate(*r, wp + "/rate")) sp.wave_rate_per_hour = *x * 3600;
+          if (auto x = rate(*r, wp + "/rate")) {
+            sp.wave_rate_per_s = *x;
+            sp.wave_rate_per_hour = *x * 3600;
+          }
         }
         if (const json* sh = get(*v, "share")) {
           const std::string shp = wp + "/share";

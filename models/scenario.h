@@ -22,6 +22,8 @@ struct Distribution {
   double b = 0;  //!< uniform/loguniform high, lognormal sigma (of ln s)
   std::vector<double> values;   //!< empirical values [s]
   std::vector<double> weights;  //!< empirical weights (normalised by compile)
+  double median_s = 0;          //!< lognormal median [s] as written (a = ln median_s)
+  double p90_s = 0;             //!< lognormal 90th percentile [s] as written
   //! Analytic mean [s] (used for offered-load estimates).
   [[nodiscard]] double mean() const;
 };
@@ -71,6 +73,7 @@ struct TrainingSpec {
 //! A job class: arrivals + sizes + durations, or a replayed trace.
 struct JobClass {
   std::string name;
+  std::string description;         //!< free text as written ("" = none)
   std::string pointer;             //!< JSON pointer of this class in the scenario (for messages)
   double rate_per_s = 0;           //!< Poisson arrival rate (when no trace)
   GpuChoice gpus;                  //!< GPUs per job (when no trace)
@@ -182,6 +185,7 @@ struct RecommendConfig {
 //! A whole validated scenario.
 struct Scenario {
   std::string name;
+  std::string description;  //!< free text as written ("" = none)
   std::string file;  //!< path it was loaded from ("" for in-memory)
   uint64_t seed = 42;
   double horizon_s = 0;
@@ -194,7 +198,9 @@ struct Scenario {
   Limits limits;
   std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
   std::optional<RecommendConfig> recommend;  //!< what `gpuplan recommend` sizes, when given
-  nlohmann::json source;  //!< the scenario after --set overrides (echoed into reports)
+  //! The scenario as the user wrote it, after --set overrides; reports echo the effective
+  //! scenario instead (models/scenario_echo.h).
+  nlohmann::json source;
 };
 
 //! The instance type `id` as `sc` sees it: its inline instances first, then the built-in

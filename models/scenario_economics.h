@@ -20,6 +20,8 @@ struct DelaySpec {
   double b = 0;
   std::vector<double> values;
   std::vector<double> weights;
+  double median_s = 0;  //!< lognormal as written (see Distribution)
+  double p90_s = 0;
 };
 
 //! Spot market behaviour of a pool (`"spot": {...}`).
@@ -29,10 +31,11 @@ struct SpotConfig {
   double hazard_per_node_hour = 0;                  //!< [1/h] independent interruptions per node
   std::string advisor_band;                         //!< "" or the AWS band the hazard came from
   double wave_rate_per_hour = 0;                    //!< [1/h] Λ; 0 = no waves
+  double wave_rate_per_s = 0;                       //!< [1/s] Λ as written (for the echo)
   double wave_alpha = 2.68;        //!< Beta shape α of the wave share (Bamboo p3 fit)
   double wave_beta = 28.09;        //!< Beta shape β
   std::optional<double> notice_s;  //!< [s] override of the provider's notice
-  DelaySpec return_delay{DistKind::exponential, 2199.0, 0, {}, {}};  //!< [s] Bamboo p3 MLE
+  DelaySpec return_delay{DistKind::exponential, 2199.0, 0, {}, {}, 0, 0};  //!< [s] Bamboo p3 MLE
 };
 
 //! Elastic scaling of a pool (`"elastic": {...}`).
@@ -41,7 +44,7 @@ struct ElasticConfig {
   uint32_t max_nodes = 0;
   uint32_t initial_nodes = 0;          //!< provisioned at t = 0 (the pool's "count", default min)
   uint32_t scale_out_queued_gpus = 0;  //!< scale out when eligible queued GPUs exceed this
-  DelaySpec provisioning_delay{DistKind::fixed, 300.0, 0, {}, {}};  //!< [s]
+  DelaySpec provisioning_delay{DistKind::fixed, 300.0, 0, {}, {}, 0, 0};  //!< [s]
   double idle_timeout_s = 900;                                      //!< [s]
 };
 
@@ -52,6 +55,7 @@ struct PoolEconomics {
   std::string upfront = "none";                      //!< reserved pools: none | partial | all
   std::optional<economics::ReservedOffer> reserved;  //!< per node, for reserved pools
   std::optional<economics::OnPremNode> on_prem;      //!< server template for on_prem pools
+  std::optional<double> on_prem_life_s;              //!< [s] the template's "life" as written
   std::optional<SpotConfig> spot;
   std::optional<ElasticConfig> elastic;
   std::string provider;                //!< of the instance type (aws, gcp, azure, ...)

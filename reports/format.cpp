@@ -132,6 +132,22 @@ std::string json_for_script(const nlohmann::json& value) {
   return out;
 }
 
+std::string script_safe(std::string_view js) {
+  static constexpr std::string_view TAG = "/script";
+  std::string out;
+  out.reserve(js.size() + 16);
+  for (std::size_t i = 0; i < js.size(); ++i) {
+    out += js[i];
+    if (js[i] != '<' || i + TAG.size() >= js.size()) continue;
+    bool is_end_tag = true;
+    for (std::size_t k = 0; k < TAG.size() && is_end_tag; ++k) {
+      is_end_tag = std::tolower(static_cast<unsigned char>(js[i + 1 + k])) == TAG[k];
+    }
+    if (is_end_tag) out += '\\';
+  }
+  return out;
+}
+
 std::string format_money(double usd) {
   if (!std::isfinite(usd)) return "n/a";
   const double cents = std::round(usd * 100.0);

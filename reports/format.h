@@ -15,6 +15,11 @@ namespace gpuplan::reports {
 //! JavaScript parser; invalid UTF-8 becomes U+FFFD and non-finite numbers become null.
 [[nodiscard]] std::string json_for_script(const nlohmann::json& value);
 
+//! Inline script text made safe for a `<script>` element: "</script" (any case) would end the
+//! element early, so it becomes "<\/script", which means the same inside JavaScript strings,
+//! regular expressions and comments.
+[[nodiscard]] std::string script_safe(std::string_view js);
+
 //! Money in US dollars with thousands separators and cents: 1234.5 -> "$1,234.50", -3 -> "-$3.00".
 [[nodiscard]] std::string format_money(double usd);
 

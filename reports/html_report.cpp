@@ -1379,24 +1379,6 @@ std::string render_warnings(const json& r) {
   return h + "</ul></div></section>\n";
 }
 
-// Inline script text: "</script" would end the element early, so it becomes "<\/script", which
-// means the same inside JavaScript strings, regular expressions and comments.
-std::string script_safe(std::string_view js) {
-  static constexpr std::string_view TAG = "/script";
-  std::string out;
-  out.reserve(js.size() + 16);
-  for (std::size_t i = 0; i < js.size(); ++i) {
-    out += js[i];
-    if (js[i] != '<' || i + TAG.size() >= js.size()) continue;
-    bool is_end_tag = true;
-    for (std::size_t k = 0; k < TAG.size() && is_end_tag; ++k) {
-      is_end_tag = std::tolower(static_cast<unsigned char>(js[i + 1 + k])) == TAG[k];
-    }
-    if (is_end_tag) out += '\\';
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string render_html_report(const json& result) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "models/scenario_echo.h"
 #include "reports/csv.h"
 #include "reports/format.h"
 #include "reports/result_json.h"
@@ -202,7 +203,7 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
       {"replications_in_statistics", s.in_statistics.size()},
       {"statistics_over", s.statistics_over_all ? "all_replications" : "replications_that_kept_up"},
       {"target_ci", target}};
-  r["scenario_echo"] = sc.source;
+  r["scenario_echo"] = effective_scenario_json(sc);
   r["warnings"] = mc_warnings(sc, cs, st, s, req);
   return r;
 }

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "models/catalog_age.h"
+#include "models/scenario_echo.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"
 #include "sim/core/state.h"
@@ -160,7 +161,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   r["timeseries"] = {{"bin_s", v.bin_width},  {"t_s", t},           {"busy_gpus", busy},
                      {"queued_jobs", queued}, {"spend_usd", spend}, {"provisioned_gpus", prov}};
   add_economics_json(r, sc, cs, m, s);  // cost per class/job/useful GPU-h, preemption, tco
-  r["scenario_echo"] = sc.source;
+  r["scenario_echo"] = effective_scenario_json(sc);
   r["network"] = network_json(sc, cs, s);
   if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs);
   r["warnings"] = result_warnings(sc, cs, m);

@@ -112,27 +112,68 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
   }
   st.batch_size = std::max(1u, std::min(st.batch_size, cap));
 
-  uint32_t planned = o.replications;
-  if (o.progress) o.progress(st, 0, planned);
-  while (st.replicas.size() < planned) {
-    const uint32_t first = static_cast<uint32_t>(st.replicas.size());
-    const uint32_t n = std::min(st.batch_size, planned - first);
-    st.replicas.resize(first + n);
-    if (cpu) {
-      cpu->run_batch(first, n, st.replicas.data() + first);
-    } else {
-#if defined(GPUPLAN_HAVE_CUDA)
-      run_cuda_batch(m, first, n, st.replicas.data() + first);
-#endif
-    }
-    for (uint32_t i = first; i < first + n; ++i) pool_histograms(st, st.replicas[i]);
-    st.batches += 1;
-    if (st.target_requested && st.replicas.size() >= planned) {
-      st.target_met = headline_target_met(m, st.replicas, o.target_ci_rel);
-      if (!st.target_met && planned < cap) planned = std::min(cap, planned + st.batch_size);
-    }
-    if (o.progress) o.progress(st, static_cast<uint32_t>(st.replicas.size()), planned);
+  const ProcessGroup& g = o.processes;
+  st.processes = g.size;
+  if (g.size > 1) {
+    // NOTE: rounds and --target-ci growth follow rank 0's batch size (CUDA sizes it per device).
+    broadcast_from_root(g, &st.batch_size, 1);
+    const std::vector<uint32_t> threads = gather_to_root(g, st.threads);
+    const bool same =
+        std::all_of(threads.begin(), threads.end(), [&](uint32_t t) { return t == st.threads; });
+    st.device =
+        std::to_string(g.size) + " processes x " + (same ? st.device : st.device + " on rank 0");
   }
+
+  uint32_t planned = o.replications;
+  uint32_t done = 0;
+  std::vector<ReplicaOutcome> slice_outcomes;  // this rank's slice when it is not rank 0
+  if (o.progress && g.root()) o.progress(st, 0, planned);
+  while (done < planned) {
+    // NOTE: a round is one batch per process and never runs past `planned`, so --target-ci is
+    // checked at the same replica counts as in one process.
+    const uint32_t first = done;
+    const auto n = static_cast<uint32_t>(
+        std::min<uint64_t>(uint64_t(st.batch_size) * g.size, planned - first));
+    const uint32_t lo = first + slice_begin(n, g.rank, g.size);
+    const uint32_t hi = first + slice_begin(n, g.rank + 1, g.size);
+    ReplicaOutcome* mine = nullptr;
+    if (g.root()) {
+      st.replicas.resize(first + n);
+      mine = st.replicas.data() + lo;
+    } else {
+      slice_outcomes.assign(hi - lo, ReplicaOutcome{});
+      mine = slice_outcomes.data();
+    }
+    if (hi > lo) {
+      if (cpu) {
+        cpu->run_batch(lo, hi - lo, mine);
+      } else {
+#if defined(GPUPLAN_HAVE_CUDA)
+        run_cuda_batch(m, lo, hi - lo, mine);
+#endif
+      }
+    }
+    for (uint32_t i = 0; i < hi - lo; ++i) pool_histograms(st, mine[i]);
+    gather_round(g, n, mine, g.root() ? st.replicas.data() + first : nullptr);
+    done = first + n;
+    st.batches += 1;
+    if (st.target_requested && done >= planned) {
+      uint32_t decision[2] = {0, planned};  // {target met, planned}: rank 0's, for everyone
+      if (g.root()) {
+        st.target_met = headline_target_met(m, st.replicas, o.target_ci_rel);
+        if (!st.target_met && planned < cap) planned = std::min(cap, planned + st.batch_size);
+        decision[0] = st.target_met ? 1 : 0;
+        decision[1] = planned;
+      }
+      broadcast_from_root(g, decision, 2);
+      st.target_met = decision[0] == 1;
+      planned = decision[1];
+    }
+    if (o.progress && g.root()) o.progress(st, done, planned);
+  }
+  // Each process pooled the histograms of its own slices; integer sums add up in any order.
+  for (auto* h : {&st.wait_hist_ok, &st.jct_hist_ok, &st.wait_hist_all, &st.jct_hist_all})
+    sum_to_root(g, *h);
   return st;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/mc_batch.h"
+#include "sim/mc_mpi.h"
 
 namespace gpuplan {
 
@@ -30,21 +31,26 @@ struct McOptions {
   uint32_t threads = 0;               //!< CPU threads; 0 = OpenMP default
   McBackend backend = McBackend::cpu;
   double target_ci_rel = 0;  //!< > 0: add batches until every headline CI half-width <= rel |mean|
-  //! Called before the first batch (done = 0) and after each one; may be empty.
+  //! Processes the study is split across (sim/mc_mpi.h); every one calls run_monte_carlo.
+  ProcessGroup processes;
+  //! Called on rank 0 before the first batch (done = 0) and after each round; may be empty.
   std::function<void(const McStudy& study, uint32_t done, uint32_t planned)> progress;
 };
 
 //! The replicas of a study and how they were run.
 struct McStudy {
-  std::vector<ReplicaOutcome> replicas;  //!< index = replica index; histograms already pooled
+  //! index = replica index; histograms already pooled. Empty on MPI ranks other than 0, which
+  //! hold nothing of the study once it returns.
+  std::vector<ReplicaOutcome> replicas;
   //! Wait / JCT histograms [n_classes * HIST_BINS] summed over the replicas that did not saturate,
   //! and over all replicas.
   std::vector<uint64_t> wait_hist_ok, jct_hist_ok, wait_hist_all, jct_hist_all;
   McBackend backend = McBackend::cpu;
-  std::string device;                 //!< "2 threads" or the GPU's name
-  uint32_t threads = 0;               //!< CPU worker threads (0 on CUDA)
-  uint32_t batch_size = 0;            //!< replicas per batch
-  uint32_t batches = 0;               //!< batches run
+  std::string device;                 //!< "2 threads", the GPU's name, "4 processes x 2 threads"
+  uint32_t threads = 0;               //!< CPU worker threads of this process (0 on CUDA)
+  uint32_t processes = 1;             //!< MPI processes the replicas were split across
+  uint32_t batch_size = 0;            //!< replicas per batch (per process)
+  uint32_t batches = 0;               //!< rounds run (a round is one batch per process)
   std::size_t bytes_per_replica = 0;  //!< [bytes] memory of one replica in a batch
   bool target_requested = false;      //!< a CI target was given
   bool target_met = false;            //!< every headline CI met it (false when not requested)
@@ -52,7 +58,9 @@ struct McStudy {
 
 //! Runs the study. Replica k's outcome depends only on the model and k (never on threads, batch
 //! size or backend within floating-point agreement), so a study of N replicas is the first N
-//! replicas of any larger one. Throws std::runtime_error on a CUDA failure.
+//! replicas of any larger one. With several processes, each runs a slice of every round, rank 0
+//! gathers them in replica order and decides --target-ci growth for all, so rank 0 returns the
+//! study one process would. Throws std::runtime_error on a CUDA failure.
 [[nodiscard]] McStudy run_monte_carlo(const ModelView& m, const McOptions& o);
 
 //! Headline means are tight enough: every headline metric (wait and JCT means, utilization, total

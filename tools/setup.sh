@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build git python3
           nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
           libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js graphviz
-          chromium)
+          libopenmpi-dev openmpi-bin chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

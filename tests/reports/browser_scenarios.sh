@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every bundled scenario through `gpuplan run` and checks each report in headless Chromium
 # (tests/reports/browser_check.sh): no console error, no empty chart, a PNG screenshot per report.
+# Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png).
 #
 #   tests/reports/browser_scenarios.sh GPUPLAN_BINARY OUT_DIR
 #
@@ -32,4 +33,10 @@ for scenario in scenarios/*.json; do
   bash "$here/browser_check.sh" "$out/$name/report.html" "$out/$name.png"
   n=$((n + 1))
 done
+# One small sweep's sweep.html (6 nodes saturate, 8 and 10 make the cost-wait front, 12 is
+# dominated by 10), so both Pareto charts, the saturated band and the table render.
+"$bin" sweep scenarios/mc_quickstart.json --replications 8 --vary pools.0.count=6,8,10,12 \
+  --set limits.max_active_jobs=1000 --quiet --out "$out/sweep"
+bash "$here/browser_check.sh" "$out/sweep/sweep.html" "$out/sweep.png"
+n=$((n + 1))
 echo "browser_scenarios: $n reports rendered without errors; screenshots in $out/"

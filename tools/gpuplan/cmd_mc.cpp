@@ -41,14 +41,24 @@ auto progress_printer(const std::string& label, bool quiet) {
 }
 
 int run_mc(const McCliOptions& o) {
-  const std::optional<McBackend> backend = resolve_backend(o.backend);
-  if (!backend) return 2;
-  const auto sc = load_or_report(o.scenario);
-  if (!sc) return 2;
+  const MpiSession mpi;
+  if (!mpi.error().empty()) {
+    std::cerr << "gpuplan mc: " << mpi.error() << "\n";
+    return 2;
+  }
+  const ProcessGroup world = mpi_world();
+  std::optional<McBackend> backend;
+  std::optional<Scenario> sc;
+  {
+    AgreedInputCheck check(world);
+    backend = resolve_backend(o.backend);
+    if (backend) sc = load_or_report(o.scenario);
+    if (!check.agree(backend && sc)) return 2;
+  }
   nlohmann::json result;
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   const int rc = run_study(*sc, o, *backend, dir, "mc", result);
-  if (rc != 0 || o.scenario.quiet) return rc;
+  if (rc != 0 || o.scenario.quiet || !world.root()) return rc;
   const nlohmann::json& s = result["summary"];
   const auto line = [&](const char* path) {
     const auto& m = s[path];
@@ -111,6 +121,14 @@ std::optional<McBackend> resolve_backend(const std::string& name) {
 
 int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
               const std::filesystem::path& dir, const std::string& label, nlohmann::json& result) {
+  if (mpi_world().size == 1 && launcher_process_count() > 1) {
+    // NOTE: only commands that open an MpiSession split their replicas; for the others every
+    // process would run everything and write the same files.
+    std::cerr << label
+              << ": this command does not split its work across MPI processes; run it without "
+                 "mpirun (only `gpuplan mc` does)\n";
+    return 2;
+  }
   const CompiledScenario cs = compile(sc);
   const ModelView view = cs.view();
   McOptions mo;
@@ -120,11 +138,24 @@ int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
   mo.threads = o.threads;
   mo.backend = backend;
   mo.target_ci_rel = o.target_ci;
+  mo.processes = mpi_world();
   mo.progress = progress_printer(label, o.scenario.quiet);
   const McStudy st = run_monte_carlo(view, mo);
+  if (!mo.processes.root()) {
+    // NOTE: rank 0 holds the study; the others get its result so callers (sweep) run alike.
+    std::string text;
+    broadcast_from_root(mo.processes, text);
+    result = nlohmann::json::parse(text);
+    return 0;
+  }
   const McSummary sum = summarize_study(view, st, cs.pool_names, cs.class_names);
   result = monte_carlo_result(sc, cs, st, sum,
                               McRequest{o.replications, o.max_replications, o.target_ci});
+  result["monte_carlo"]["processes"] = st.processes;
+  if (mo.processes.size > 1) {
+    std::string text = result.dump();
+    broadcast_from_root(mo.processes, text);
+  }
   std::ostringstream replicas_csv, series_csv, classes_csv;
   write_replicas_csv(st, sum, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
@@ -136,6 +167,36 @@ int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
                            {"classes.csv", classes_csv.str()}}))
     return 1;
   return 0;
+}
+
+AgreedInputCheck::AgreedInputCheck(const ProcessGroup& g) : g_(g) {
+  if (!g_.root()) cerr_ = std::cerr.rdbuf(held_.rdbuf());
+}
+
+AgreedInputCheck::~AgreedInputCheck() {
+  release();
+}
+
+void AgreedInputCheck::release() {
+  if (cerr_ != nullptr) std::cerr.rdbuf(cerr_);
+  cerr_ = nullptr;
+}
+
+bool AgreedInputCheck::agree(bool ok) {
+  const bool all_ok = all_true(g_, ok);
+  uint32_t root_ok = ok ? 1 : 0;
+  broadcast_from_root(g_, &root_ok, 1);
+  release();
+  if (all_ok || root_ok == 0) return all_ok;
+  // Rank 0 accepted the input, so its reason is local to this machine: say it here.
+  if (g_.root()) {
+    std::cerr << "gpuplan: another MPI process rejected the input (see its [rank N] lines)\n";
+  } else if (!ok) {
+    std::istringstream lines(held_.str());
+    for (std::string line; std::getline(lines, line);)
+      std::cerr << "[rank " << g_.rank << "] " << line << "\n";
+  }
+  return false;
 }
 
 CLI::App* add_mc_command(CLI::App& app, int& exit_code) {

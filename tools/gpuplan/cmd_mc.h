@@ -3,6 +3,7 @@
 //! loaded scenario to its output folder (so a sweep point is exactly a lone `mc` run).
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -35,7 +36,30 @@ void add_mc_options(CLI::App* cmd, McCliOptions& o);
 //! Runs the study of a loaded scenario and writes result.json, report.html, replicas.csv,
 //! timeseries.csv and classes.csv into `dir`. `label` prefixes progress lines. Returns the exit
 //! status (0, or 1 when the folder cannot be written) and the result document in `result`.
+//! Inside an MpiSession (sim/mc_mpi.h) every process must call it: the replicas are split across
+//! them, only rank 0 prints and writes, and every process gets rank 0's result.
 int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
               const std::filesystem::path& dir, const std::string& label, nlohmann::json& result);
+
+//! Input checks that every MPI process makes alike while only rank 0 prints: on other ranks
+//! std::cerr is held back from construction until agree() (or destruction).
+class AgreedInputCheck {
+ public:
+  explicit AgreedInputCheck(const ProcessGroup& g);
+  ~AgreedInputCheck();
+  AgreedInputCheck(const AgreedInputCheck&) = delete;
+  AgreedInputCheck& operator=(const AgreedInputCheck&) = delete;
+
+  //! True when every process passed its checks (`ok`); call it on every process. A process whose
+  //! checks failed while rank 0's passed (e.g. no GPU on its machine) prints what it held back,
+  //! prefixed with its rank, and rank 0 says that another process rejected the input.
+  [[nodiscard]] bool agree(bool ok);
+
+ private:
+  ProcessGroup g_;
+  std::ostringstream held_;
+  std::streambuf* cerr_ = nullptr;  //!< std::cerr's buffer while it is held back
+  void release();
+};
 
 }  // namespace gpuplan::cli

@@ -1,13 +1,19 @@
 //! `gpuplan sweep SCENARIO --vary PATH=V1,V2,...`: a Monte Carlo study per grid point, with common
-//! random numbers across points, a combined sweep.csv / sweep.json and Pareto fronts of cost.
+//! random numbers across points, a combined sweep.csv / sweep.json / sweep.html and Pareto fronts
+//! of cost.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
 #include "reports/csv.h"
 #include "reports/format.h"
+#include "reports/result_json.h"
+#include "reports/sweep_html.h"
 #include "sim/mc_sweep.h"
 #include "tools/gpuplan/cmd_mc.h"
 #include "tools/gpuplan/commands.h"
@@ -20,6 +26,7 @@ using nlohmann::json;
 struct SweepOptions {
   McCliOptions mc;
   std::vector<std::string> vary;
+  std::string wait_target;  //!< --p90-wait-target as written; "" = none
 };
 
 //! The figures of a point that sweep.csv / sweep.json list: mean and 95% CI.
@@ -34,7 +41,44 @@ json value_json(const std::string& text) {
   return v.is_discarded() ? json(text) : v;
 }
 
+//! A word the shell passes through unchanged, or the word in single quotes.
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           (c != '\0' && std::strchr("_./=,:+-@%", c) != nullptr);
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+//! The command line that reruns the sweep with the same results (output options left out).
+std::string sweep_command(const SweepOptions& o) {
+  std::string cmd = "gpuplan sweep " + shell_quote(o.mc.scenario.scenario);
+  for (const std::string& v : o.vary) cmd += " --vary " + shell_quote(v);
+  for (const std::string& v : o.mc.scenario.overrides) cmd += " --set " + shell_quote(v);
+  cmd += " --replications " + std::to_string(o.mc.replications);
+  if (o.mc.scenario.seed) cmd += " --seed " + std::to_string(*o.mc.scenario.seed);
+  if (o.mc.target_ci > 0) {
+    cmd += " --target-ci " + reports::format_raw(o.mc.target_ci) + " --max-replications " +
+           std::to_string(o.mc.max_replications);
+  }
+  if (!o.wait_target.empty()) cmd += " --p90-wait-target " + shell_quote(o.wait_target);
+  return cmd;
+}
+
 int run_sweep(const SweepOptions& o) {
+  std::optional<double> wait_target_s;
+  if (!o.wait_target.empty()) {
+    wait_target_s = parse_duration(o.wait_target);
+    if (!wait_target_s || *wait_target_s < 0) {
+      std::cerr << "--p90-wait-target: \"" << o.wait_target
+                << "\" is not a duration; write seconds or a number with a unit, e.g. 900, 30m "
+                   "or 2h\n";
+      return 2;
+    }
+  }
   std::vector<SweepAxis> axes;
   for (const std::string& v : o.vary) {
     std::string error;
@@ -87,11 +131,17 @@ int run_sweep(const SweepOptions& o) {
           {"mean", s["mean"]}, {"ci95_low", s["ci95_low"]}, {"ci95_high", s["ci95_high"]}};
     }
     const double saturated = result["monte_carlo"]["saturated_share"].get<double>();
+    double gpus = 0;
+    for (const json& pool : result["per_pool"]) gpus += pool.value("gpus", 0.0);
     points.push_back({{"point", i},
                       {"dir", name},
                       {"values", values},
                       {"replications", result["replications"]},
                       {"saturated_share", saturated},
+                      {"saturation_cause", result["metrics"]["saturation_cause"]},
+                      {"offered_load", result["metrics"]["offered_load"]},
+                      {"gpus", gpus},
+                      {"window_s", result["window_s"]},
                       {"summary", figures}});
     cost.push_back(result["summary"]["cost_usd.total"]["mean"].get<double>());
     wait_p90.push_back(result["summary"]["metrics.wait_s.p90"]["mean"].get<double>());
@@ -117,8 +167,13 @@ int run_sweep(const SweepOptions& o) {
   }
   const json sweep = {
       {"scenario", scenarios.front().name},
+      {"gpuplan_version", GPUPLAN_VERSION},
+      {"generated_at", utc_now_iso8601()},
+      {"command", sweep_command(o)},
       {"seed", scenarios.front().seed},
+      {"replications", o.mc.replications},
       {"common_random_numbers", true},
+      {"target", wait_target_s ? json::object({{"wait_p90_s", *wait_target_s}}) : json(nullptr)},
       {"vary", axes_json},
       {"points", points},
       {"pareto", {{"cost_vs_wait_p90", wait_idx}, {"cost_vs_utilization", util_idx}}}};
@@ -145,7 +200,9 @@ int run_sweep(const SweepOptions& o) {
     csv << ',' << (front_wait[i] ? "true" : "false") << ',' << (front_util[i] ? "true" : "false")
         << '\n';
   }
-  if (!write_outputs(dir, {{"sweep.json", sweep.dump(2) + "\n"}, {"sweep.csv", csv.str()}}))
+  if (!write_outputs(dir, {{"sweep.json", sweep.dump(2) + "\n"},
+                           {"sweep.csv", csv.str()},
+                           {"sweep.html", reports::render_sweep_html(sweep)}}))
     return 1;
   if (!o.mc.scenario.quiet) {
     std::printf("%s: %zu points x %u replications (common random numbers)\n",
@@ -155,7 +212,7 @@ int run_sweep(const SweepOptions& o) {
                   wait_p90[i], 100 * util[i], eligible[i] ? "" : "  [SATURATED]",
                   front_wait[i] || front_util[i] ? "  [Pareto]" : "");
     }
-    std::printf("wrote %s/{sweep.json,sweep.csv,point-*/}\n", dir.string().c_str());
+    std::printf("wrote %s/{sweep.json,sweep.csv,sweep.html,point-*/}\n", dir.string().c_str());
   }
   return 0;
 }
@@ -170,6 +227,10 @@ CLI::App* add_sweep_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--vary", opts->vary, "Vary a scenario value: PATH=V1,V2,... (repeatable)")
       ->type_name("PATH=V1,V2,...")
       ->required();
+  cmd->add_option("--p90-wait-target", opts->wait_target,
+                  "Service target for the p90 wait (e.g. 2h): sweep.html names the cheapest point "
+                  "that meets it")
+      ->type_name("DURATION");
   cmd->callback([opts, &exit_code] { exit_code = run_sweep(*opts); });
   return cmd;
 }

@@ -1,0 +1,396 @@
+#include "models/scenario_echo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "models/compile_economics.h"
+#include "models/network_plan.h"
+#include "sim/core/checkpointing.h"
+#include "topologies/builders.h"
+
+namespace gpuplan {
+namespace {
+
+using json = nlohmann::json;
+
+//! z of the standard normal's 90th percentile, as the loader uses it for lognormal p90.
+constexpr double Z90 = 1.2815515655446004;
+//! Seconds per year of an on-prem template's "life" (the loader's 365-day year).
+constexpr double YEAR_S = 365 * 86400.0;
+
+json distribution_json(DistKind kind, double a, double b, const std::vector<double>& values,
+                       const std::vector<double>& weights, double median_s, double p90_s) {
+  switch (kind) {
+    case DistKind::fixed:
+      return {{"fixed", a}};
+    case DistKind::exponential:
+      return {{"exponential", {{"mean", a}}}};
+    case DistKind::uniform:
+      return {{"uniform", {{"low", a}, {"high", b}}}};
+    case DistKind::loguniform:
+      return {{"loguniform", {{"low", a}, {"high", b}}}};
+    case DistKind::lognormal:
+      // NOTE: the median and p90 as written, so a reload computes the same mu and sigma bit for
+      // bit; scenarios built in memory (no median) fall back to the inverse of the loader's map.
+      if (median_s > 0) return {{"lognormal", {{"median", median_s}, {"p90", p90_s}}}};
+      return {{"lognormal", {{"median", std::exp(a)}, {"p90", std::exp(a + Z90 * b)}}}};
+    case DistKind::empirical:
+      return {{"empirical", {{"values", values}, {"weights", weights}}}};
+  }
+  return nullptr;
+}
+
+json distribution_json(const Distribution& d) {
+  return distribution_json(d.kind, d.a, d.b, d.values, d.weights, d.median_s, d.p90_s);
+}
+
+json distribution_json(const DelaySpec& d) {
+  return distribution_json(d.kind, d.a, d.b, d.values, d.weights, d.median_s, d.p90_s);
+}
+
+json instance_json(const InstanceType& it) {
+  json prices = json::object();
+  for (auto [key, price] : {std::pair{"on_demand", it.price_per_hour.on_demand},
+                            std::pair{"reserved_1y", it.price_per_hour.reserved_1y},
+                            std::pair{"reserved_3y", it.price_per_hour.reserved_3y},
+                            std::pair{"spot", it.price_per_hour.spot},
+                            std::pair{"on_prem", it.price_per_hour.on_prem}}) {
+    if (price) prices[key] = *price;
+  }
+  json j = {{"id", it.id},
+            {"provider", it.provider},
+            {"gpu", it.gpu},
+            {"gpus_per_node", it.gpus_per_node},
+            {"nics", it.nics},
+            {"nic_gbps", it.nic_gbps},
+            {"price_per_hour", prices}};
+  // NOTE: empty strings stay out: the loader's defaults (fabric "pcie") or nothing at all.
+  for (auto [key, value] : {std::pair{"intra_node_fabric", &it.intra_node_fabric},
+                            std::pair{"region", &it.region}, std::pair{"source", &it.source},
+                            std::pair{"as_of", &it.as_of}, std::pair{"notes", &it.notes}}) {
+    if (!value->empty()) j[key] = *value;
+  }
+  return j;
+}
+
+//! Inline instance types first, then every catalog type a pool or a recommendation names, so
+//! the echo prices the run the same under a later catalog.
+json instances_json(const Scenario& sc) {
+  json out = json::array();
+  std::set<std::string> written;
+  for (const InstanceType& it : sc.instances) {
+    out.push_back(instance_json(it));
+    written.insert(it.id);
+  }
+  const auto add = [&](const std::string& id) {
+    const InstanceType* it = find_instance(sc, id);
+    if (it == nullptr || written.count(it->id) != 0) return;
+    out.push_back(instance_json(*it));
+    written.insert(it->id);
+  };
+  for (const Pool& pool : sc.pools) add(pool.instance);
+  if (sc.recommend)
+    for (const RecommendCandidate& c : sc.recommend->candidates)
+      for (const std::string& id : c.instances) add(id);
+  return out;
+}
+
+const char* granularity_name(economics::BillingGranularity g) {
+  switch (g) {
+    case economics::BillingGranularity::per_second:
+      return "second";
+    case economics::BillingGranularity::per_hour:
+      return "hour";
+    case economics::BillingGranularity::per_millisecond:
+      return "millisecond";
+  }
+  return "second";
+}
+
+json on_prem_json(const economics::OnPremNode& n, std::optional<double> life_s) {
+  return {{"server_capex", n.server_capex_usd},
+          {"life", life_s.value_or(n.depreciation_years * YEAR_S)},
+          {"idle_power_kw", n.idle_power_kw},
+          {"max_power_kw", n.max_power_kw},
+          {"pue", n.pue},
+          {"usd_per_kwh", n.electricity_usd_per_kwh},
+          {"colo_usd_per_kw_month", n.colo_usd_per_kw_month},
+          {"network_capex_fraction", n.network_capex_fraction},
+          {"staff_usd_per_node_year", n.staff_usd_per_node_year},
+          {"utilization", n.utilization}};
+}
+
+json spot_json(const SpotConfig& sp, const Pool& pool) {
+  json s = json::object();
+  if (sp.discount) s["discount"] = *sp.discount;
+  if (!sp.price_series.empty()) {
+    json series = json::array();
+    for (const economics::PricePoint& pt : sp.price_series)
+      series.push_back({{"at", pt.t_s}, {"usd_per_hour", pt.usd_per_hour}});
+    s["price_series"] = series;
+  }
+  if (!sp.advisor_band.empty()) {
+    s["advisor_band"] = sp.advisor_band;
+    s["_interruptions_per_node_hour"] = sp.hazard_per_node_hour;
+  } else {
+    s["interruptions_per_node_hour"] = sp.hazard_per_node_hour;
+  }
+  if (sp.wave_rate_per_hour > 0) {
+    const double per_s = sp.wave_rate_per_s > 0 ? sp.wave_rate_per_s : sp.wave_rate_per_hour / 3600;
+    s["waves"] = {{"rate", per_s}, {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
+  }
+  s["notice"] = sp.notice_s.value_or(provider_notice_s(pool.econ.provider));
+  s["return_delay"] = distribution_json(sp.return_delay);
+  return s;
+}
+
+json elastic_json(const ElasticConfig& el) {
+  return {{"min", el.min_nodes},
+          {"max", el.max_nodes},
+          {"scale_out",
+           {{"provisioning_delay", distribution_json(el.provisioning_delay)},
+            {"when_queued_gpus_exceed", el.scale_out_queued_gpus}}},
+          {"scale_in", {{"idle_timeout", el.idle_timeout_s}}}};
+}
+
+json pool_json(const Pool& pool) {
+  const PoolEconomics& e = pool.econ;
+  json j = {{"name", pool.name},
+            {"instance", pool.instance},
+            {"pricing", pool.pricing},
+            {"billing",
+             {{"granularity", granularity_name(e.granularity)}, {"minimum", e.billing_minimum_s}}},
+            {"_price_per_node_hour", pool.price_per_node_hour}};
+  // NOTE: an elastic pool's "count" is the nodes it starts with; its slots are "max".
+  const uint32_t count = e.elastic ? e.elastic->initial_nodes : pool.count;
+  if (count > 0) j["count"] = count;
+  if (pool.pricing == "reserved_1y" || pool.pricing == "reserved_3y") j["upfront"] = e.upfront;
+  if (e.on_prem) j["on_prem"] = on_prem_json(*e.on_prem, e.on_prem_life_s);
+  if (e.spot && pool.pricing == "spot") j["spot"] = spot_json(*e.spot, pool);
+  if (e.elastic) j["elastic"] = elastic_json(*e.elastic);
+  return j;
+}
+
+json trace_json(const TraceFormat& t) {
+  namespace fs = std::filesystem;
+  // NOTE: absolute, because the echo is read from wherever it is saved (not the scenario's
+  // folder); the loader resolves relative trace paths against the file's own folder.
+  std::error_code ec;
+  fs::path path = fs::absolute(t.path, ec);
+  if (ec) path = t.path;
+  json j = {
+      {"path", path.lexically_normal().string()},
+      {"columns",
+       {{"submit", t.submit_column}, {"gpus", t.gpus_column}, {"duration", t.duration_column}}},
+      {"time_format", t.time_format},
+      {"time_unit", t.time_scale},
+      {"rebase", t.rebase},
+      {"offset", t.offset_s}};
+  if (t.limit) j["limit"] = *t.limit;
+  return j;
+}
+
+json training_json(const TrainingSpec& t) {
+  json j = {{"params", t.params}, {"batch_tokens", t.batch_tokens},   {"precision", t.precision},
+            {"mfu", t.mfu},       {"data_parallel", t.data_parallel}, {"overlap", t.overlap}};
+  if (t.tokens) j["tokens"] = *t.tokens;
+  if (t.step_time_s) j["step_time"] = *t.step_time_s;
+  return j;
+}
+
+json gpus_json(const GpuChoice& g) {
+  if (g.values.size() == 1) return g.values[0];
+  json choice = json::object();
+  for (size_t k = 0; k < g.values.size(); ++k) choice[std::to_string(g.values[k])] = g.probs[k];
+  return {{"choice", choice}};
+}
+
+//! The Young/Daly interval an "auto" checkpoint resolves to, per pool the class may use and
+//! per gang size in nodes, as the engine computes it (sim/core/checkpointing.h); pools that
+//! nothing interrupts are left out (they never checkpoint).
+json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
+  json out = json::object();
+  std::set<uint32_t> gpu_counts(jc.gpus.values.begin(), jc.gpus.values.end());
+  for (const TraceRow& r : jc.trace_rows) gpu_counts.insert(r.gpus);
+  ClassEconSpec ce;
+  ce.checkpoints = true;
+  ce.auto_interval = true;
+  ce.checkpoint_s = jc.econ.checkpoint_s;
+  for (const Pool& pool : sc.pools) {
+    const bool named = std::find(jc.pools.begin(), jc.pools.end(), pool.name) != jc.pools.end();
+    if (!jc.pools.empty() && !named) continue;
+    if (!pool.econ.spot || (jc.pools.empty() && !jc.econ.spot_tolerant)) continue;
+    const InstanceType* inst = find_instance(sc, pool.instance);
+    if (inst == nullptr || inst->gpus_per_node == 0) continue;
+    const SpotConfig& sp = *pool.econ.spot;
+    PoolEconSpec pe;
+    pe.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
+    if (sp.wave_rate_per_hour > 0) {
+      pe.wave_q_n = 1;
+      pe.wave_rate_per_s = sp.wave_rate_per_hour / 3600.0;
+      pe.wave_mean_fraction = sp.wave_alpha / (sp.wave_alpha + sp.wave_beta);
+    }
+    json per_gang = json::object();
+    std::set<uint32_t> gangs;
+    for (uint32_t g : gpu_counts) gangs.insert((g + inst->gpus_per_node - 1) / inst->gpus_per_node);
+    for (uint32_t n : gangs) {
+      const double interval = checkpoint_interval(ce, pe, n);
+      if (interval < NEVER) per_gang[std::to_string(n) + (n == 1 ? "_node" : "_nodes")] = interval;
+    }
+    if (!per_gang.empty()) out[pool.name] = per_gang;
+  }
+  return out;
+}
+
+json class_json(const Scenario& sc, const JobClass& jc) {
+  json j = {{"name", jc.name}};
+  if (!jc.description.empty()) j["description"] = jc.description;
+  if (!jc.pools.empty()) j["pools"] = jc.pools;
+  if (!jc.reference_gpu.empty()) j["reference_gpu"] = jc.reference_gpu;
+  if (jc.trace) {
+    j["trace"] = trace_json(*jc.trace);
+  } else {
+    j["arrival"] = {{"poisson", {{"rate", jc.rate_per_s}}}};
+    j["gpus"] = gpus_json(jc.gpus);
+    // NOTE: with training.tokens the speed model sets the duration, and "duration" is refused.
+    if (!(jc.training && jc.training->tokens)) j["duration"] = distribution_json(jc.duration);
+  }
+  if (jc.training) j["training"] = training_json(*jc.training);
+  if (jc.comm_fraction && !jc.training) j["comm_fraction"] = *jc.comm_fraction;
+  const ClassEconomics& e = jc.econ;
+  if (e.checkpoints) {
+    json cp = {{"cost", e.checkpoint_s}, {"restart", e.restart_s}};
+    cp["interval"] = e.auto_interval ? json("auto") : json(e.interval_s);
+    j["checkpoint"] = cp;
+    // NOTE: beside "checkpoint", not in it: the schema lets comment keys into a class, not there.
+    if (e.auto_interval) j["_checkpoint_interval_s"] = auto_intervals_json(sc, jc);
+  }
+  j["spot_tolerant"] = e.spot_tolerant;
+  if (e.has_fallback) {
+    j["spot_fallback"] = e.fallback_after_s
+                             ? json{{"after", *e.fallback_after_s}, {"to", "on_demand"}}
+                             : json("wait");
+  }
+  return j;
+}
+
+json scheduler_json(const SchedulerConfig& s) {
+  static const char* const PLACEMENTS[] = {"best_fit", "pack", "spread", "topology_aware"};
+  return {{"queue", s.queue == QueuePolicy::fifo ? "fifo" : "backfill"},
+          {"placement", PLACEMENTS[static_cast<size_t>(s.placement)]}};
+}
+
+//! The topology with the link bandwidth and latency the builder would default to written out;
+//! sizes the builder derives from the cluster (spines and scalable units of a rail-optimized
+//! fabric, one leaf for all nodes) stay unwritten, so they still follow the cluster.
+json topology_json(const Scenario& sc) {
+  const TopologyConfig& t = sc.topology;
+  json j = {{"kind", t.kind_name},
+            {"latency", t.latency_s.value_or(topologies::NIC_LATENCY_S)},
+            {"comm_fraction", t.comm_fraction}};
+  const InstanceType* first = sc.pools.empty() ? nullptr : find_instance(sc, sc.pools[0].instance);
+  double link_default = first ? node_link_gbps(*first) : 100.0;
+  if (t.kind == TopologyKind::rail_optimized) link_default = 400;
+  if (t.kind == TopologyKind::tree_ring_hybrid) link_default = 100;
+  if (t.link_gbps || t.kind != TopologyKind::custom) j["link"] = t.link_gbps.value_or(link_default);
+  if (t.uplink_gbps) j["uplink"] = *t.uplink_gbps;
+  switch (t.kind) {
+    case TopologyKind::two_level_tree:
+    case TopologyKind::leaf_spine:
+      if (t.nodes_per_leaf > 0) j["nodes_per_leaf"] = t.nodes_per_leaf;
+      if (!t.uplink_gbps) j["oversubscription"] = t.oversubscription;
+      if (t.kind == TopologyKind::leaf_spine) j["spines"] = t.spines ? t.spines : 4;
+      break;
+    case TopologyKind::fat_tree:
+      if (t.k > 0) j["k"] = t.k;
+      break;
+    case TopologyKind::rail_optimized:
+      if (t.su > 0) j["su"] = t.su;
+      if (t.spines > 0) j["spines"] = t.spines;
+      j["nodes_per_su"] = t.nodes_per_su;
+      break;
+    case TopologyKind::tree_ring_hybrid:
+      j["groups_per_switch"] = t.groups_per_switch;
+      j["workers_per_group"] = t.workers_per_group;
+      j["uplink"] = t.uplink_gbps.value_or(400);
+      break;
+    case TopologyKind::custom: {
+      json vertices = json::array(), links = json::array();
+      for (const CustomVertexSpec& v : t.vertices)
+        vertices.push_back({{"name", v.name}, {"kind", v.kind}, {"level", v.level}});
+      for (const CustomLinkSpec& l : t.links)
+        links.push_back(
+            {{"a", l.a}, {"b", l.b}, {"bandwidth", l.bandwidth_gbps}, {"latency", l.latency_s}});
+      j["vertices"] = vertices;
+      j["links"] = links;
+      break;
+    }
+    case TopologyKind::none:
+    case TopologyKind::single_switch:
+      break;
+  }
+  return j;
+}
+
+json tco_json(const TcoConfig& t) {
+  json j = {{"years", t.years},
+            {"demand_growth_per_month", t.demand_growth_per_month},
+            {"discount_rate", t.discount_rate},
+            {"compare", t.compare},
+            {"basis", t.accrual ? "accrual" : "cash"}};
+  if (t.on_prem_nodes) j["on_prem_nodes"] = *t.on_prem_nodes;
+  if (t.hybrid_nodes) j["hybrid_nodes"] = *t.hybrid_nodes;
+  if (t.server) j["server"] = *t.server;
+  return j;
+}
+
+json recommend_json(const RecommendConfig& r) {
+  json slos = json::array(), candidates = json::array();
+  for (const RecommendSlo& s : r.slos) {
+    json o = {{"metric", s.metric}};
+    if (s.min) o["min"] = *s.min;
+    if (s.max) o["max"] = *s.max;
+    slos.push_back(o);
+  }
+  for (const RecommendCandidate& c : r.candidates) {
+    candidates.push_back({{"pool", c.pool},
+                          {"instances", c.instances},
+                          {"pricing", c.pricing},
+                          {"count", {{"min", c.count_min}, {"max", c.count_max}}}});
+  }
+  return {{"slos", slos},
+          {"probability", r.probability},
+          {"replications", r.replications},
+          {"candidates", candidates}};
+}
+
+}  // namespace
+
+json effective_scenario_json(const Scenario& sc) {
+  // NOTE: the version that wrote the echo travels with it (a comment key to the loader), so an
+  // echo saved on its own still says which gpuplan to rerun it with.
+  json j = {{"_gpuplan_version", GPUPLAN_VERSION},
+            {"name", sc.name},
+            {"seed", sc.seed},
+            {"horizon", sc.horizon_s},
+            {"warmup", sc.warmup_s},
+            {"scheduler", scheduler_json(sc.scheduler)},
+            {"limits",
+             {{"max_active_jobs", sc.limits.max_active_jobs}, {"time_bins", sc.limits.time_bins}}}};
+  if (!sc.description.empty()) j["description"] = sc.description;
+  if (json inst = instances_json(sc); !inst.empty()) j["instances"] = inst;
+  json pools = json::array(), workload = json::array();
+  for (const Pool& pool : sc.pools) pools.push_back(pool_json(pool));
+  for (const JobClass& jc : sc.workload) workload.push_back(class_json(sc, jc));
+  j["pools"] = pools;
+  j["workload"] = workload;
+  if (sc.topology.kind != TopologyKind::none) j["topology"] = topology_json(sc);
+  if (sc.tco) j["tco"] = tco_json(*sc.tco);
+  if (sc.recommend) j["recommend"] = recommend_json(*sc.recommend);
+  return j;
+}
+
+}  // namespace gpuplan

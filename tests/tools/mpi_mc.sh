@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `mpirun -n 4 gpuplan mc` writes the summary and CSVs of one process, with a fixed replica count
+# and with --target-ci; bad input makes every process exit 2 with one message.
+#   usage: tests/tools/mpi_mc.sh GPUPLAN MPIEXEC WORKDIR
+set -euo pipefail
+gpuplan=$1 mpiexec=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+
+# CI runs as root in a container: no ssh, no ptrace between processes.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+mpi() { "$mpiexec" -n 4 "$gpuplan" "$@"; }
+
+# Same result apart from how it ran: monte_carlo (processes, device, rounds) and the clock.
+same() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys, pathlib
+a, b = (pathlib.Path(p) for p in sys.argv[1:3])
+ra, rb = (json.loads((d / "result.json").read_text()) for d in (a, b))
+assert ra["monte_carlo"]["processes"] == 1, ra["monte_carlo"]["processes"]
+assert rb["monte_carlo"]["processes"] == 4, rb["monte_carlo"]["processes"]
+assert rb["monte_carlo"]["device"].startswith("4 processes x "), rb["monte_carlo"]["device"]
+if ra["monte_carlo"]["target_ci"] != rb["monte_carlo"]["target_ci"]:
+    sys.exit("--target-ci outcome differs between 1 and 4 processes")
+# byte for byte: the summary as written, and the CSVs
+if json.dumps(ra["summary"]) != json.dumps(rb["summary"]):
+    sys.exit("summary differs between 1 and 4 processes")
+for r in (ra, rb):
+    for k in ("generated_at", "monte_carlo"):
+        r.pop(k)
+if ra != rb:
+    sys.exit("result.json differs: " + ", ".join(k for k in ra if ra[k] != rb.get(k)))
+for f in ("replicas.csv", "timeseries.csv", "classes.csv"):
+    if (a / f).read_bytes() != (b / f).read_bytes():
+        sys.exit(f + " differs between 1 and 4 processes")
+print(f"{a.name}: {ra['replications']} replications, identical under 4 processes")
+PY
+}
+
+# 14 replicas in rounds of 4 x 3: the last round splits 2 replicas over 4 processes.
+args=(mc scenarios/mc_quickstart.json --replications 14 --batch 3 --threads 1 --quiet)
+"$gpuplan" "${args[@]}" --out "$work/one"
+mpi "${args[@]}" --out "$work/four"
+same "$work/one" "$work/four"
+
+# --target-ci grows by one batch at a time and stops at the same replica count (44 here, below
+# the cap of 64, so rank 0's decision to stop is what ends the study on every process).
+args=(mc scenarios/quickstart.json --replications 4 --batch 2 --target-ci 0.5 --max-replications 64
+      --threads 1 --quiet)
+"$gpuplan" "${args[@]}" --out "$work/one-ci"
+mpi "${args[@]}" --out "$work/four-ci"
+same "$work/one-ci" "$work/four-ci"
+
+# Bad input: every process exits 2 and only rank 0 prints the message.
+set +e
+mpi mc "$work/missing.json" --out "$work/bad" >"$work/bad.out" 2>"$work/bad.err"
+rc=$?
+set -e
+if [[ $rc -ne 2 ]]; then
+  echo "mpirun with a missing scenario exited $rc, expected 2" >&2
+  cat "$work/bad.err" >&2
+  exit 1
+fi
+n=$(grep -c "missing.json" "$work/bad.err" || true)
+if [[ $n -ne 1 ]]; then
+  echo "expected the message once, got $n times:" >&2
+  cat "$work/bad.err" >&2
+  exit 1
+fi
+echo "bad input: exit 2, one message"
