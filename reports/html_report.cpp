@@ -95,7 +95,10 @@ struct Facts {
   std::size_t n_warnings = 0;
 
   bool mc() const { return replications > 1; }
-  bool saturated() const { return saturated_share > 0; }
+  //! Demand at or above capacity: no queue reaches a steady state, flagged by the engine or not.
+  bool overloaded() const { return offered && *offered >= 1.0; }
+  //! The configuration cannot keep up: some replica saturated, or the offered load is >= 100%.
+  bool saturated() const { return saturated_share > 0 || overloaded(); }
   std::optional<double> mean_run_s() const {
     if (!wait.mean || !jct.mean || *jct.mean - *wait.mean <= 0) return std::nullopt;
     return *jct.mean - *wait.mean;
@@ -269,7 +272,11 @@ std::string saturated_banner(const Facts& f) {
       "<div class=\"banner banner-bad\" role=\"alert\"><strong class=\"banner-title\">This "
       "configuration cannot "
       "keep up with the offered load</strong><p>";
-  if (f.mc() && f.saturated_share < 1) {
+  if (f.saturated_share == 0) {
+    h += "Jobs ask for " + pct(f.offered, 0) +
+         " of the cluster's GPU capacity, so the queue of waiting jobs grows for as long as the "
+         "simulation runs, even where the run was not stopped early. ";
+  } else if (f.mc() && f.saturated_share < 1) {
     const double k = std::round(f.saturated_share * static_cast<double>(f.replications));
     h += "In " + format_count(k) + " of " + format_count(static_cast<double>(f.replications)) +
          " replications the queue grew without bound. ";
