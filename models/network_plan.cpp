@@ -248,8 +248,9 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
   if (sc.topology.kind == TopologyKind::none) return plan;
   const uint32_t n_nodes = static_cast<uint32_t>(node_pool.size());
   const InstanceType& first = instance_of(sc, sc.pools.at(0).instance);
-  const topo::Topology t = build_topology(sc.topology, n_nodes, first.gpus_per_node,
-                                          node_link_gbps(first), plan.hosts_per_node);
+  plan.topology = build_topology(sc.topology, n_nodes, first.gpus_per_node, node_link_gbps(first),
+                                 plan.hosts_per_node);
+  const topo::Topology& t = plan.topology;
   const uint32_t hpn = plan.hosts_per_node;
   plan.topology_name = t.name;
   plan.dot = topo::to_dot(t);
@@ -264,6 +265,7 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
   const topo::Graph& g = t.graph;
   const size_t n_v = boost::num_vertices(g);
   plan.node_group.assign(size_t(L_n) * n_nodes, 0);
+  plan.edge_groups.assign(boost::num_edges(g), {});
   std::vector<uint32_t> group_size;
   for (uint32_t L = 0; L < L_n; ++L) {
     plan.level_group0.push_back(static_cast<uint32_t>(plan.uplink_gbps.size()));
@@ -278,17 +280,34 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
       auto [it, fresh] = local.try_emplace(c, static_cast<uint32_t>(plan.uplink_gbps.size()));
       if (fresh) {
         plan.uplink_gbps.push_back(0);
+        plan.group_level.push_back(L);
+        plan.group_label.emplace_back();
         group_size.push_back(0);
       }
       plan.node_group[size_t(L) * n_nodes + n] = it->second;
       group_size[it->second] += 1;
     }
+    // A group is named after its highest vertex (the first one found at that level).
+    std::vector<uint32_t> label_level(plan.group_label.size(), 0);
+    for (topo::Vertex v = 0; v < n_v; ++v) {
+      const auto it = local.find(comp[v]);
+      if (g[v].level > L || it == local.end()) continue;
+      std::string& label = plan.group_label[it->second];
+      if (label.empty() || g[v].level > label_level[it->second]) {
+        label = g[v].name;
+        label_level[it->second] = g[v].level;
+      }
+    }
+    std::size_t edge_idx = 0;
     for (const topo::Edge e : boost::make_iterator_range(boost::edges(g))) {
+      const std::size_t idx = edge_idx++;
       topo::Vertex a = boost::source(e, g), b = boost::target(e, g);
       if (g[a].level > g[b].level) std::swap(a, b);
       if (g[a].level > L || g[b].level <= L) continue;
       const auto it = local.find(comp[a]);
-      if (it != local.end()) plan.uplink_gbps[it->second] += g[e].bandwidth_gbps;
+      if (it == local.end()) continue;
+      plan.uplink_gbps[it->second] += g[e].bandwidth_gbps;
+      plan.edge_groups[idx].push_back(it->second);
     }
     if (L + 1 == L_n && local.size() != 1)
       throw std::invalid_argument("the topology is not connected: its nodes form " +

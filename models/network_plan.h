@@ -47,7 +47,13 @@ struct NetworkPlan {
 
   std::string topology_name;  //!< builder's name, e.g. "leaf_spine(16x32, 4 spines)" ("" = none)
   std::string dot;            //!< Graphviz DOT of the topology ("" = none)
-  topologies::TopologyTables tables;  //!< host-level tables (reports)
+  topologies::Topology topology;  //!< the built graph (reports redraw it shaded by link load)
+  //! [n_edges, boost::edges order] uplink groups whose upward links include the edge (an edge
+  //! that skips levels, e.g. host to spine, is in the uplink of a group at each level it skips).
+  std::vector<std::vector<uint32_t>> edge_groups;
+  std::vector<uint32_t> group_level;     //!< [n_groups] topology level of each group
+  std::vector<std::string> group_label;  //!< [n_groups] the group's highest vertex, e.g. leaf3
+  topologies::TopologyTables tables;     //!< host-level tables (reports)
   uint32_t hosts_per_node = 1;
 
   //! The core's view over the arrays above.

@@ -38,23 +38,6 @@ json option_json(const Eigen::VectorXd& monthly, double rate) {
 
 }  // namespace
 
-GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
-  GpuHours h;
-  for (uint32_t k = 0; k < m.classes.size; ++k) {
-    if (c != NONE && k != c) continue;
-    const ClassEconTotals& t = s.econ.classes[k];
-    h.busy += t.busy_gpu_s / HOUR_S;
-    h.lost += t.lost_gpu_s / HOUR_S;
-    h.checkpoint += t.checkpoint_gpu_s / HOUR_S;
-    h.restart += t.restart_gpu_s / HOUR_S;
-  }
-  if (c == NONE)
-    for (uint32_t p = 0; p < m.pools.size; ++p)
-      h.provisioned += s.econ.pools[p].provisioned_gpu_s / HOUR_S;
-  h.useful = std::max(0.0, h.busy - h.lost - h.checkpoint - h.restart);
-  return h;
-}
-
 void add_economics_json(json& r, const Scenario& sc, const CompiledScenario& cs,
                         const ReplicaMetrics& m, const ReplicaState& s) {
   const ModelView v = cs.view();

@@ -11,19 +11,6 @@
 
 namespace gpuplan {
 
-//! GPU-hour accounting of one replica over the statistics window.
-struct GpuHours {
-  double provisioned = 0;  //!< [GPU-h] billed GPUs
-  double busy = 0;         //!< [GPU-h] held by running jobs
-  double lost = 0;         //!< [GPU-h] compute thrown away by preemptions
-  double checkpoint = 0;   //!< [GPU-h] writing checkpoints
-  double restart = 0;      //!< [GPU-h] reloading after preemptions
-  double useful = 0;       //!< [GPU-h] busy − lost − checkpoint − restart: work that was kept
-};
-
-//! GPU-hour accounting of class `c`, or of all classes when `c` is NONE.
-GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);
-
 //! Adds the economics keys to a single-run result `r` (cost_usd.*, gpu_hours, preemption,
 //! per_pool[i].*, per_class[i].*, tco).
 void add_economics_json(nlohmann::json& r, const Scenario& sc, const CompiledScenario& cs,

@@ -68,6 +68,8 @@ figure.wide .chart-box { height: 320px; }
 .topo-box { overflow: auto; max-height: 560px; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
 .topo-box svg { display: block; max-width: none; height: auto; }
 figure.topo { margin-top: 14px; }
+.load-legend { display: inline-flex; flex-wrap: wrap; gap: 10px; margin: 0 4px; }
+.load-legend i, i.swatch { display: inline-block; width: 14px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: middle; }
 section > .kpis + .card, section > .kpis + .charts, section > .card + .charts, section > .charts + .card, section > .note + .charts { margin-top: 14px; }
 .placeholder { display: flex; align-items: center; color: var(--muted); font-size: 14px; }
 table { border-collapse: collapse; width: 100%; font-size: 13.5px; font-variant-numeric: tabular-nums; }

@@ -3,6 +3,7 @@
 #include "models/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
+#include "topologies/graphviz.h"
 
 #include <algorithm>
 #include <array>
@@ -94,7 +95,10 @@ struct Facts {
   std::size_t n_warnings = 0;
 
   bool mc() const { return replications > 1; }
-  bool saturated() const { return saturated_share > 0; }
+  //! Demand at or above capacity: no queue reaches a steady state, flagged by the engine or not.
+  bool overloaded() const { return offered && *offered >= 1.0; }
+  //! The configuration cannot keep up: some replica saturated, or the offered load is >= 100%.
+  bool saturated() const { return saturated_share > 0 || overloaded(); }
   std::optional<double> mean_run_s() const {
     if (!wait.mean || !jct.mean || *jct.mean - *wait.mean <= 0) return std::nullopt;
     return *jct.mean - *wait.mean;
@@ -268,7 +272,11 @@ std::string saturated_banner(const Facts& f) {
       "<div class=\"banner banner-bad\" role=\"alert\"><strong class=\"banner-title\">This "
       "configuration cannot "
       "keep up with the offered load</strong><p>";
-  if (f.mc() && f.saturated_share < 1) {
+  if (f.saturated_share == 0) {
+    h += "Jobs ask for " + pct(f.offered, 0) +
+         " of the cluster's GPU capacity, so the queue of waiting jobs grows for as long as the "
+         "simulation runs, even where the run was not stopped early. ";
+  } else if (f.mc() && f.saturated_share < 1) {
     const double k = std::round(f.saturated_share * static_cast<double>(f.replications));
     h += "In " + format_count(k) + " of " + format_count(static_cast<double>(f.replications)) +
          " replications the queue grew without bound. ";
@@ -984,6 +992,59 @@ Tile raw_tile(std::string label, std::string value, std::string detail,
           raw ? format_raw(*raw) + (unit.empty() ? "" : " " + std::string(unit)) : "", ""};
 }
 
+//! For a Monte Carlo result, says that a section's figures are means across replications.
+std::string mc_means_note(const json& r) {
+  const auto n = number_at(r, "replications");
+  if (find_path(r, "monte_carlo") == nullptr || !n) return "";
+  return "<p class=\"note\">Means across " + plural(*n, "replication", "replications") +
+         "; the <code>summary</code> in result.json and replicas.csv give each figure's 95% CI, "
+         "percentiles and every replication's value.</p>\n";
+}
+
+//! Colour swatches of the link-load scale (topologies::load_color).
+std::string load_legend() {
+  std::string h = "<span class=\"load-legend\">";
+  const std::pair<double, const char*> stops[] = {
+      {0.0, "idle"}, {0.2, "20%"}, {0.5, "50%"}, {0.8, "80%"}, {1.0, "≥ 100% (gangs slowed)"}};
+  for (const auto& [load, label] : stops)
+    h += "<span><i style=\"background:" + topologies::load_color(load) + "\"></i>" + esc(label) +
+         "</span>";
+  return h + "</span>";
+}
+
+//! The busiest uplinks by time-averaged load, at most 10 rows.
+std::string render_busiest_links(const json& links) {
+  std::vector<const json*> rows;
+  for (const json& l : links)
+    if (l.is_object() && number_at(l, "mean_load")) rows.push_back(&l);
+  std::stable_sort(rows.begin(), rows.end(), [](const json* a, const json* b) {
+    return *number_at(*a, "mean_load") > *number_at(*b, "mean_load");
+  });
+  const std::size_t shown = std::min<std::size_t>(rows.size(), 10);
+  std::string h =
+      "<div class=\"card table-card table-scroll\"><table id=\"links-table\" "
+      "class=\"sortable\"><caption>Busiest uplinks <small>" +
+      esc(std::to_string(shown)) + " of " + esc(std::to_string(rows.size())) +
+      ", by time-averaged load</small></caption><thead><tr><th scope=\"col\">Uplinks of</th>"
+      "<th scope=\"col\" class=\"num\">Level</th><th scope=\"col\" "
+      "class=\"num\">Capacity</th><th scope=\"col\" class=\"num\">Crossing nodes "
+      "(mean)</th><th scope=\"col\" class=\"num\">Load</th><th scope=\"col\" "
+      "class=\"num\">Time congested</th></tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < shown; ++i) {
+    const json& l = *rows[i];
+    const double load = *number_at(l, "mean_load");
+    h += "<tr><td>" + esc(string_at(l, "group")) + "</td><td class=\"num\">" +
+         esc(format_number(number_at(l, "level").value_or(0), 0)) + "</td><td class=\"num\">" +
+         esc(format_number(number_at(l, "capacity_gbps").value_or(0), 0)) +
+         " Gb/s</td><td class=\"num\">" +
+         esc(format_number(number_at(l, "mean_crossing_nodes").value_or(0), 2)) +
+         "</td><td class=\"num\"><i class=\"swatch\" style=\"background:" +
+         topologies::load_color(load) + "\"></i>" + esc(pct(load)) + "</td><td class=\"num\">" +
+         esc(pct(number_at(l, "congested_share"))) + "</td></tr>\n";
+  }
+  return h + "</tbody></table></div>\n";
+}
+
 std::string render_network(const json& r) {
   const json* net = find_path(r, "network");
   const std::string svg_text = string_at(r, "topology.svg");
@@ -992,6 +1053,7 @@ std::string render_network(const json& r) {
   std::string h =
       "<section id=\"network\" aria-labelledby=\"h-network\"><h2 id=\"h-network\">Network "
       "topology</h2>\n";
+  h += mc_means_note(r);
   std::vector<Tile> tiles;
   const std::string placement = string_at(r, "network.placement");
   if (!placement.empty())
@@ -1051,13 +1113,20 @@ std::string render_network(const json& r) {
     }
     h += "</tbody></table></div>\n";
   }
+  const json& links = array_at(r, "topology.links");
+  if (!links.empty()) h += render_busiest_links(links);
   if (!svg_text.empty()) {
     const std::string svg = sanitize_svg(svg_text);
     if (!svg.empty()) {
       h += "<figure class=\"card topo\"><figcaption><h3>Topology graph</h3><p>Hosts as "
-           "ellipses, switches as boxes, links labelled in Gb/s. Scroll to see all of it.</p>"
-           "</figcaption><div class=\"topo-box\" role=\"img\" aria-label=\"Network topology "
-           "graph\">" +
+           "ellipses, switches as boxes, links labelled in Gb/s";
+      if (!links.empty()) {
+        h += " and shaded by load: the line rate of the gangs crossing a link ÷ its capacity, "
+             "time-averaged over the statistics window. " +
+             load_legend() + " Links inside a server or ring carry no measured load and stay black";
+      }
+      h += ". Scroll to see all of it.</p></figcaption><div class=\"topo-box\" role=\"img\" "
+           "aria-label=\"Network topology graph\">" +
            svg + "</div></figure>\n";
     }
   } else if (const std::string err = string_at(r, "topology.svg_error"); !err.empty()) {
@@ -1077,6 +1146,7 @@ std::string render_cost_detail(const Facts& f, const json& r, bool pool_chart, j
   std::string h =
       "<section id=\"cost-detail\" aria-labelledby=\"h-cost-detail\"><h2 id=\"h-cost-detail\">Cost "
       "by way of paying and by class</h2>\n";
+  h += mc_means_note(r);
   std::vector<Tile> tiles;
   if (per_useful)
     tiles.push_back(raw_tile("Cost per useful GPU-hour", money(per_useful) + "/GPU-h",
@@ -1186,6 +1256,7 @@ std::string render_preemption(const json& r) {
   std::string h =
       "<section id=\"preemption\" aria-labelledby=\"h-preemption\"><h2 "
       "id=\"h-preemption\">Preemptions and lost work</h2>\n";
+  h += mc_means_note(r);
   std::vector<Tile> tiles;
   if (const auto v = number_at(*p, "preemptions"))
     tiles.push_back(raw_tile("Preemptions", plural(*v, "job run", "job runs"),

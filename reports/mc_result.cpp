@@ -146,12 +146,36 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
                      {"gpu_utilization", mean_of(s, "per_pool." + pool.name + ".gpu_utilization")},
+                     {"mean_nodes", mean_of(s, "per_pool." + pool.name + ".mean_nodes")},
+                     {"preemptions", mean_of(s, "per_pool." + pool.name + ".preemptions")},
                      {"cost_usd", cost}});
   }
+  json per_class_cost = json::object();
+  for (const JobClass& jc : sc.workload)
+    per_class_cost[jc.name] = mean_of(s, "per_class." + jc.name + ".cost_usd");
   r["cost_usd"] = {{"total", mean_of(s, "cost_usd.total")},
                    {"per_pool", per_pool_cost},
+                   {"per_class", per_class_cost},
+                   {"idle", mean_of(s, "cost_usd.idle")},
+                   {"per_job_mean", mean_of(s, "cost_usd.per_job_mean")},
+                   {"per_useful_gpu_hour", mean_of(s, "cost_usd.per_useful_gpu_hour")},
                    {"per_gpu_hour", mean_of(s, "cost_usd.per_gpu_hour")}};
   r["per_pool"] = pools;
+  // Means over the replicas in statistics, in the single-run shape (the summary has their CIs).
+  r["gpu_hours"] = json::object();
+  for (const char* k : {"provisioned", "busy", "useful", "lost_to_preemption",
+                        "checkpoint_overhead", "restart_overhead"})
+    r["gpu_hours"][k] = mean_of(s, std::string("gpu_hours.") + k);
+  r["preemption"] = {{"preemptions", mean_of(s, "preemption.preemptions")},
+                     {"reclaimed_nodes", mean_of(s, "preemption.reclaimed_nodes")},
+                     {"waves", mean_of(s, "preemption.waves")},
+                     {"lost_gpu_hours", mean_of(s, "gpu_hours.lost_to_preemption")},
+                     {"checkpoint_overhead_gpu_hours", mean_of(s, "gpu_hours.checkpoint_overhead")},
+                     {"restart_overhead_gpu_hours", mean_of(s, "gpu_hours.restart_overhead")},
+                     {"restarts_per_job", mean_of(s, "preemption.restarts_per_job")}};
+  r["network"] = {{"stranded_gpus", mean_of(s, "network.stranded_gpus")},
+                  {"mean_comm_slowdown", mean_of(s, "network.mean_comm_slowdown")},
+                  {"rate_changes", mean_of(s, "network.rate_changes")}};
 
   const auto& wait_hist = s.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;
   const auto& jct_hist = s.statistics_over_all ? st.jct_hist_all : st.jct_hist_ok;
@@ -164,6 +188,11 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
                        {"jobs_unfinished", mean_of(s, k + ".jobs_unfinished")},
                        {"wait_s", duration_means(s, k + ".wait_s")},
                        {"jct_s", duration_means(s, k + ".jct_s")},
+                       {"cost_usd", mean_of(s, k + ".cost_usd")},
+                       {"cost_per_job_usd", mean_of(s, k + ".cost_per_job_usd")},
+                       {"useful_gpu_hours", mean_of(s, k + ".useful_gpu_hours")},
+                       {"preemptions", mean_of(s, k + ".preemptions")},
+                       {"restarts_per_job", mean_of(s, k + ".restarts_per_job")},
                        {"wait_cdf", cdf_json(&wait_hist[c * HIST_BINS])},
                        {"jct_cdf", cdf_json(&jct_hist[c * HIST_BINS])}});
   }

@@ -13,7 +13,10 @@ namespace gpuplan {
 nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s);
 
 //! The `topology` object (kind, name, per-level bandwidth, dot, svg); null without a topology.
-//! SVG needs Graphviz's `dot`; without it `svg` is absent and `svg_error` says why.
-nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs);
+//! With a finished replica `s` it adds `links` (the time-averaged load of every uplink) and the
+//! DOT and SVG shade each link by its load. SVG needs Graphviz's `dot`; without it `svg` is
+//! absent and `svg_error` says why.
+nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
+                             const ReplicaState* s = nullptr);
 
 }  // namespace gpuplan

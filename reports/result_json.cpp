@@ -163,7 +163,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   add_economics_json(r, sc, cs, m, s);  // cost per class/job/useful GPU-h, preemption, tco
   r["scenario_echo"] = effective_scenario_json(sc);
   r["network"] = network_json(sc, cs, s);
-  if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs);
+  if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs, &s);
   r["warnings"] = result_warnings(sc, cs, m);
   return r;
 }

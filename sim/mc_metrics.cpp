@@ -4,6 +4,14 @@ namespace gpuplan {
 namespace {
 
 const char* const DURATION_KEYS[] = {"mean", "p50", "p90", "p99"};
+const char* const GPU_HOUR_KEYS[] = {
+    "provisioned",     "busy", "useful", "lost_to_preemption", "checkpoint_overhead",
+    "restart_overhead"};
+
+//! x / n, or 0 when nothing to divide by (no job completed, no GPU-hour provisioned).
+double per(double x, double n) {
+  return n > 0 ? x / n : 0;
+}
 
 void push_duration(std::vector<double>& row, const DurationStats& d) {
   row.insert(row.end(), {d.mean, d.p50, d.p90, d.p99});
@@ -19,36 +27,55 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.jct_s.") + k);
   p.insert(p.end(),
            {"metrics.gpu_utilization", "metrics.mean_queued_jobs", "metrics.mean_jobs_in_system",
-            "metrics.events", "metrics.saturated", "cost_usd.total", "cost_usd.per_gpu_hour"});
+            "metrics.events", "metrics.saturated", "cost_usd.total", "cost_usd.per_gpu_hour",
+            "cost_usd.idle", "cost_usd.per_job_mean", "cost_usd.per_useful_gpu_hour"});
+  for (const char* k : GPU_HOUR_KEYS) p.push_back(std::string("gpu_hours.") + k);
+  p.insert(p.end(), {"preemption.preemptions", "preemption.reclaimed_nodes", "preemption.waves",
+                     "preemption.restarts_per_job", "network.stranded_gpus",
+                     "network.mean_comm_slowdown", "network.rate_changes"});
   for (const auto& n : pool_names) p.push_back("cost_usd.per_pool." + n);
-  for (const auto& n : pool_names) p.push_back("per_pool." + n + ".gpu_utilization");
+  for (const auto& n : pool_names) {
+    const std::string q = "per_pool." + n + ".";
+    p.insert(p.end(), {q + "gpu_utilization", q + "mean_nodes", q + "preemptions"});
+  }
   for (const auto& n : class_names) {
     const std::string c = "per_class." + n + ".";
     p.insert(p.end(), {c + "jobs_submitted", c + "jobs_completed", c + "jobs_unfinished"});
     for (const char* k : DURATION_KEYS) p.push_back(c + "wait_s." + k);
     for (const char* k : DURATION_KEYS) p.push_back(c + "jct_s." + k);
+    p.insert(p.end(), {c + "cost_usd", c + "cost_per_job_usd", c + "useful_gpu_hours",
+                       c + "preemptions", c + "restarts_per_job"});
   }
   return p;
 }
 
-std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
-  double provisioned_gpu_h = 0;
-  for (uint32_t p = 0; p < m.pools.size; ++p)
-    provisioned_gpu_h +=
-        double(m.pools[p].n_nodes) * m.pools[p].gpus_per_node * (m.horizon - m.warmup) / 3600.0;
+std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
+  const GpuHours& h = r.gpu_hours;
+  double class_cost = 0;
+  for (const ClassMetrics& c : r.classes) class_cost += c.cost_usd;
   std::vector<double> row = {double(r.jobs_submitted), double(r.jobs_completed),
                              double(r.jobs_unfinished)};
   push_duration(row, r.wait_s);
   push_duration(row, r.jct_s);
   row.insert(row.end(), {r.gpu_utilization, r.mean_queued_jobs, r.mean_jobs_in_system,
                          double(r.events), r.saturated ? 1.0 : 0.0, r.cost_usd,
-                         provisioned_gpu_h > 0 ? r.cost_usd / provisioned_gpu_h : 0});
+                         per(r.cost_usd, h.provisioned), r.cost_usd - class_cost,
+                         per(r.cost_usd, double(r.jobs_completed)), per(r.cost_usd, h.useful)});
+  row.insert(row.end(), {h.provisioned, h.busy, h.useful, h.lost, h.checkpoint, h.restart});
+  const PreemptionMetrics& pr = r.preemption;
+  row.insert(row.end(),
+             {double(pr.preemptions), double(pr.reclaimed_nodes), double(pr.waves),
+              per(double(pr.restarts), double(r.jobs_completed)), r.network.stranded_gpus,
+              r.network.mean_comm_slowdown, double(r.network.rate_changes)});
   for (const PoolMetrics& p : r.pools) row.push_back(p.cost_usd);
-  for (const PoolMetrics& p : r.pools) row.push_back(p.gpu_utilization);
+  for (const PoolMetrics& p : r.pools)
+    row.insert(row.end(), {p.gpu_utilization, p.mean_nodes, double(p.preemptions)});
   for (const ClassMetrics& c : r.classes) {
     row.insert(row.end(), {double(c.submitted), double(c.completed), double(c.unfinished)});
     push_duration(row, c.wait_s);
     push_duration(row, c.jct_s);
+    row.insert(row.end(), {c.cost_usd, per(c.cost_usd, double(c.completed)), c.gpu_hours.useful,
+                           double(c.preemptions), per(double(c.restarts), double(c.completed))});
   }
   return row;
 }

@@ -13,8 +13,9 @@ namespace gpuplan {
 [[nodiscard]] std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
                                                     const std::vector<std::string>& class_names);
 
-//! The values of one replica in metric_paths order; `metrics.saturated` is 0 or 1 and
-//! `cost_usd.per_gpu_hour` divides by the GPU-hours provisioned over [warmup, horizon).
+//! The values of one replica in metric_paths order; `metrics.saturated` is 0 or 1,
+//! `cost_usd.per_gpu_hour` divides by the GPU-hours billed over [warmup, horizon), and ratios
+//! with nothing to divide by (no job completed) are 0, as in result.json.
 [[nodiscard]] std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r);
 
 //! Indices of the headline metrics in a row (the ones --target-ci converges).

@@ -60,6 +60,9 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.net.jobs, net_jobs, R::work);
   place(s.net.uplink_load, m.net.n_groups, R::work);
   place(s.net.uplink_mark, m.net.n_groups, R::work);
+  place(s.net.uplink_since, m.net.n_groups, R::work);
+  place(s.net.uplink_node_s, m.net.n_groups, R::result);
+  place(s.net.uplink_congested_s, m.net.n_groups, R::result);
   place(s.net.sharing, net_jobs, R::work);
   place(s.econ.node_state, m.n_nodes, R::work);
   place(s.econ.node_billed_since, m.n_nodes, R::work);

@@ -29,7 +29,26 @@ DurationStats from_values(std::vector<double>& v, double sum) {
   return d;
 }
 
+constexpr double HOUR_S = 3600.0;
+
 }  // namespace
+
+GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
+  GpuHours h;
+  for (uint32_t k = 0; k < m.classes.size; ++k) {
+    if (c != NONE && k != c) continue;
+    const ClassEconTotals& t = s.econ.classes[k];
+    h.busy += t.busy_gpu_s / HOUR_S;
+    h.lost += t.lost_gpu_s / HOUR_S;
+    h.checkpoint += t.checkpoint_gpu_s / HOUR_S;
+    h.restart += t.restart_gpu_s / HOUR_S;
+  }
+  if (c == NONE)
+    for (uint32_t p = 0; p < m.pools.size; ++p)
+      h.provisioned += s.econ.pools[p].provisioned_gpu_s / HOUR_S;
+  h.useful = std::max(0.0, h.busy - h.lost - h.checkpoint - h.restart);
+  return h;
+}
 
 double sorted_quantile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
@@ -60,9 +79,12 @@ double histogram_quantile(const uint32_t* counts, double q) {
 
 const char* saturation_name(SaturationCause c) {
   switch (c) {
-    case SaturationCause::none: return "none";
-    case SaturationCause::queue_overflow: return "queue_overflow";
-    case SaturationCause::event_overflow: return "event_overflow";
+    case SaturationCause::none:
+      return "none";
+    case SaturationCause::queue_overflow:
+      return "queue_overflow";
+    case SaturationCause::event_overflow:
+      return "event_overflow";
   }
   return "none";
 }
@@ -80,9 +102,25 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   r.saturated_at_s = r.saturated ? t.saturated_at : 0;
   r.events = t.events;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    const double prov = double(m.pools[p].n_nodes) * m.pools[p].gpus_per_node * window;
-    r.pools.push_back(PoolMetrics{prov > 0 ? s.pool_busy_gpu_s[p] / prov : 0, s.pool_cost_usd[p]});
+    // NOTE: billed GPU-seconds, so an elastic pool's utilization counts the nodes it had.
+    const PoolEconTotals& e = s.econ.pools[p];
+    PoolMetrics pm;
+    pm.gpu_utilization = e.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / e.provisioned_gpu_s : 0;
+    pm.cost_usd = s.pool_cost_usd[p];
+    pm.mean_nodes = window > 0 ? e.provisioned_node_s / window : 0;
+    pm.preemptions = e.preemptions;
+    r.pools.push_back(pm);
+    r.preemption.preemptions += e.preemptions;
+    r.preemption.reclaimed_nodes += e.reclaimed_nodes;
+    r.preemption.waves += e.waves;
   }
+  r.gpu_hours = gpu_hours(m, s, NONE);
+  r.network.stranded_gpus = window > 0 ? s.net.stranded_gpu_s / window : 0;
+  r.network.multi_node_completed = s.net.multi_node_completed;
+  r.network.mean_comm_slowdown = s.net.multi_node_completed > 0
+                                     ? s.net.comm_slowdown_sum / double(s.net.multi_node_completed)
+                                     : 1.0;
+  r.network.rate_changes = s.net.rate_changes;
 
   // Exact quantiles when the sink holds every finished job; the histogram otherwise.
   r.exact_quantiles = !s.records.empty() && !s.records_truncated;
@@ -104,6 +142,11 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     cm.submitted = ct.submitted;
     cm.completed = ct.completed;
     cm.unfinished = ct.submitted - ct.completed;
+    cm.cost_usd = s.econ.classes[c].cost_usd;
+    cm.preemptions = s.econ.classes[c].preemptions;
+    cm.restarts = s.econ.classes[c].restarts_of_completed;
+    cm.gpu_hours = gpu_hours(m, s, c);
+    r.preemption.restarts += cm.restarts;
     const uint32_t* wh = &s.wait_hist[c * HIST_BINS];
     const uint32_t* jh = &s.jct_hist[c * HIST_BINS];
     if (r.exact_quantiles) {

@@ -1,5 +1,6 @@
 #pragma once
-//! A finished replica's headline numbers (result contract, ARCHITECTURE.md §5), extracted on the host.
+//! A finished replica's headline numbers (result contract, ARCHITECTURE.md §5), extracted on the
+//! host.
 #include <vector>
 
 #include "sim/core/state.h"
@@ -11,24 +12,56 @@ struct DurationStats {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0;
 };
 
+//! GPU-hour accounting over the statistics window (docs/outputs.md, `gpu_hours`).
+struct GpuHours {
+  double provisioned = 0;  //!< [GPU-h] billed GPUs
+  double busy = 0;         //!< [GPU-h] held by running jobs
+  double lost = 0;         //!< [GPU-h] compute thrown away by preemptions
+  double checkpoint = 0;   //!< [GPU-h] writing checkpoints
+  double restart = 0;      //!< [GPU-h] reloading after preemptions
+  double useful = 0;       //!< [GPU-h] busy − lost − checkpoint − restart: work that was kept
+};
+
 //! Counts and durations of one job class over the statistics window.
 struct ClassMetrics {
   uint64_t submitted = 0, completed = 0, unfinished = 0;
   DurationStats wait_s, jct_s;
+  double cost_usd = 0;       //!< its GPU-seconds at its pools' per-GPU rates
+  uint64_t preemptions = 0;  //!< its runs ended by a reclaim
+  uint64_t restarts = 0;     //!< restarts summed over its completed jobs
+  GpuHours gpu_hours;        //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
 };
 
 //! Per-pool figures over the statistics window.
 struct PoolMetrics {
   double gpu_utilization = 0;  //!< busy / provisioned GPU-seconds
   double cost_usd = 0;
+  double mean_nodes = 0;     //!< nodes provisioned (billed), time-averaged
+  uint64_t preemptions = 0;  //!< job runs ended by a spot reclaim
+};
+
+//! Spot preemption totals over the statistics window.
+struct PreemptionMetrics {
+  uint64_t preemptions = 0;      //!< job runs ended by a reclaim
+  uint64_t reclaimed_nodes = 0;  //!< nodes taken by the spot market
+  uint64_t waves = 0;            //!< reclaim waves that took at least one node
+  uint64_t restarts = 0;         //!< restarts summed over completed jobs
+};
+
+//! Network figures: fragmentation and the communication slowdown of multi-node gangs.
+struct NetworkMetrics {
+  double stranded_gpus = 0;       //!< free GPUs on partly used nodes, time-averaged
+  double mean_comm_slowdown = 1;  //!< run time / ideal run time over completed multi-node jobs
+  uint64_t multi_node_completed = 0;
+  uint64_t rate_changes = 0;  //!< finish times moved by link sharing
 };
 
 //! Everything result.json reports for one replica.
 struct ReplicaMetrics {
   uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_unfinished = 0;
   DurationStats wait_s, jct_s;
-  double gpu_utilization = 0;    //!< busy GPU-s / provisioned GPU-s over [warmup, horizon)
-  double mean_queued_jobs = 0;   //!< time-average queue length over the window
+  double gpu_utilization = 0;   //!< busy GPU-s / provisioned GPU-s over [warmup, horizon)
+  double mean_queued_jobs = 0;  //!< time-average queue length over the window
   double mean_jobs_in_system = 0;
   double cost_usd = 0;
   bool saturated = false;
@@ -36,6 +69,9 @@ struct ReplicaMetrics {
   double saturated_at_s = 0;
   uint64_t events = 0;
   bool exact_quantiles = false;  //!< from per-job records (true) or the log histogram (false)
+  GpuHours gpu_hours;
+  PreemptionMetrics preemption;
+  NetworkMetrics network;
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
 };
@@ -43,6 +79,9 @@ struct ReplicaMetrics {
 //! Extracts metrics; quantiles are exact when the per-job sink captured every job, else they come
 //! from the log histogram (bins 2.5% wide, interpolated inside a bin).
 ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s);
+
+//! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
+GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);
 
 //! Quantile q in [0, 1] of histogram `counts` (HIST_BINS bins); 0 when empty.
 double histogram_quantile(const uint32_t* counts, double q);

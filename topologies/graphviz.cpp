@@ -1,5 +1,7 @@
 #include "topologies/graphviz.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -27,9 +29,40 @@ std::string gbps_label(double gbps) {
   return buf;
 }
 
+//! A link's label: its bandwidth, and with a measured load its load in percent.
+std::string edge_attributes(double gbps, double load) {
+  if (!std::isfinite(load)) return "[label=" + quoted(gbps_label(gbps)) + "]";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s \u00b7 %.0f%%", gbps_label(gbps).c_str(), 100 * load);
+  const double width = 1.0 + 2.5 * std::min(load, 1.0);
+  char style[64];
+  std::snprintf(style, sizeof style, ", penwidth=%.2f", width);
+  return "[label=" + quoted(buf) + ", color=\"" + load_color(load) + "\", fontcolor=\"" +
+         load_color(load) + "\"" + style + "]";
+}
+
 }  // namespace
 
-std::string to_dot(const Topology& t) {
+std::string load_color(double load) {
+  if (!(load > 0)) return "#aab4be";  // idle: no gang crossed the link
+  // Green (0) -> amber (0.5) -> red (>= 1), linear in RGB between the stops.
+  struct Rgb {
+    double r, g, b;
+  };
+  constexpr Rgb GREEN{0x2e, 0x9d, 0x5b}, AMBER{0xe8, 0xa3, 0x3d}, RED{0xd1, 0x44, 0x3c};
+  const double x = std::min(load, 1.0);
+  const Rgb& a = x < 0.5 ? GREEN : AMBER;
+  const Rgb& b = x < 0.5 ? AMBER : RED;
+  const double f = x < 0.5 ? x / 0.5 : (x - 0.5) / 0.5;
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x",
+                static_cast<unsigned>(a.r + f * (b.r - a.r) + 0.5),
+                static_cast<unsigned>(a.g + f * (b.g - a.g) + 0.5),
+                static_cast<unsigned>(a.b + f * (b.b - a.b) + 0.5));
+  return buf;
+}
+
+std::string to_dot(const Topology& t, std::span<const double> edge_load) {
   const Graph& g = t.graph;
   std::string out = "graph " + quoted(t.name) + " {\n";
   out += "  graph [rankdir=BT, splines=false, nodesep=0.15];\n";
@@ -50,10 +83,13 @@ std::string to_dot(const Topology& t) {
     }
     out += "  }\n";
   }
+  std::size_t i = 0;
   for (const Edge e : boost::make_iterator_range(boost::edges(g))) {
+    const double load = i < edge_load.size() ? edge_load[i] : std::nan("");
+    ++i;
     out += "  v" + std::to_string(boost::source(e, g)) + " -- v" +
-           std::to_string(boost::target(e, g)) +
-           " [label=" + quoted(gbps_label(g[e].bandwidth_gbps)) + "];\n";
+           std::to_string(boost::target(e, g)) + " " + edge_attributes(g[e].bandwidth_gbps, load) +
+           ";\n";
   }
   return out + "}\n";
 }

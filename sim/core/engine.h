@@ -226,6 +226,7 @@ GPUPLAN_HD inline void run_replica(const ModelView& m, ReplicaState& s, uint32_t
   }
   // A saturated replica stops where it broke down; its statistics end there too.
   if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
+  net_flush(m, s);
   finalize_economics(m, s);
 }
 

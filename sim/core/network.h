@@ -109,6 +109,26 @@ GPUPLAN_HD inline void net_progress(ReplicaState& s, JobNet& jn) {
   jn.since = s.now;
 }
 
+//! Adds uplink g's load since its last change to its window statistics (crossing node-seconds,
+//! congested seconds) and restarts its clock at s.now. Congested: the crossing nodes' line rates
+//! add up to more than the uplink carries, so link_frac() slows them down.
+GPUPLAN_HD inline void net_integrate_uplink(const ModelView& m, ReplicaState& s, uint32_t g) {
+  const double lo = s.net.uplink_since[g] > m.warmup ? s.net.uplink_since[g] : m.warmup;
+  const double hi = s.now < m.horizon ? s.now : m.horizon;
+  const uint32_t load = s.net.uplink_load[g];
+  if (hi > lo && load > 0) {
+    s.net.uplink_node_s[g] += load * (hi - lo);
+    const double line = m.net.node_line_gbps[m.net.group_nodes[m.net.group_start[g]]];
+    if (load * line > m.net.uplink_gbps[g]) s.net.uplink_congested_s[g] += hi - lo;
+  }
+  s.net.uplink_since[g] = s.now;
+}
+
+//! Brings every uplink's window statistics up to s.now (end of a replica).
+GPUPLAN_HD inline void net_flush(const ModelView& m, ReplicaState& s) {
+  for (uint32_t g = 0; g < m.net.n_groups; ++g) net_integrate_uplink(m, s, g);
+}
+
 //! Adds `delta` (+1 or -1) crossing nodes to every uplink the gang in `slot` crosses.
 GPUPLAN_HD inline void net_load(const ModelView& m, ReplicaState& s, uint32_t slot, int delta) {
   const JobNet& jn = s.net.jobs[slot];
@@ -117,6 +137,7 @@ GPUPLAN_HD inline void net_load(const ModelView& m, ReplicaState& s, uint32_t sl
   for (uint32_t i = 0; i < s.jobs[slot].n_nodes; ++i) {
     for (uint32_t L = 0; L < jn.span_level; ++L) {
       const uint32_t g = m.net.node_group[L * m.n_nodes + nodes[i]];
+      if (s.net.uplink_mark[g] != s.net.epoch) net_integrate_uplink(m, s, g);
       s.net.uplink_load[g] = static_cast<uint32_t>(static_cast<int>(s.net.uplink_load[g]) + delta);
       s.net.uplink_mark[g] = s.net.epoch;
     }
@@ -154,7 +175,10 @@ GPUPLAN_HD inline bool net_rerate(const ModelView& m, ReplicaState& s, uint32_t 
 
 //! Resets the network state at replica start.
 GPUPLAN_HD inline void net_reset(const ModelView& m, ReplicaState& s) {
-  for (uint32_t g = 0; g < m.net.n_groups; ++g) s.net.uplink_load[g] = s.net.uplink_mark[g] = 0;
+  for (uint32_t g = 0; g < m.net.n_groups; ++g) {
+    s.net.uplink_load[g] = s.net.uplink_mark[g] = 0;
+    s.net.uplink_since[g] = s.net.uplink_node_s[g] = s.net.uplink_congested_s[g] = 0;
+  }
   s.net.n_sharing = 0;
   s.net.epoch = 0;
   s.net.stranded_gpus = 0;

@@ -60,7 +60,12 @@ struct NetState {
   span<uint32_t>
       uplink_load;  //!< [n_groups] nodes of running gangs whose traffic crosses the uplink
   span<uint32_t> uplink_mark;  //!< [n_groups] epoch of the uplink's last load change
-  span<uint32_t> sharing;      //!< [max_active_jobs] running slots whose gang crosses an uplink
+  span<double> uplink_since;   //!< [n_groups] [s] when the uplink's load last changed
+  // Window statistics per uplink, for the link-load shading of reports.
+  span<double> uplink_node_s;  //!< [n_groups] [node·s] integral of uplink_load
+  span<double>
+      uplink_congested_s;  //!< [n_groups] [s] time its crossing nodes wanted more than capacity
+  span<uint32_t> sharing;  //!< [max_active_jobs] running slots whose gang crosses an uplink
   uint32_t n_sharing = 0;
   uint32_t epoch = 0;
   uint32_t stranded_gpus = 0;  //!< free GPUs on partly used nodes (fragmentation)

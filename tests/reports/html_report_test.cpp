@@ -121,6 +121,19 @@ TEST_CASE("reports::html") {
     CHECK(contains(html, "Cannot keep up"));
   }
 
+  SUBCASE("offered load at or above 100% is reported as cannot keep up, never as a long wait") {
+    // The engine did not stop the run (the queue stayed under its limit), but demand exceeds
+    // capacity: no steady state exists, so the waits only measure the horizon.
+    json r = load_fixture("single_run.json");
+    r["metrics"]["offered_load"] = 1.13;
+    const std::string html = render_html_report(r);
+    CHECK(contains(html, "This configuration cannot keep up with the offered load"));
+    CHECK(contains(html, "Jobs ask for 113% of the cluster"));
+    CHECK(contains(html, "not meaningful"));
+    CHECK_FALSE(contains(html, "title=\"412.5 s\""));
+    CHECK_FALSE(contains(html, "class=\"pill pill-ok\""));
+  }
+
   SUBCASE("an unsaturated result has no banner and shows its waits") {
     const std::string html = render_html_report(load_fixture("single_run.json"));
     CHECK_FALSE(contains(html, "cannot keep up with the offered load"));

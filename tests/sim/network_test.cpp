@@ -84,6 +84,41 @@ TEST_CASE("sim::network") {
     CHECK(finishes(two_leaf_3to1(Placement::best_fit, 0.0, rows)) == finishes(plain));
   }
 
+  SUBCASE("uplink load: crossing node-seconds and congested time match the hand count") {
+    // spread: A on nodes {0, 3}, B on {1, 4}. Leaf 0's uplinks (100 Gb/s) carry nodes 0 and 1
+    // over [0, 150) and node 1 over [150, 250): 2 x 150 + 1 x 100 = 400 node-s. Two 100 Gb/s
+    // nodes want 200 Gb/s of a 100 Gb/s uplink, so it is congested for [0, 150) only.
+    Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
+    const CompiledScenario cs = compile(sc);
+    const SingleRun r = run_single(cs.view(), 64);
+    const NetworkPlan& plan = cs.network;
+    const uint32_t leaf0 = plan.node_group[1 * 6 + 0], node0 = plan.node_group[0 * 6 + 0];
+    const uint32_t node2 = plan.node_group[0 * 6 + 2];
+    CHECK(plan.group_level[leaf0] == 1);
+    CHECK(plan.uplink_gbps[leaf0] == doctest::Approx(100.0));
+    // 2 x 150 + 1 x 100 node-seconds
+    CHECK(r.state().net.uplink_node_s[leaf0] == doctest::Approx(400.0));
+    // congested while two nodes cross: [0, 150)
+    CHECK(r.state().net.uplink_congested_s[leaf0] == doctest::Approx(150.0));
+    // node 0's own link carries node 0 alone for A's 150 s, never congested
+    CHECK(r.state().net.uplink_node_s[node0] == doctest::Approx(150.0));
+    CHECK(r.state().net.uplink_congested_s[node0] == 0.0);
+    // node 2 ran nothing
+    CHECK(r.state().net.uplink_node_s[node2] == 0.0);
+  }
+
+  SUBCASE("uplink load is counted inside the statistics window only") {
+    // Same run with a 100 s warmup: leaf 0 carries 2 nodes over [100, 150), 1 over [150, 250).
+    Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
+    sc.warmup_s = 100;
+    const CompiledScenario cs = compile(sc);
+    const SingleRun r = run_single(cs.view(), 64);
+    const uint32_t leaf0 = cs.network.node_group[1 * 6 + 0];
+    // 2 x 50 + 1 x 100 node-seconds; congested 50 s
+    CHECK(r.state().net.uplink_node_s[leaf0] == doctest::Approx(200.0));
+    CHECK(r.state().net.uplink_congested_s[leaf0] == doctest::Approx(50.0));
+  }
+
   SUBCASE("a job's comm slowdown is counted once it completes") {
     const Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
     const CompiledScenario cs = compile(sc);

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "topologies/builders.h"
 #include "topologies/graphviz.h"
 #include "topologies/queries.h"
@@ -21,6 +24,29 @@ TEST_CASE("topologies::graphviz") {
       ++links;
     // k = 4: 16 host links + 16 edge-agg + 16 agg-core = 48.
     CHECK(links == 48);
+  }
+  SUBCASE("links shaded by load: colour and percent label per measured edge, none otherwise") {
+    std::vector<double> load(boost::num_edges(t.graph), std::nan(""));
+    load[0] = 0.0;   // measured, idle
+    load[1] = 0.25;  // halfway from green to amber
+    load[2] = 1.7;   // oversubscribed: clamped to red
+    const std::string shaded = to_dot(t, load);
+    CHECK(shaded.find("100G \u00b7 0%\", color=\"#aab4be\"") != std::string::npos);
+    CHECK(shaded.find("100G \u00b7 25%\", color=\"" + load_color(0.25)) != std::string::npos);
+    CHECK(shaded.find("100G \u00b7 170%\", color=\"#d1443c\"") != std::string::npos);
+    // unmeasured edges keep the plain label: 48 links, 3 shaded
+    size_t plain = 0;
+    for (size_t pos = shaded.find("[label=\"100G\"]"); pos != std::string::npos;
+         pos = shaded.find("[label=\"100G\"]", pos + 1))
+      ++plain;
+    CHECK(plain == 45);
+  }
+  SUBCASE("load colours run grey (idle), green, amber (50%), red (100% and above)") {
+    CHECK(load_color(0) == "#aab4be");
+    CHECK(load_color(1e-9) == "#2e9d5b");
+    CHECK(load_color(0.5) == "#e8a33d");
+    CHECK(load_color(1.0) == "#d1443c");
+    CHECK(load_color(3.0) == "#d1443c");
   }
   SUBCASE("SVG rendering goes through dot and returns an svg document") {
     std::string svg;
