@@ -101,6 +101,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   r["scenario"] = sc.name;
   r["gpuplan_version"] = GPUPLAN_VERSION;
   r["seed"] = sc.seed;
+  r["generated_at"] = utc_now_iso8601();
   r["replications"] = 1;
   r["horizon_s"] = sc.horizon_s;
   r["warmup_s"] = sc.warmup_s;

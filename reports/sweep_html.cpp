@@ -84,7 +84,10 @@ struct Point {
   Figure cost, wait_p90, wait_mean, util;
   bool front_wait = false, front_util = false;
 
-  [[nodiscard]] bool saturated() const { return saturated_share > 0; }
+  //! Demand at or above capacity: the queue grows without bound even where no run was stopped.
+  [[nodiscard]] bool overloaded() const { return offered_load && *offered_load >= 1.0; }
+  //! Cannot keep up: a replication saturated, or the offered load is at least 100%.
+  [[nodiscard]] bool saturated() const { return saturated_share > 0 || overloaded(); }
   //! Has the two figures both charts need.
   [[nodiscard]] bool plotted() const { return cost.mean && wait_p90.mean; }
 };
@@ -277,6 +280,7 @@ std::string percent_plain(double v) {
 }
 
 std::string saturated_count(const Point& p) {
+  if (p.saturated_share == 0 && p.overloaded()) return "every replication (demand ≥ capacity)";
   if (!p.replications) return format_percent(p.saturated_share, 0) + " of replications";
   const double k = std::round(p.saturated_share * *p.replications);
   return format_count(k) + " of " + plural(*p.replications, "replication", "replications");

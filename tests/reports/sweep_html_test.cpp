@@ -140,6 +140,22 @@ TEST_CASE("reports::sweep_html") {
     CHECK(data["points"][1]["sat"] == false);
   }
 
+  SUBCASE("offered load of 100% or more counts as saturated though no replication stopped") {
+    // Jobs ask for more GPU time than point 1 has: its queue only grows, whatever its
+    // replications' flags say, so it is drawn and labelled as saturated and is on no front.
+    json s = load_fixture("sweep.json");
+    s["points"][1]["offered_load"] = 1.13;
+    const std::string html = render_sweep_html(s);
+    const std::string summary = section(html, "summary");
+    CHECK(contains(summary, "2 points saturated"));
+    CHECK(
+        contains(summary, "every replication (demand ≥ capacity); offered load 113% of capacity"));
+    const json data = chart_data(html);
+    CHECK(data["points"][1]["sat"] == true);
+    CHECK(data["points"][1]["front_wait"] == false);
+    CHECK(count(section(html, "points"), "<tr class=\"sat\">") == 2);
+  }
+
   SUBCASE("every point saturated: the summary says no point keeps up") {
     json s = load_fixture("sweep.json");
     for (json& p : s["points"]) p["saturated_share"] = 1.0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -n 4 gpuplan mc` writes the summary and CSVs of one process, with a fixed replica count
-# and with --target-ci; bad input makes every process exit 2 with one message.
+# and with --target-ci; `gpuplan sweep` likewise; bad input makes every process exit 2 with one message.
 #   usage: tests/tools/mpi_mc.sh GPUPLAN MPIEXEC WORKDIR
 set -euo pipefail
 gpuplan=$1 mpiexec=$2 work=$3
@@ -51,6 +51,30 @@ args=(mc scenarios/quickstart.json --replications 4 --batch 2 --target-ci 0.5 --
 "$gpuplan" "${args[@]}" --out "$work/one-ci"
 mpi "${args[@]}" --out "$work/four-ci"
 same "$work/one-ci" "$work/four-ci"
+
+# A sweep splits each point's replicas the same way: identical sweep.json (clock aside) and
+# identical per-point summaries; only rank 0 writes.
+args=(sweep scenarios/mc_quickstart.json --vary pools.0.count=8,10 --replications 6 --batch 2
+      --threads 1 --quiet)
+"$gpuplan" "${args[@]}" --out "$work/one-sweep"
+mpi "${args[@]}" --out "$work/four-sweep"
+python3 - "$work/one-sweep" "$work/four-sweep" <<'PY'
+import json, sys, pathlib
+a, b = (pathlib.Path(p) for p in sys.argv[1:3])
+sa, sb = (json.loads((d / "sweep.json").read_text()) for d in (a, b))
+for s in (sa, sb):
+    s.pop("generated_at")
+if sa != sb:
+    sys.exit("sweep.json differs between 1 and 4 processes")
+for p in ("point-0", "point-1"):
+    ra, rb = (json.loads((d / p / "result.json").read_text()) for d in (a, b))
+    if json.dumps(ra["summary"]) != json.dumps(rb["summary"]):
+        sys.exit(p + ": summary differs between 1 and 4 processes")
+for f in ("sweep.csv",):
+    if (a / f).read_bytes() != (b / f).read_bytes():
+        sys.exit(f + " differs between 1 and 4 processes")
+print("sweep: 2 points, identical under 4 processes")
+PY
 
 # Bad input: every process exits 2 and only rank 0 prints the message.
 set +e

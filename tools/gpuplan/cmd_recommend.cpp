@@ -156,7 +156,11 @@ int run_recommend(const RecommendOptions& o) {
       if (!probe_sc) return ProbeOutcome{};
       const CompiledScenario cs = compile(*probe_sc);
       const ModelView view = cs.view();
-      return probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
+      ProbeOutcome out = probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
+      // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so
+      // such a pool meets no SLO even where no replica was stopped for saturating.
+      if (cs.offered_load >= 1.0) out.p_met = 0;
+      return out;
     });
   }
 

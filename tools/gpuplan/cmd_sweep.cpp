@@ -14,6 +14,7 @@
 #include "reports/format.h"
 #include "reports/result_json.h"
 #include "reports/sweep_html.h"
+#include "sim/mc_mpi.h"
 #include "sim/mc_sweep.h"
 #include "tools/gpuplan/cmd_mc.h"
 #include "tools/gpuplan/commands.h"
@@ -89,14 +90,20 @@ int run_sweep(const SweepOptions& o) {
     }
     axes.push_back(std::move(*axis));
   }
+  const MpiSession mpi;
+  if (!mpi.error().empty()) {
+    std::cerr << "gpuplan sweep: " << mpi.error() << "\n";
+    return 2;
+  }
+  const ProcessGroup world = mpi_world();
+  AgreedInputCheck check(world);
   const std::optional<McBackend> backend = resolve_backend(o.mc.backend);
-  if (!backend) return 2;
+  bool ok = backend.has_value();
 
   // Load every point first: nothing is written when any of them is invalid.
   const auto grid = sweep_grid(axes);
   std::vector<Scenario> scenarios;
   std::vector<McCliOptions> point_options;
-  bool ok = true;
   for (const auto& combo : grid) {
     McCliOptions po = o.mc;
     for (std::size_t a = 0; a < axes.size(); ++a)
@@ -109,7 +116,7 @@ int run_sweep(const SweepOptions& o) {
     scenarios.push_back(std::move(*sc));
     point_options.push_back(std::move(po));
   }
-  if (!ok) return 2;
+  if (!check.agree(ok)) return 2;
 
   const std::filesystem::path dir = output_dir(o.mc.scenario, scenarios.front());
   json points = json::array();
@@ -146,10 +153,13 @@ int run_sweep(const SweepOptions& o) {
     cost.push_back(result["summary"]["cost_usd.total"]["mean"].get<double>());
     wait_p90.push_back(result["summary"]["metrics.wait_s.p90"]["mean"].get<double>());
     util.push_back(result["summary"]["metrics.gpu_utilization"]["mean"].get<double>());
-    eligible.push_back(saturated == 0);
+    // NOTE: demand at or above capacity has no steady state even when no replica was stopped.
+    eligible.push_back(saturated == 0 && result["metrics"]["offered_load"].get<double>() < 1.0);
   }
+  if (!world.root()) return 0;  // rank 0 writes the sweep's files
 
-  // NOTE: a point where any replica saturated cannot keep up, so it is on no front.
+  // NOTE: a point that cannot keep up (a replica saturated, or offered load >= 100%) is on no
+  // front.
   const std::vector<bool> front_wait = pareto_front(cost, wait_p90, false, eligible);
   const std::vector<bool> front_util = pareto_front(cost, util, true, eligible);
   json axes_json = json::array();
