@@ -147,8 +147,8 @@ void write_per_class_csv(const json& result, std::ostream& out) {
 
 void write_jobs_csv(std::span<const JobRecord> jobs, std::span<const std::string> class_names,
                     std::span<const std::string> pool_names, std::ostream& out) {
-  write_row(out,
-            {"job", "class", "class_job", "pool", "gpus", "submit_s", "start_s", "finish_s", "wait_s", "jct_s"});
+  write_row(out, {"job", "class", "class_job", "pool", "gpus", "submit_s", "start_s", "finish_s",
+                  "wait_s", "jct_s"});
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobRecord& job = jobs[i];
     const std::string& cls = name_at(class_names, job.class_idx, "class", i);
@@ -156,9 +156,9 @@ void write_jobs_csv(std::span<const JobRecord> jobs, std::span<const std::string
         job.pool_idx == NO_POOL ? "" : csv_text_field(name_at(pool_names, job.pool_idx, "pool", i));
     const bool started = std::isfinite(job.start_s);
     const bool finished = std::isfinite(job.finish_s);
-    write_row(out, {std::to_string(i), csv_text_field(cls), std::to_string(job.job_idx), pool, std::to_string(job.gpus),
-                    format_raw(job.submit_s), format_raw(job.start_s), format_raw(job.finish_s),
-                    started ? format_raw(job.start_s - job.submit_s) : "",
+    write_row(out, {std::to_string(i), csv_text_field(cls), std::to_string(job.job_idx), pool,
+                    std::to_string(job.gpus), format_raw(job.submit_s), format_raw(job.start_s),
+                    format_raw(job.finish_s), started ? format_raw(job.start_s - job.submit_s) : "",
                     finished ? format_raw(job.finish_s - job.submit_s) : ""});
   }
 }

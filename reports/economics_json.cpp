@@ -164,13 +164,16 @@ void add_economics_json(json& r, const Scenario& sc, const CompiledScenario& cs,
         done > 0 ? double(s.econ.classes[c].restarts_of_completed) / double(done) : 0.0;
   }
 
-  if (sc.tco) r["tco"] = tco_json(sc, cs, s);
+  if (sc.tco) {
+    std::vector<double> busy;
+    for (const PoolMetrics& p : m.pools) busy.push_back(p.busy_gpu_s);
+    r["tco"] = tco_json(sc, cs, all, busy);
+  }
 }
 
-json tco_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s) {
+json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
+              const std::vector<double>& pool_busy_gpu_s) {
   const TcoConfig& t = *sc.tco;
-  const ModelView v = cs.view();
-  const GpuHours all = gpu_hours(v, s, NONE);
   const double window_h = (sc.horizon_s - sc.warmup_s) / HOUR_S;
   const uint32_t months = t.years * 12;
   const double d0 = window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h : 0;
@@ -203,9 +206,9 @@ json tco_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState
                               pool.econ.reserved->hourly_usd / gpn};
       continue;
     }
-    cloud_busy += s.pool_busy_gpu_s[p];
+    cloud_busy += pool_busy_gpu_s[p];
     if (pool.econ.spot) {
-      spot_busy += s.pool_busy_gpu_s[p];
+      spot_busy += pool_busy_gpu_s[p];
       mix.spot_usd_per_gpu_hour = pool.price_per_node_hour / gpn;
     }
   }

@@ -4,6 +4,8 @@
 //! accounting, preemption statistics, and the "tco" section.
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 #include "models/compile.h"
 #include "models/scenario.h"
 #include "sim/core/state.h"
@@ -17,7 +19,9 @@ void add_economics_json(nlohmann::json& r, const Scenario& sc, const CompiledSce
                         const ReplicaMetrics& m, const ReplicaState& s);
 
 //! The "tco" section: monthly cost of cloud, on-prem and hybrid plans for the demand measured in
-//! the simulated window, grown per month, with cumulative cost, NPV and break-even months.
-nlohmann::json tco_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s);
+//! one replica's window (its GPU-hours `all` and busy GPU-seconds per pool), grown per month,
+//! with cumulative cost, NPV and break-even months.
+nlohmann::json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
+                        const std::vector<double>& pool_busy_gpu_s);
 
 }  // namespace gpuplan

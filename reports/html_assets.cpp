@@ -55,6 +55,7 @@ h3 { font-size: 15px; margin: 0; font-weight: 600; }
 .kpi .label { font-size: 12.5px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: 0.04em; }
 .kpi .value { font-size: 26px; font-weight: 650; margin-top: 4px; font-variant-numeric: tabular-nums; letter-spacing: -0.01em; }
 .kpi .ci { font-size: 13px; color: var(--ink); font-variant-numeric: tabular-nums; }
+td .ci { display: block; color: var(--muted); font-size: 12px; }
 .kpi .detail { font-size: 12.5px; color: var(--muted); margin-top: 2px; }
 .kpi.nm .value { font-size: 17px; color: var(--bad); padding: 6px 0 3px; }
 .subgrid { display: grid; grid-template-columns: 3fr 2fr; gap: 14px; margin-top: 14px; }
@@ -351,10 +352,19 @@ std::string_view report_js() {
   }
   function chartTco() {
     const colors = {cloud: '#2563eb', on_prem: '#64748b', hybrid: '#059669'};
-    const sets = DATA.tco.map((o, i) => ({label: o.name.replace(/_/g, ' '),
-      data: o.cumulative_usd.map((y, m) => ({x: m + 1, y: y})).filter(p => p.y !== null && Number.isFinite(p.y)),
-      borderColor: colors[o.name] || PALETTE[i % PALETTE.length], backgroundColor: colors[o.name] || PALETTE[i % PALETTE.length],
-      borderWidth: 1.8, pointRadius: 0}));
+    const monthly = s => (s || []).map((y, m) => ({x: m + 1, y: y})).filter(p => p.y !== null && Number.isFinite(p.y));
+    const sets = [];
+    DATA.tco.forEach((o, i) => {
+      const color = colors[o.name] || PALETTE[i % PALETTE.length];
+      const label = o.name.replace(/_/g, ' ');
+      if (o.band) {  // Monte Carlo: 10th-90th percentile across replications, shaded
+        sets.push({label: label + ', 10th percentile', data: monthly(o.band.p10), borderWidth: 0, pointRadius: 0, fill: false, gpHideLegend: true});
+        sets.push({label: label + ', 10th–90th percentile', data: monthly(o.band.p90), borderWidth: 0, pointRadius: 0,
+                   backgroundColor: withAlpha(color, 0.16), fill: '-1'});
+      }
+      sets.push({label: label + (o.band ? ', mean' : ''), data: monthly(o.cumulative_usd), borderColor: color, backgroundColor: color,
+                 borderWidth: 1.8, pointRadius: 0});
+    });
     return {type: 'line', data: {datasets: sets}, options: {
       parsing: false, interaction: {mode: 'index', intersect: false},
       scales: {x: {type: 'linear', min: 0, title: {display: true, text: 'Months from now (end of month)'}, ticks: {stepSize: 6}},

@@ -1331,7 +1331,13 @@ std::string render_tco(const json& r, json& data) {
   json series = json::array();
   for (const auto& [name, o] : options->items()) {
     const json* cum = find_path(o, "cumulative_usd");
-    if (is_numeric_array(cum)) series.push_back({{"name", name}, {"cumulative_usd", *cum}});
+    if (!is_numeric_array(cum)) continue;
+    json entry = {{"name", name}, {"cumulative_usd", *cum}};
+    const json* band = find_path(o, "cumulative_usd_band");
+    if (band != nullptr && band->is_object() && is_numeric_array(find_path(*band, "p10")) &&
+        is_numeric_array(find_path(*band, "p90")))
+      entry["band"] = {{"p10", (*band)["p10"]}, {"p90", (*band)["p90"]}};
+    series.push_back(std::move(entry));
   }
   std::string h =
       "<section id=\"tco\" aria-labelledby=\"h-tco\"><h2 id=\"h-tco\">TCO projection</h2>\n";
@@ -1354,7 +1360,11 @@ std::string render_tco(const json& r, json& data) {
     data["tco"] = std::move(series);
     h += "<div class=\"charts\">\n" +
          figure("tco", true, "Cumulative cost per option",
-                "US dollars paid up to the end of each month, per compared option.",
+                find_path(r, "monte_carlo") != nullptr
+                    ? "US dollars paid up to the end of each month, per compared option: the mean "
+                      "over replications, each projecting its own measured demand; shaded: 10th "
+                      "to 90th percentile."
+                    : "US dollars paid up to the end of each month, per compared option.",
                 "Line chart of cumulative cost in US dollars per month for each option") +
          "</div>\n";
   }
@@ -1369,10 +1379,15 @@ std::string render_tco(const json& r, json& data) {
          (name == cheapest ? " " + pill("ok", "cheapest by NPV") : "") + "</td>";
     const auto nodes = number_at(o, "nodes");
     h += num_td(nodes, nodes ? format_count(*nodes) + " nodes" : "", "nodes");
+    // Monte Carlo: the mean with its 95% CI half-width from the summary.
+    const auto with_ci = [&](const std::optional<double>& v, const std::string& key) {
+      const auto half = ci_half_width(r, "tco.options." + name + "." + key);
+      return money(v) + (half ? " <span class=\"ci\">± " + money(half) + "</span>" : "");
+    };
     const auto total = number_at(o, "total_usd");
-    h += num_td(total, money(total), "USD");
+    h += num_td(total, with_ci(total, "total_usd"), "USD");
     const auto npv = number_at(o, "npv_usd");
-    h += num_td(npv, money(npv), "USD");
+    h += num_td(npv, with_ci(npv, "npv_usd"), "USD");
     const json* be = find_path(r, "tco.break_even_month." + name + "_vs_cloud");
     if (name == "cloud") {
       h += "<td class=\"num\" data-sort=\"\">—</td>";
@@ -1395,7 +1410,13 @@ std::string render_tco(const json& r, json& data) {
   }
   h += "</tbody></table><p class=\"note\">NPV: net present value of the monthly costs at the "
        "discount rate. Break-even: first month (from 0) at whose end the option's cumulative cost "
-       "is at most the cloud's.</p></div>\n";
+       "is at most the cloud's." +
+       std::string(find_path(r, "monte_carlo") != nullptr
+                       ? " Across replications: totals and NPV are means ± 95% CI half-width; "
+                         "on-prem nodes the mean fleet sized; break-even the median month "
+                         "(never when half or more never break even)."
+                       : "") +
+       "</p></div>\n";
   return h + "</section>\n";
 }
 

@@ -1,10 +1,16 @@
 #include "reports/mc_result.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "models/scenario_echo.h"
 #include "reports/csv.h"
+#include "reports/economics_json.h"
 #include "reports/format.h"
 #include "reports/result_json.h"
 #include "sim/core/stats.h"
@@ -53,6 +59,106 @@ json summary_json(const McSummary& s) {
                        {"p05", m.p05},   {"p50", m.p50},           {"p95", m.p95},
                        {"n", m.n}};
   }
+  return out;
+}
+
+//! Element-wise mean of documents of one shape: numbers averaged (kept as they are when all equal),
+//! arrays and objects member by member, anything else (strings, nulls) taken from the first.
+json mean_document(const std::vector<json>& docs) {
+  const json& first = docs.front();
+  if (first.is_number()) {
+    // NOTE: a figure every replication shares (months, a fixed fleet) keeps its exact value.
+    if (std::all_of(docs.begin(), docs.end(), [&](const json& d) { return d == first; }))
+      return first;
+    double sum = 0;
+    for (const json& d : docs) sum += d.is_number() ? d.get<double>() : 0.0;
+    return sum / double(docs.size());
+  }
+  // NOTE: where the shapes differ no mean is meaningful, and the first document stands.
+  if (first.is_array()) {
+    json out = json::array();
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      std::vector<json> parts;
+      for (const json& d : docs) {
+        if (!d.is_array() || d.size() != first.size()) return first;
+        parts.push_back(d[i]);
+      }
+      out.push_back(mean_document(parts));
+    }
+    return out;
+  }
+  if (first.is_object()) {
+    json out = json::object();
+    for (const auto& [key, value] : first.items()) {
+      std::vector<json> parts;
+      for (const json& d : docs) {
+        if (!d.is_object() || !d.contains(key)) return first;
+        parts.push_back(d[key]);
+      }
+      out[key] = mean_document(parts);
+    }
+    return out;
+  }
+  return first;
+}
+
+//! The TCO projection across replications (docs/outputs.md): each replication's measured demand
+//! gives its own projection. Figures are means, with a p10/p50/p90 band per month on cumulative
+//! cost; break-even is the median month over replications (null when half or more never break
+//! even); NPV and total cost per option also go into `summary` with their 95% CI.
+json mc_tco_json(const Scenario& sc, const CompiledScenario& cs, const McStudy& st,
+                 const McSummary& s, json& summary) {
+  std::vector<json> docs;
+  for (const std::size_t k : s.in_statistics) {
+    const ReplicaMetrics& m = st.replicas[k].metrics;
+    std::vector<double> busy;
+    for (const PoolMetrics& p : m.pools) busy.push_back(p.busy_gpu_s);
+    docs.push_back(tco_json(sc, cs, m.gpu_hours, busy));
+  }
+  if (docs.empty()) return nullptr;
+  json out = mean_document(docs);
+  if (!out.contains("options")) return out;
+  std::string cheapest;
+  double cheapest_npv = 0;
+  for (auto& [name, option] : out["options"].items()) {
+    std::vector<std::vector<double>> cum;
+    std::vector<double> npv, total;
+    for (const json& d : docs) {
+      const json& o = d["options"][name];
+      cum.push_back(o["cumulative_usd"].get<std::vector<double>>());
+      npv.push_back(o["npv_usd"].get<double>());
+      total.push_back(o["total_usd"].get<double>());
+    }
+    std::vector<std::span<const double>> rows(cum.begin(), cum.end());
+    const Band band = percentile_band(rows, cum.front().size());
+    option["cumulative_usd_band"] = {{"p10", band.p10}, {"p50", band.p50}, {"p90", band.p90}};
+    for (const auto& [key, values] : {std::pair{"npv_usd", &npv}, std::pair{"total_usd", &total}}) {
+      const MetricSummary m = summarize(*values);
+      summary["tco.options." + name + "." + key] = {
+          {"mean", m.mean}, {"ci95_low", m.ci95_low}, {"ci95_high", m.ci95_high},
+          {"p05", m.p05},   {"p50", m.p50},           {"p95", m.p95},
+          {"n", m.n}};
+    }
+    if (cheapest.empty() || option["npv_usd"].get<double>() < cheapest_npv) {
+      cheapest = name;
+      cheapest_npv = option["npv_usd"].get<double>();
+    }
+  }
+  out["cheapest_by_npv"] = cheapest;
+  if (out.contains("break_even_month")) {
+    for (auto& [key, month] : out["break_even_month"].items()) {
+      // NOTE: "never" sorts last, so the median is a month only when most replications break even.
+      std::vector<double> months;
+      for (const json& d : docs) {
+        const json& m = d["break_even_month"][key];
+        months.push_back(m.is_number() ? m.get<double>() : std::numeric_limits<double>::infinity());
+      }
+      std::sort(months.begin(), months.end());
+      const double median = months[(months.size() - 1) / 2];
+      month = std::isinf(median) ? json(nullptr) : json(median);
+    }
+  }
+  out["replications"] = docs.size();
   return out;
 }
 
@@ -207,6 +313,7 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
                 {"queued_jobs", band_json(s.queued_band)},
                 {"cumulative_spend_usd", band_json(s.cumulative_spend_band)}};
   r["summary"] = summary_json(s);
+  if (sc.tco) r["tco"] = mc_tco_json(sc, cs, st, s, r["summary"]);
 
   json target = nullptr;
   if (st.target_requested) {

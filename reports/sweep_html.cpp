@@ -759,7 +759,6 @@ ol.front li { margin: 3px 0; }
 .step { color: var(--muted); font-size: 13px; }
 .pt code { font-size: 0.85em; }
 .chart-box.tall, figure.wide .chart-box.tall { height: 440px; }
-td .ci { display: block; color: var(--muted); font-size: 12px; }
 td .pill { margin: 0 4px 2px 0; white-space: nowrap; }
 ul.sat-list { margin: 4px 0 6px; padding-left: 20px; }
 td a.ci { color: var(--accent); }

@@ -108,6 +108,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     pm.gpu_utilization = e.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / e.provisioned_gpu_s : 0;
     pm.cost_usd = s.pool_cost_usd[p];
     pm.mean_nodes = window > 0 ? e.provisioned_node_s / window : 0;
+    pm.busy_gpu_s = s.pool_busy_gpu_s[p];
     pm.preemptions = e.preemptions;
     r.pools.push_back(pm);
     r.preemption.preemptions += e.preemptions;

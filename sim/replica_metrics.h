@@ -37,6 +37,7 @@ struct PoolMetrics {
   double gpu_utilization = 0;  //!< busy / provisioned GPU-seconds
   double cost_usd = 0;
   double mean_nodes = 0;     //!< nodes provisioned (billed), time-averaged
+  double busy_gpu_s = 0;     //!< [GPU·s] held by running jobs
   uint64_t preemptions = 0;  //!< job runs ended by a spot reclaim
 };
 

@@ -8,6 +8,7 @@
 //! re-rated: their remaining work is brought up to date, their finish event is moved (generation
 //! bump + new event), so time still jumps from event to event. Cost per start or end of a gang:
 //! O(crossing gangs x their nodes x levels); single-node jobs cost O(1).
+#include "sim/core/checkpointing.h"
 #include "sim/core/placement.h"
 
 namespace gpuplan {
@@ -100,13 +101,47 @@ GPUPLAN_HD inline void drop_stale_finishes(ReplicaState& s) {
   return schedule_event(s.events, j.finish, EventKind::job_finish, slot, j.gen);
 }
 
-//! Brings a running job's remaining work and comm integral up to s.now.
-GPUPLAN_HD inline void net_progress(ReplicaState& s, JobNet& jn) {
+//! True when the run in `slot` pays a reload or checkpoint writes (sim/core/job_runs.h), so not
+//! all of its wall time is compute.
+[[nodiscard]] GPUPLAN_HD inline bool run_has_overheads(const ReplicaState& s, uint32_t slot) {
+  const JobEcon& je = s.econ.jobs[slot];
+  return je.restart_s > 0 || je.interval_s < NEVER;
+}
+
+//! Wall seconds the run in `slot` has spent computing by time t (its reload and checkpoint
+//! writes excluded).
+[[nodiscard]] GPUPLAN_HD inline double run_compute_by(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t slot, SimTime t) {
+  const JobEcon& je = s.econ.jobs[slot];
+  const double ckpt = m.class_econ[s.jobs[slot].class_idx].checkpoint_s;
+  return split_run(t - je.run_start, je.restart_s, je.interval_s, ckpt).compute_s;
+}
+
+//! Brings a running job's remaining work and comm integral up to s.now. Only compute time does
+//! work: a reload or a checkpoint write in between does none.
+GPUPLAN_HD inline void net_progress(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  JobNet& jn = s.net.jobs[slot];
   const double dt = s.now - jn.since;
-  jn.work_left -= dt / jn.stretch;
+  const double compute = run_has_overheads(s, slot) ? run_compute_by(m, s, slot, s.now) -
+                                                          run_compute_by(m, s, slot, jn.since)
+                                                    : dt;
+  jn.work_left -= compute / jn.stretch;
   if (jn.work_left < 0) jn.work_left = 0;
   jn.comm_integral += jn.comm_slowdown * dt;
   jn.since = s.now;
+}
+
+//! Finish time of the running job in `slot` after a change of rate: its remaining work at the
+//! new stretch, plus the checkpoint writes still due on the way (the run's phases are fixed in
+//! wall seconds of compute from its start, sim/core/checkpointing.h).
+[[nodiscard]] GPUPLAN_HD inline SimTime rerated_finish(const ModelView& m, const ReplicaState& s,
+                                                       uint32_t slot) {
+  const JobNet& jn = s.net.jobs[slot];
+  if (!run_has_overheads(s, slot)) return s.now + jn.work_left * jn.stretch;
+  const JobEcon& je = s.econ.jobs[slot];
+  const double ckpt = m.class_econ[s.jobs[slot].class_idx].checkpoint_s;
+  const double compute = run_compute_by(m, s, slot, s.now) + jn.work_left * jn.stretch;
+  return je.run_start + run_wall_s(compute, je.restart_s, je.interval_s, ckpt);
 }
 
 //! Adds uplink g's load since its last change to its window statistics (crossing node-seconds,
@@ -162,10 +197,10 @@ GPUPLAN_HD inline bool net_rerate(const ModelView& m, ReplicaState& s, uint32_t 
     const double comm = comm_slowdown(m, jn.row, j.pool, jn.span_level,
                                       link_frac(m, s, nodes, j.n_nodes, jn.span_level));
     if (comm == jn.comm_slowdown) continue;
-    net_progress(s, jn);
+    net_progress(m, s, slot);
     jn.comm_slowdown = comm;
     jn.stretch = jn.gpu_slowdown * comm;
-    j.finish = s.now + jn.work_left * jn.stretch;
+    j.finish = rerated_finish(m, s, slot);
     j.gen += 1;
     s.net.rate_changes += 1;
     ok = schedule_finish(s, slot) && ok;
@@ -243,7 +278,7 @@ GPUPLAN_HD inline void net_reset(const ModelView& m, ReplicaState& s) {
   }
   if (m.net.n_levels == 0) return true;
   JobNet& jn = s.net.jobs[slot];
-  net_progress(s, jn);
+  net_progress(m, s, slot);
   if (jn.span_level == NONE) return true;
   if (j.counted) {
     const double run = s.now - jn.started;

@@ -46,6 +46,7 @@ json simulate(const Scenario& sc) {
   const SingleRun r = run_single(cs.view(), 0);
   json result = single_run_result(sc, cs, r.metrics, r.state());
   result.erase("scenario_echo");
+  result.erase("generated_at");  // the clock, not the model
   return result;
 }
 

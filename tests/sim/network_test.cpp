@@ -67,6 +67,25 @@ TEST_CASE("sim::network") {
     CHECK(f[1] == doctest::Approx(250.0));
   }
 
+  SUBCASE("checkpoint writes survive a re-rate: only compute time does work") {
+    // As above, with a checkpoint every 60 s of compute that takes 10 s to write. A (100 s of
+    // work) shares the uplinks throughout at 1.5 s per work-second: 150 s of compute plus writes
+    // after 60 and 120 s of it end at 170 s. B (200 s) runs the same phases until 170 s, having
+    // computed 150 s = 100 s of work; alone it then does the other 100 s at full rate, with
+    // writes after 180 and 240 s of compute: 250 s of compute + 4 writes end at 290 s.
+    Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
+    ClassEconomics& e = sc.workload[0].econ;
+    e.checkpoints = true;
+    e.interval_s = 60;
+    e.checkpoint_s = 10;
+    const auto f = finishes(sc);
+    REQUIRE(f.size() == 2);
+    // 0 + 150 s of compute + 2 writes of 10 s
+    CHECK(f[0] == doctest::Approx(170.0));
+    // 0 + 250 s of compute + 4 writes of 10 s
+    CHECK(f[1] == doctest::Approx(290.0));
+  }
+
   SUBCASE("a gang under one leaf runs at its ideal speed") {
     // best_fit takes nodes {0, 1}, both under leaf 0: no uplink crossed, slowdown 1.
     const auto f = finishes(two_leaf_3to1(Placement::best_fit, 0.5, {{0, 100, 16, 1}}));
