@@ -39,4 +39,8 @@ done
   --set limits.max_active_jobs=1000 --quiet --out "$out/sweep"
 bash "$here/browser_check.sh" "$out/sweep/sweep.html" "$out/sweep.png"
 n=$((n + 1))
+# A Monte Carlo study of a TCO scenario: the projection's p10-p90 bands and NPV intervals.
+"$bin" mc scenarios/hybrid_burst.json --replications 4 --quiet --out "$out/hybrid_burst-mc"
+bash "$here/browser_check.sh" "$out/hybrid_burst-mc/report.html" "$out/hybrid_burst-mc.png"
+n=$((n + 1))
 echo "browser_scenarios: $n reports rendered without errors; screenshots in $out/"

@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include "models/load.h"
 #include "reports/mc_result.h"
+#include "reports/result_json.h"
+#include "sim/single_run.h"
 #include "sim/mc_metrics.h"
 #include "tests/sim/scenario_builder.h"
 
@@ -152,5 +155,72 @@ TEST_CASE("sim::mc::saturated_replicas") {
     CHECK(all.sum.n_saturated == 8);
     CHECK(all.result["monte_carlo"]["statistics_over"] == "all_replications");
     CHECK(all.result["summary"]["metrics.wait_s.mean"]["n"] == 8);
+  }
+}
+
+TEST_CASE("sim::mc::economics") {
+  // hybrid_burst: an on-prem base with a spot burst pool (reclaims, checkpoints) and a TCO section.
+  Diagnostics d;
+  const auto sc =
+      load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/hybrid_burst.json", {}, d);
+  REQUIRE_MESSAGE(sc.has_value(), d.to_text());
+  const uint32_t n = 3;
+  const Study s = run_study(*sc, n);
+
+  SUBCASE("each replication's economics and network paths equal that replication run alone") {
+    for (uint32_t k = 0; k < n; ++k) {
+      CAPTURE(k);
+      const SingleRun one = run_single(s.cs.view(), 0, k);
+      const json alone = single_run_result(*sc, s.cs, one.metrics, one.state());
+      const auto value = [&](const std::string& path) {
+        return s.sum.rows[k][s.sum.index_of(path)];
+      };
+      for (const char* key : {"provisioned", "busy", "useful", "lost_to_preemption",
+                              "checkpoint_overhead", "restart_overhead"})
+        CHECK(value(std::string("gpu_hours.") + key) == alone["gpu_hours"][key].get<double>());
+      CHECK(value("cost_usd.idle") == doctest::Approx(alone["cost_usd"]["idle"].get<double>()));
+      CHECK(value("cost_usd.per_useful_gpu_hour") ==
+            alone["cost_usd"]["per_useful_gpu_hour"].get<double>());
+      CHECK(value("preemption.preemptions") == alone["preemption"]["preemptions"].get<double>());
+      CHECK(value("preemption.restarts_per_job") ==
+            alone["preemption"]["restarts_per_job"].get<double>());
+      CHECK(value("network.stranded_gpus") == alone["network"]["stranded_gpus"].get<double>());
+      for (const json& c : alone["per_class"]) {
+        const std::string p = "per_class." + c["name"].get<std::string>() + ".";
+        CHECK(value(p + "cost_usd") == c["cost_usd"].get<double>());
+        CHECK(value(p + "preemptions") == c["preemptions"].get<double>());
+      }
+    }
+    // the burst pool is spot: some replication saw a reclaim, so the paths are not trivially 0
+    CHECK(s.sum.at("preemption.preemptions").mean > 0);
+  }
+
+  SUBCASE("the TCO projection: per-replication NPVs summarised, bands around the mean") {
+    const json& tco = s.result["tco"];
+    REQUIRE(tco.is_object());
+    CHECK(tco["replications"] == n);
+    for (const auto& [name, option] : tco["options"].items()) {
+      CAPTURE(name);
+      // the mean NPV is the mean of each replication's own projection
+      double sum = 0;
+      for (uint32_t k = 0; k < n; ++k) {
+        const SingleRun one = run_single(s.cs.view(), 0, k);
+        sum += single_run_result(*sc, s.cs, one.metrics,
+                                 one.state())["tco"]["options"][name]["npv_usd"]
+                   .get<double>();
+      }
+      CHECK(option["npv_usd"].get<double>() == doctest::Approx(sum / n).epsilon(1e-12));
+      const json& m = s.result["summary"]["tco.options." + name + ".npv_usd"];
+      CHECK(m["mean"].get<double>() == doctest::Approx(sum / n).epsilon(1e-12));
+      CHECK(m["ci95_low"].get<double>() <= m["mean"].get<double>());
+      // the band brackets its median month by month
+      const json& band = option["cumulative_usd_band"];
+      REQUIRE(band["p10"].size() == option["cumulative_usd"].size());
+      for (std::size_t i = 0; i < band["p10"].size(); ++i) {
+        CHECK(band["p10"][i].get<double>() <= band["p50"][i].get<double>());
+        CHECK(band["p50"][i].get<double>() <= band["p90"][i].get<double>());
+      }
+    }
+    CHECK(tco["months"] == 36);  // shared by every replication: kept exact, not averaged
   }
 }
