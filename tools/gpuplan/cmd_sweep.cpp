@@ -218,9 +218,15 @@ int run_sweep(const SweepOptions& o) {
     std::printf("%s: %zu points x %u replications (common random numbers)\n",
                 scenarios.front().name.c_str(), points.size(), o.mc.replications);
     for (std::size_t i = 0; i < points.size(); ++i) {
+      // NOTE: a point that cannot keep up has no meaningful wait, and its cost may cover only
+      // the time before its replications stopped.
+      if (!eligible[i]) {
+        std::printf("  point %zu: cannot keep up (saturated); figures not meaningful\n", i);
+        continue;
+      }
       std::printf("  point %zu: cost $%.2f, p90 wait %.1f s, utilization %.1f%%%s%s\n", i, cost[i],
-                  wait_p90[i], 100 * util[i], eligible[i] ? "" : "  [SATURATED]",
-                  front_wait[i] || front_util[i] ? "  [Pareto]" : "");
+                  wait_p90[i], 100 * util[i], front_wait[i] ? "  [front: cost-wait]" : "",
+                  front_util[i] ? "  [front: cost-utilization]" : "");
     }
     std::printf("wrote %s/{sweep.json,sweep.csv,sweep.html,point-*/}\n", dir.string().c_str());
   }
