@@ -98,18 +98,6 @@ json instances_json(const Scenario& sc) {
   return out;
 }
 
-const char* granularity_name(economics::BillingGranularity g) {
-  switch (g) {
-    case economics::BillingGranularity::per_second:
-      return "second";
-    case economics::BillingGranularity::per_hour:
-      return "hour";
-    case economics::BillingGranularity::per_millisecond:
-      return "millisecond";
-  }
-  return "second";
-}
-
 json on_prem_json(const economics::OnPremNode& n, std::optional<double> life_s) {
   return {{"server_capex", n.server_capex_usd},
           {"life", life_s.value_or(n.depreciation_years * YEAR_S)},
@@ -162,7 +150,8 @@ json pool_json(const Pool& pool) {
             {"instance", pool.instance},
             {"pricing", pool.pricing},
             {"billing",
-             {{"granularity", granularity_name(e.granularity)}, {"minimum", e.billing_minimum_s}}},
+             {{"granularity", economics::granularity_name(e.granularity)},
+              {"minimum", e.billing_minimum_s}}},
             {"_price_per_node_hour", pool.price_per_node_hour}};
   // NOTE: an elastic pool's "count" is the nodes it starts with; its slots are "max".
   const uint32_t count = e.elastic ? e.elastic->initial_nodes : pool.count;

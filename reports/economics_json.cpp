@@ -11,18 +11,6 @@ namespace {
 using nlohmann::json;
 constexpr double HOUR_S = 3600.0;
 
-const char* granularity_name(economics::BillingGranularity g) {
-  switch (g) {
-    case economics::BillingGranularity::per_second:
-      return "second";
-    case economics::BillingGranularity::per_hour:
-      return "hour";
-    case economics::BillingGranularity::per_millisecond:
-      return "millisecond";
-  }
-  return "second";
-}
-
 json series(const Eigen::VectorXd& v) {
   return json(std::vector<double>(v.data(), v.data() + v.size()));
 }
@@ -114,7 +102,7 @@ void add_economics_json(json& r, const Scenario& sc, const CompiledScenario& cs,
     jp["peak_nodes"] = t.peak_nodes;
     jp["gpu_utilization"] =
         t.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / t.provisioned_gpu_s : 0.0;
-    jp["billing"] = {{"granularity", granularity_name(pe.granularity)},
+    jp["billing"] = {{"granularity", economics::granularity_name(pe.granularity)},
                      {"minimum_s", pe.billing_minimum_s},
                      {"rounding_usd", t.rounding_usd}};
     if (pe.reserved) {
