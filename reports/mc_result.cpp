@@ -283,8 +283,8 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
   r["network"] = {{"stranded_gpus", mean_of(s, "network.stranded_gpus")},
                   {"mean_comm_slowdown", mean_of(s, "network.mean_comm_slowdown")},
                   {"rate_changes", mean_of(s, "network.rate_changes")}};
-  // NOTE: the drawing only; link loads are per replication (`gpuplan run` shades them).
-  if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs);
+  if (sc.topology.kind != TopologyKind::none)
+    r["topology"] = topology_json(sc, cs, s.uplink_crossing_nodes, s.uplink_congested_share);
 
   const auto& wait_hist = s.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;
   const auto& jct_hist = s.statistics_over_all ? st.jct_hist_all : st.jct_hist_ok;

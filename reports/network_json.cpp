@@ -24,25 +24,12 @@ const char* placement_name(Placement p) {
   return "best_fit";
 }
 
-//! Time-averaged load of one uplink group over the statistics window.
-struct UplinkLoad {
-  double crossing_nodes = 0;   //!< mean nodes of running gangs whose traffic crosses it
-  double load = 0;             //!< their line rates / its capacity (> 1: gangs are slowed down)
-  double congested_share = 0;  //!< share of the window with load > 1
-};
-
-std::vector<UplinkLoad> uplink_loads(const NetworkPlan& plan, const ReplicaState& s,
-                                     double window_s) {
-  std::vector<UplinkLoad> out(plan.uplink_gbps.size());
-  if (window_s <= 0) return out;
-  for (std::size_t g = 0; g < out.size(); ++g) {
-    const double capacity = plan.uplink_gbps[g];
-    const double line = plan.node_line_gbps[plan.group_nodes[plan.group_start[g]]];
-    out[g].crossing_nodes = s.net.uplink_node_s[g] / window_s;
-    out[g].load = capacity > 0 ? out[g].crossing_nodes * line / capacity : 0;
-    out[g].congested_share = s.net.uplink_congested_s[g] / window_s;
-  }
-  return out;
+//! Time-averaged load of uplink group g with `crossing_nodes` nodes crossing it on average: their
+//! line rates / its capacity (above 1 the gangs get less than their line rate).
+double uplink_load(const NetworkPlan& plan, std::size_t g, double crossing_nodes) {
+  const double capacity = plan.uplink_gbps[g];
+  const double line = plan.node_line_gbps[plan.group_nodes[plan.group_start[g]]];
+  return capacity > 0 ? crossing_nodes * line / capacity : 0;
 }
 
 }  // namespace
@@ -66,7 +53,8 @@ nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, cons
 }
 
 nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
-                             const ReplicaState* s) {
+                             const std::vector<double>& crossing_nodes,
+                             const std::vector<double>& congested_share) {
   if (sc.topology.kind == TopologyKind::none) return nullptr;
   const NetworkPlan& plan = cs.network;
   const auto& tt = plan.tables;
@@ -82,19 +70,19 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
                         {"levels", tt.n_levels},         {"level_bw_gbps", bw},
                         {"level_latency_s", lat}};
   std::string dot = plan.dot;
-  if (s != nullptr) {
-    // NOTE: a saturated replica's statistics end where it stopped.
-    const double window = std::min(s->now, sc.horizon_s) - sc.warmup_s;
-    const std::vector<UplinkLoad> loads = uplink_loads(plan, *s, window);
+  const std::size_t n_groups = plan.uplink_gbps.size();
+  if (crossing_nodes.size() == n_groups && congested_share.size() == n_groups && n_groups > 0) {
+    std::vector<double> loads(n_groups);
     nlohmann::json links = nlohmann::json::array();
-    for (std::size_t g = 0; g < loads.size(); ++g) {
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      loads[g] = uplink_load(plan, g, crossing_nodes[g]);
       if (plan.uplink_gbps[g] <= 0) continue;  // the top group has no uplink
       links.push_back({{"group", plan.group_label[g]},
                        {"level", plan.group_level[g]},
                        {"capacity_gbps", plan.uplink_gbps[g]},
-                       {"mean_crossing_nodes", loads[g].crossing_nodes},
-                       {"mean_load", loads[g].load},
-                       {"congested_share", loads[g].congested_share}});
+                       {"mean_crossing_nodes", crossing_nodes[g]},
+                       {"mean_load", loads[g]},
+                       {"congested_share", congested_share[g]}});
     }
     out["links"] = links;
     // An edge in several groups' uplinks (it skips levels) shows the busiest of them; an edge
@@ -102,8 +90,7 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
     std::vector<double> edge_load(plan.edge_groups.size(), std::nan(""));
     for (std::size_t e = 0; e < edge_load.size(); ++e)
       for (const uint32_t g : plan.edge_groups[e])
-        edge_load[e] =
-            std::isnan(edge_load[e]) ? loads[g].load : std::max(edge_load[e], loads[g].load);
+        edge_load[e] = std::isnan(edge_load[e]) ? loads[g] : std::max(edge_load[e], loads[g]);
     dot = topologies::to_dot(plan.topology, edge_load);
   }
   out["dot"] = dot;

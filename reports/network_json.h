@@ -3,6 +3,8 @@
 //! communication slowdown multi-node gangs saw, and the topology as DOT and SVG.
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 #include "models/compile.h"
 #include "models/scenario.h"
 #include "sim/core/state.h"
@@ -13,10 +15,12 @@ namespace gpuplan {
 nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s);
 
 //! The `topology` object (kind, name, per-level bandwidth, dot, svg); null without a topology.
-//! With a finished replica `s` it adds `links` (the time-averaged load of every uplink) and the
-//! DOT and SVG shade each link by its load. SVG needs Graphviz's `dot`; without it `svg` is
-//! absent and `svg_error` says why.
+//! Given each uplink group's time-averaged crossing nodes and congested share (one replica's, from
+//! uplink_window_means(), or their means over a study) it adds `links` and the DOT and SVG shade
+//! each link by its load. SVG needs Graphviz's `dot`; without it `svg` is absent and `svg_error`
+//! says why.
 nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
-                             const ReplicaState* s = nullptr);
+                             const std::vector<double>& crossing_nodes = {},
+                             const std::vector<double>& congested_share = {});
 
 }  // namespace gpuplan

@@ -164,7 +164,11 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   add_economics_json(r, sc, cs, m, s);  // cost per class/job/useful GPU-h, preemption, tco
   r["scenario_echo"] = effective_scenario_json(sc);
   r["network"] = network_json(sc, cs, s);
-  if (sc.topology.kind != TopologyKind::none) r["topology"] = topology_json(sc, cs, &s);
+  if (sc.topology.kind != TopologyKind::none) {
+    std::vector<double> crossing, congested;
+    uplink_window_means(v, s, crossing, congested);
+    r["topology"] = topology_json(sc, cs, crossing, congested);
+  }
   r["warnings"] = result_warnings(sc, cs, m);
   return r;
 }

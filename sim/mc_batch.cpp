@@ -19,6 +19,7 @@ ReplicaOutcome outcome_of(const ModelView& m, const ReplicaState& s) {
   }
   o.wait_hist.assign(s.wait_hist.begin(), s.wait_hist.end());
   o.jct_hist.assign(s.jct_hist.begin(), s.jct_hist.end());
+  uplink_window_means(m, s, o.uplink_crossing_nodes, o.uplink_congested_share);
   return o;
 }
 

@@ -85,6 +85,16 @@ McSummary summarize_study(const ModelView& m, const McStudy& st,
     s.spend_usd[b] /= used;
     s.provisioned_gpus[b] /= used;
   }
+  const std::size_t n_groups = m.net.n_groups;
+  s.uplink_crossing_nodes.assign(n_groups, 0);
+  s.uplink_congested_share.assign(n_groups, 0);
+  for (std::size_t k : s.in_statistics) {
+    const ReplicaOutcome& o = st.replicas[k];
+    for (std::size_t g = 0; g < n_groups && g < o.uplink_crossing_nodes.size(); ++g) {
+      s.uplink_crossing_nodes[g] += o.uplink_crossing_nodes[g] / used;
+      s.uplink_congested_share[g] += o.uplink_congested_share[g] / used;
+    }
+  }
   s.busy_band = percentile_band(busy_rows, n_bins);
   s.queued_band = percentile_band(queued_rows, n_bins);
   s.cumulative_spend_band = percentile_band(spend_rows, n_bins);

@@ -21,6 +21,8 @@ struct McSummary {
   std::string saturation_cause = "none";   //!< most frequent cause among saturated replicas
   //! Means per time bin over the replicas in statistics.
   std::vector<double> busy_gpus, queued_jobs, spend_usd, provisioned_gpus;
+  //! Per uplink group, means over the replicas in statistics of uplink_window_means().
+  std::vector<double> uplink_crossing_nodes, uplink_congested_share;
   //! Bands over the replicas in statistics; cumulative spend runs from time 0 (warmup included).
   Band busy_band, queued_band, cumulative_spend_band;
 

@@ -32,9 +32,11 @@ void for_each_field(Metrics& m, F& f) {
 template <class Outcome, class F>
 void for_each_outcome_field(Outcome& o, F& f) {
   // NOTE: fails to compile when ReplicaOutcome gains or loses a field; add it here too.
-  auto& [metrics, busy_gpus, queued_jobs, spend_usd, provisioned_gpus, wait_hist, jct_hist] = o;
+  auto& [metrics, busy_gpus, queued_jobs, spend_usd, provisioned_gpus, wait_hist, jct_hist,
+         uplink_crossing_nodes, uplink_congested_share] = o;
   for_each_field(metrics, f);
   f(busy_gpus), f(queued_jobs), f(spend_usd), f(provisioned_gpus), f(wait_hist), f(jct_hist);
+  f(uplink_crossing_nodes), f(uplink_congested_share);
 }
 
 struct Writer {

@@ -50,6 +50,20 @@ GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
   return h;
 }
 
+void uplink_window_means(const ModelView& m, const ReplicaState& s,
+                         std::vector<double>& crossing_nodes,
+                         std::vector<double>& congested_share) {
+  const double end = s.now < m.horizon ? s.now : m.horizon;
+  const double window = end - m.warmup;
+  crossing_nodes.assign(m.net.n_groups, 0.0);
+  congested_share.assign(m.net.n_groups, 0.0);
+  if (!(window > 0)) return;
+  for (uint32_t g = 0; g < m.net.n_groups; ++g) {
+    crossing_nodes[g] = s.net.uplink_node_s[g] / window;
+    congested_share[g] = s.net.uplink_congested_s[g] / window;
+  }
+}
+
 double sorted_quantile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
   const double pos = q * double(sorted.size() - 1);

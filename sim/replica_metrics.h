@@ -81,6 +81,13 @@ struct ReplicaMetrics {
 //! from the log histogram (bins 2.5% wide, interpolated inside a bin).
 ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s);
 
+//! Time-averaged load of every uplink group (sim/core/network_types.h) of a finished replica over
+//! its statistics window (which a saturated replica ends where it stopped): nodes of running gangs
+//! whose traffic crosses it, and the share of the window it was congested. Empty without a
+//! topology.
+void uplink_window_means(const ModelView& m, const ReplicaState& s,
+                         std::vector<double>& crossing_nodes, std::vector<double>& congested_share);
+
 //! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);
 

@@ -224,3 +224,39 @@ TEST_CASE("sim::mc::economics") {
     CHECK(tco["months"] == 36);  // shared by every replication: kept exact, not averaged
   }
 }
+
+TEST_CASE("sim::mc::uplink_loads") {
+  // leaf_spine_3to1: gangs cross oversubscribed leaf uplinks, so the loads are not trivially 0.
+  Diagnostics d;
+  const auto sc =
+      load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/leaf_spine_3to1.json", {}, d);
+  REQUIRE_MESSAGE(sc.has_value(), d.to_text());
+  const uint32_t n = 2;
+  const Study s = run_study(*sc, n);
+  const std::size_t groups = s.cs.view().net.n_groups;
+  REQUIRE(s.sum.uplink_crossing_nodes.size() == groups);
+  std::vector<double> mean_crossing(groups, 0.0), mean_congested(groups, 0.0);
+  for (uint32_t k = 0; k < n; ++k) {
+    // each replication's loads are those of the replication run alone
+    const SingleRun one = run_single(s.cs.view(), 0, k);
+    std::vector<double> crossing, congested;
+    uplink_window_means(s.cs.view(), one.state(), crossing, congested);
+    CHECK(s.st.replicas[k].uplink_crossing_nodes == crossing);
+    CHECK(s.st.replicas[k].uplink_congested_share == congested);
+    for (std::size_t g = 0; g < groups; ++g) {
+      mean_crossing[g] += crossing[g] / n;
+      mean_congested[g] += congested[g] / n;
+    }
+  }
+  double busiest = 0;
+  for (std::size_t g = 0; g < groups; ++g) {
+    CHECK(s.sum.uplink_crossing_nodes[g] == doctest::Approx(mean_crossing[g]).epsilon(1e-12));
+    CHECK(s.sum.uplink_congested_share[g] == doctest::Approx(mean_congested[g]).epsilon(1e-12));
+    busiest = std::max(busiest, mean_crossing[g]);
+  }
+  CHECK(busiest > 0);
+  // the result lists every uplink below the top with its mean load, and shades the drawing
+  const json& links = s.result["topology"]["links"];
+  CHECK(links.size() > 0);
+  CHECK(s.result["topology"]["dot"].get<std::string>().find("penwidth") != std::string::npos);
+}
