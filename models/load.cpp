@@ -23,10 +23,9 @@ constexpr double INF = std::numeric_limits<double>::infinity();
 //! Pools a class may use are a 64-bit mask in the compiled core (ClassSpec::pool_mask).
 constexpr size_t MAX_POOLS = 64;
 
-const std::vector<std::string> TOP_KEYS = {"$schema",  "name",      "description", "seed",
-                                           "horizon",  "warmup",    "instances",   "pools",
-                                           "workload", "scheduler", "limits", "tco", "topology",
-                                           "recommend"};
+const std::vector<std::string> TOP_KEYS = {
+    "$schema", "name",     "description", "seed",   "horizon", "warmup",   "instances",
+    "pools",   "workload", "scheduler",   "limits", "tco",     "topology", "recommend"};
 const std::vector<std::string> PRICINGS = {"on_demand", "reserved_1y", "reserved_3y", "spot",
                                            "on_prem"};
 const std::vector<std::string> FABRICS = {"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie"};
@@ -47,11 +46,35 @@ std::optional<std::pair<double, std::string_view>> leading_number(std::string_vi
   return std::pair{v, trim(s.substr(static_cast<size_t>(end - s.data())))};
 }
 
-// Seconds in one `unit` (ms s m h d w y), or nullopt.
+// Seconds in one `unit` (ms s m h d w y, or the word: "30 days", "2 hours"), or nullopt.
 std::optional<double> unit_seconds(std::string_view unit) {
-  static constexpr std::pair<std::string_view, double> UNITS[] = {
-      {"ms", 1e-3}, {"s", 1},      {"m", 60},           {"h", 3600},
-      {"d", 86400}, {"w", 604800}, {"y", 365 * 86400.0}};
+  static constexpr std::pair<std::string_view, double> UNITS[] = {{"ms", 1e-3},
+                                                                  {"millisecond", 1e-3},
+                                                                  {"milliseconds", 1e-3},
+                                                                  {"s", 1},
+                                                                  {"sec", 1},
+                                                                  {"secs", 1},
+                                                                  {"second", 1},
+                                                                  {"seconds", 1},
+                                                                  {"m", 60},
+                                                                  {"min", 60},
+                                                                  {"mins", 60},
+                                                                  {"minute", 60},
+                                                                  {"minutes", 60},
+                                                                  {"h", 3600},
+                                                                  {"hr", 3600},
+                                                                  {"hrs", 3600},
+                                                                  {"hour", 3600},
+                                                                  {"hours", 3600},
+                                                                  {"d", 86400},
+                                                                  {"day", 86400},
+                                                                  {"days", 86400},
+                                                                  {"w", 604800},
+                                                                  {"week", 604800},
+                                                                  {"weeks", 604800},
+                                                                  {"y", 365 * 86400.0},
+                                                                  {"year", 365 * 86400.0},
+                                                                  {"years", 365 * 86400.0}};
   for (const auto& [name, seconds] : UNITS)
     if (unit == name) return seconds;
   return std::nullopt;
@@ -273,7 +296,7 @@ class Loader {
                  neg ? "a duration cannot be negative, got " + describe(v)
                      : "cannot read duration " + describe(v) +
                            "; write seconds as a number or \"<number><unit>\" with unit ms, s, "
-                           "m, h, d, w or y (e.g. \"36h\")");
+                           "m, h, d, w or y, or the word (e.g. \"36h\", \"30 days\")");
         return std::nullopt;
       }
     } else {
@@ -448,16 +471,17 @@ class Loader {
         pool_infos_.push_back(info);
         continue;
       }
-      check_keys(o, p, {"name", "instance", "count", "pricing", "billing", "upfront", "on_prem", "spot",
-                        "elastic"});
+      check_keys(o, p,
+                 {"name", "instance", "count", "pricing", "billing", "upfront", "on_prem", "spot",
+                  "elastic"});
       Pool pool;
       if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
         if (auto s = name(*v, p + "/name")) {
           for (size_t j = 0; j < pool_infos_.size(); ++j) {
             if (pool_infos_[j].name == *s) {
               d_.error(p + "/name", DiagCode::out_of_range,
-                       "duplicate pool name " + in_quotes(*s) + " (also /pools/" + std::to_string(j) +
-                           "); pool names must be unique");
+                       "duplicate pool name " + in_quotes(*s) + " (also /pools/" +
+                           std::to_string(j) + "); pool names must be unique");
             }
           }
           pool.name = *s;
@@ -472,8 +496,9 @@ class Loader {
       }
       std::optional<uint64_t> count;
       // NOTE: an elastic pool's "count" is optional: the nodes it starts with (default its min).
-      if (const json* v = o.contains("elastic") ? get(o, "count")
-                                                : need(o, p, "count", "nodes in the pool, e.g. 16")) {
+      if (const json* v = o.contains("elastic")
+                              ? get(o, "count")
+                              : need(o, p, "count", "nodes in the pool, e.g. 16")) {
         count = integer(*v, p + "/count", 1, 1000000);
       }
       size_t pricing = 0;
@@ -525,9 +550,10 @@ class Loader {
       const std::string p = child("/workload", i);
       const json& o = arr[i];
       if (!object(o, p)) continue;
-      check_keys(o, p,
-                 {"name", "description", "arrival", "gpus", "duration", "trace", "pools",
-                  "reference_gpu", "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction"});
+      check_keys(
+          o, p,
+          {"name", "description", "arrival", "gpus", "duration", "trace", "pools", "reference_gpu",
+           "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction"});
       JobClass jc;
       jc.pointer = p;
       if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -1156,7 +1182,8 @@ class Loader {
           }
           sp.price_series.push_back({*t, *x});
         }
-        if (!sp.price_series.empty()) pool.price_per_node_hour = sp.price_series.front().usd_per_hour;
+        if (!sp.price_series.empty())
+          pool.price_per_node_hour = sp.price_series.front().usd_per_hour;
       }
     }
     const json* rate_v = get(o, "interruptions_per_node_hour");
@@ -1272,7 +1299,8 @@ class Loader {
     ClassEconomics& e = jc.econ;
     if (const json* v = get(o, "checkpoint")) {
       const std::string cp = p + "/checkpoint";
-      if (object(*v, cp, "{\"interval\": \"30m\" or \"auto\", \"cost\": \"2m\", \"restart\": \"5m\"}")) {
+      if (object(*v, cp,
+                 "{\"interval\": \"30m\" or \"auto\", \"cost\": \"2m\", \"restart\": \"5m\"}")) {
         check_keys(*v, cp, {"interval", "cost", "restart"});
         e.checkpoints = true;
         if (const json* iv = need(*v, cp, "interval", "compute between checkpoints, or \"auto\"")) {
@@ -1282,8 +1310,10 @@ class Loader {
             e.interval_s = *d;
           }
         }
-        if (const json* c = get(*v, "cost")) e.checkpoint_s = duration(*c, cp + "/cost", false).value_or(0);
-        if (const json* r = get(*v, "restart")) e.restart_s = duration(*r, cp + "/restart", false).value_or(0);
+        if (const json* c = get(*v, "cost"))
+          e.checkpoint_s = duration(*c, cp + "/cost", false).value_or(0);
+        if (const json* r = get(*v, "restart"))
+          e.restart_s = duration(*r, cp + "/restart", false).value_or(0);
         if (e.auto_interval && !(e.checkpoint_s > 0)) {
           d_.error(cp + "/cost", DiagCode::missing_key,
                    "\"interval\": \"auto\" (Young/Daly) needs the checkpoint write time "
@@ -1291,7 +1321,8 @@ class Loader {
         }
       }
     }
-    if (const json* v = get(o, "spot_tolerant")) e.spot_tolerant = boolean(*v, p + "/spot_tolerant").value_or(false);
+    if (const json* v = get(o, "spot_tolerant"))
+      e.spot_tolerant = boolean(*v, p + "/spot_tolerant").value_or(false);
     if (const json* v = get(o, "spot_fallback")) {
       const std::string fp = p + "/spot_fallback";
       if (!e.spot_tolerant) {
@@ -1324,8 +1355,10 @@ class Loader {
       if (jc.econ.spot_tolerant || !jc.pools.empty()) continue;
       bool any = false, spot_only = false;
       for (const Pool& pool : sc.pools) {
-        if (pool.pricing == "spot") spot_only = true;
-        else any = true;
+        if (pool.pricing == "spot")
+          spot_only = true;
+        else
+          any = true;
       }
       if (spot_only && !any) {
         d_.error(jc.pointer, DiagCode::infeasible,
@@ -1347,7 +1380,8 @@ class Loader {
     if (const json* v = get(o, "years")) {
       if (auto n = integer(*v, p + "/years", 1, 30)) t.years = static_cast<uint32_t>(*n);
     }
-    if (auto x = opt_number(o, p, "demand_growth_per_month", -0.5, 1)) t.demand_growth_per_month = *x;
+    if (auto x = opt_number(o, p, "demand_growth_per_month", -0.5, 1))
+      t.demand_growth_per_month = *x;
     if (auto x = opt_number(o, p, "discount_rate", 0, 1)) t.discount_rate = *x;
     if (const json* v = get(o, "compare")) {
       static const std::vector<std::string> OPTIONS = {"cloud", "on_prem", "hybrid"};
@@ -1653,9 +1687,9 @@ class Loader {
       return std::nullopt;
     }
     if (!(*r >= 1) || !std::isfinite(*r)) {
-      d_.error(ptr, DiagCode::out_of_range,
-               "oversubscription is downlink over uplink bandwidth, at least 1:1, got " +
-                   describe(v));
+      d_.error(
+          ptr, DiagCode::out_of_range,
+          "oversubscription is downlink over uplink bandwidth, at least 1:1, got " + describe(v));
       return std::nullopt;
     }
     return r;
@@ -1683,16 +1717,21 @@ class Loader {
       case TopologyKind::leaf_spine:
         keys.insert(keys.end(), {"nodes_per_leaf", "spines", "uplink", "oversubscription"});
         break;
-      case TopologyKind::fat_tree: keys.push_back("k"); break;
+      case TopologyKind::fat_tree:
+        keys.push_back("k");
+        break;
       case TopologyKind::rail_optimized:
         keys.insert(keys.end(), {"su", "nodes_per_su", "spines", "uplink"});
         break;
       case TopologyKind::tree_ring_hybrid:
         keys.insert(keys.end(), {"groups_per_switch", "workers_per_group", "uplink"});
         break;
-      case TopologyKind::custom: keys.insert(keys.end(), {"vertices", "links"}); break;
+      case TopologyKind::custom:
+        keys.insert(keys.end(), {"vertices", "links"});
+        break;
       case TopologyKind::none:
-      case TopologyKind::single_switch: break;
+      case TopologyKind::single_switch:
+        break;
     }
     check_keys(o, p, keys);
     bool ok = true;
@@ -1764,8 +1803,8 @@ class Loader {
     if (first == nullptr) return;
     try {
       uint32_t hosts_per_node = 1;
-      const auto built = build_topology(t, n_nodes, first->gpus_per_node, node_link_gbps(*first),
-                                        hosts_per_node);
+      const auto built =
+          build_topology(t, n_nodes, first->gpus_per_node, node_link_gbps(*first), hosts_per_node);
       if (topologies::make_tables(built).top_level >= topologies::make_tables(built).n_levels)
         d_.error(p, DiagCode::infeasible,
                  "the topology is not connected; link every host to the rest of the network");
@@ -1775,12 +1814,11 @@ class Loader {
   }
 
   bool load_custom_topology(const json& o, const std::string& p, TopologyConfig& t) {
-    static const std::vector<std::string> VKINDS = {"host", "switch", "node_switch",
-                                                    "controller"};
+    static const std::vector<std::string> VKINDS = {"host", "switch", "node_switch", "controller"};
     bool ok = true;
     const json* vs = need(o, p, "vertices", "[{\"name\": \"h0\", \"kind\": \"host\"}, ...]");
-    const json* ls = need(o, p, "links",
-                          "[{\"a\": \"h0\", \"b\": \"leaf0\", \"bandwidth\": \"400Gbps\"}, ...]");
+    const json* ls =
+        need(o, p, "links", "[{\"a\": \"h0\", \"b\": \"leaf0\", \"bandwidth\": \"400Gbps\"}, ...]");
     if (vs == nullptr || ls == nullptr) return false;
     if (!vs->is_array() || !ls->is_array()) {
       wrong_type(vs->is_array() ? *ls : *vs, p + (vs->is_array() ? "/links" : "/vertices"),
@@ -1946,8 +1984,12 @@ class Loader {
 void apply_override(json& root, const std::string& spec, Diagnostics& d) {
   const size_t eq = spec.find('=');
   auto fail = [&](const std::string& ptr, const std::string& why) {
-    d.add(Diagnostic{
-        "", 0, ptr, DiagCode::bad_override, "cannot apply --set " + in_quotes(spec) + ": " + why, {}});
+    d.add(Diagnostic{"",
+                     0,
+                     ptr,
+                     DiagCode::bad_override,
+                     "cannot apply --set " + in_quotes(spec) + ": " + why,
+                     {}});
   };
   if (eq == std::string::npos || eq == 0) {
     return fail("", "expected PATH=VALUE, e.g. pools.0.count=16");

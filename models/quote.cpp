@@ -147,9 +147,11 @@ class ObjectReader {
 
   //! A duration: seconds, or "<number><unit>" with unit ms s m h d w y.
   std::optional<double> duration(const char* key, double lo) {
-    return with_parser(key, lo, parse_duration, "a duration",
-                       "write seconds or a number with a unit ms, s, m, h, d, w or y, e.g. \"30d\"",
-                       "s");
+    return with_parser(
+        key, lo, parse_duration, "a duration",
+        "write seconds or a number with a unit ms, s, m, h, d, w or y, or the word, e.g. \"30d\" "
+        "or \"30 days\"",
+        "s");
   }
 
   //! A rate: per second, or "<number>/<unit>".

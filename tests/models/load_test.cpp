@@ -141,7 +141,7 @@ TEST_CASE("load::errors") {
     {"name": "main", "instance": "lab.g1", "count": 2, "pricing": "reserved_1y"}
   ],
   "workload": [
-    {"name": "w", "arrival": {"poisson": {"rate": "12/hour"}}, "gpus": 1,
+    {"name": "w", "arrival": {"poisson": {"rate": "12/fortnight"}}, "gpus": 1,
      "duration": {"lognormal": {"median": "2h", "p90": "1h"}}}
   ],
   "scheduler": {"queue": "fifoo"},
@@ -210,7 +210,7 @@ TEST_CASE("load::errors") {
     CHECK(r.at("/horizon").message == "a duration cannot be negative, got \"-5h\"");
     r = load(GOOD, {"horizon=0"});
     CHECK(r.at("/horizon").code == DiagCode::out_of_range);
-    r = load(GOOD, {"horizon=5 hours"});
+    r = load(GOOD, {"horizon=5 fortnights"});
     CHECK(r.at("/horizon").code == DiagCode::bad_unit);
   }
 }
@@ -506,11 +506,12 @@ TEST_CASE("load::schema") {
   SUBCASE("the schema's duration and rate patterns agree with the parsers") {
     const std::regex duration(schema["$defs"]["duration_string"]["pattern"].get<std::string>());
     for (const char* s : {"36h", "36 h", "1.5d", "250ms", "1e3s", ".5y", "90", "5 hours", "-5s",
-                          "h", "5M", "1..2s"}) {
+                          "h", "5M", "1..2s", "30 days", "1 day", "2 months", "10 mins"}) {
       CHECK_MESSAGE(std::regex_search(s, duration) == parse_duration(s).has_value(), s);
     }
     const std::regex rate(schema["$defs"]["rate"]["oneOf"][1]["pattern"].get<std::string>());
-    for (const char* s : {"60/s", "12 / h", "3/d", "5/10m", "0.5", "12/hour", "12h", "/h"}) {
+    for (const char* s : {"60/s", "12 / h", "3/d", "5/10m", "0.5", "12/hour", "12h", "/h", "3/day",
+                          "5/10 minutes", "1/month"}) {
       CHECK_MESSAGE(std::regex_search(s, rate) == parse_rate(s).has_value(), s);
     }
   }

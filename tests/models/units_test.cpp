@@ -30,6 +30,28 @@ TEST_CASE("load::parse_duration") {
     // 1 y = 365 d = 31,536,000 s (no leap day).
     CHECK(*parse_duration("1y") == doctest::Approx(31536000));
   }
+  SUBCASE("units may be written as words, singular or plural") {
+    // 30 days = 2,592,000 s, as "30d".
+    CHECK(*parse_duration("30 days") == doctest::Approx(2592000));
+    // 1 day = 86,400 s.
+    CHECK(*parse_duration("1 day") == doctest::Approx(86400));
+    // 5 hours = 18,000 s; 2 hrs = 7,200 s.
+    CHECK(*parse_duration("5 hours") == doctest::Approx(18000));
+    CHECK(*parse_duration("2hrs") == doctest::Approx(7200));
+    // 90 minutes = 5,400 s; 10 min = 600 s.
+    CHECK(*parse_duration("90 minutes") == doctest::Approx(5400));
+    CHECK(*parse_duration("10 min") == doctest::Approx(600));
+    // 45 seconds; 250 milliseconds = 0.25 s.
+    CHECK(*parse_duration("45 seconds") == doctest::Approx(45));
+    CHECK(*parse_duration("250 milliseconds") == doctest::Approx(0.25));
+    // 2 weeks = 1,209,600 s; 3 years = 3 x 365 d.
+    CHECK(*parse_duration("2 weeks") == doctest::Approx(1209600));
+    CHECK(*parse_duration("3 years") == doctest::Approx(3 * 31536000.0));
+    // a rate per word: 12/hour = 12 / 3600 s.
+    CHECK(*parse_rate("12/hour") == doctest::Approx(12.0 / 3600));
+    // "months" is ambiguous (28-31 days) and stays an error.
+    CHECK_FALSE(parse_duration("2 months"));
+  }
   SUBCASE("whitespace, fractions and exponents are accepted") {
     // 36 h with a space = 129,600 s.
     CHECK(*parse_duration("36 h") == doctest::Approx(129600));
@@ -40,7 +62,7 @@ TEST_CASE("load::parse_duration") {
   }
   SUBCASE("negative, unknown-unit, empty and non-finite durations are rejected") {
     CHECK_FALSE(parse_duration("-5s"));
-    CHECK_FALSE(parse_duration("5 hours"));
+    CHECK_FALSE(parse_duration("5 fortnights"));
     CHECK_FALSE(parse_duration("5M"));
     CHECK_FALSE(parse_duration(""));
     CHECK_FALSE(parse_duration("h"));
@@ -78,7 +100,7 @@ TEST_CASE("load::parse_rate") {
   }
   SUBCASE("negative, unitless-denominator and malformed rates are rejected") {
     CHECK_FALSE(parse_rate("-1/s"));
-    CHECK_FALSE(parse_rate("12/hour"));
+    CHECK_FALSE(parse_rate("12/fortnight"));
     CHECK_FALSE(parse_rate("12h"));
     CHECK_FALSE(parse_rate("/h"));
     CHECK_FALSE(parse_rate("12/0s"));
