@@ -93,3 +93,16 @@ if [[ $n -ne 1 ]]; then
   exit 1
 fi
 echo "bad input: exit 2, one message"
+
+# A command that does not split its work refuses mpirun before doing any, with exit 2.
+set +e
+mpi recommend scenarios/instance_selection.json --out "$work/rec" >"$work/rec.out" 2>"$work/rec.err"
+rc=$?
+set -e
+if [[ $rc -ne 2 ]] || ! grep -q "does not split its work across MPI processes" "$work/rec.err" ||
+   [[ -e "$work/rec" ]]; then
+  echo "mpirun gpuplan recommend: expected exit 2, the message and no output (rc $rc)" >&2
+  cat "$work/rec.err" >&2
+  exit 1
+fi
+echo "recommend under mpirun: refused with exit 2"

@@ -121,14 +121,6 @@ std::optional<McBackend> resolve_backend(const std::string& name) {
 
 int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
               const std::filesystem::path& dir, const std::string& label, nlohmann::json& result) {
-  if (mpi_world().size == 1 && launcher_process_count() > 1) {
-    // NOTE: only commands that open an MpiSession split their replicas; for the others every
-    // process would run everything and write the same files.
-    std::cerr << label
-              << ": this command does not split its work across MPI processes; run it without "
-                 "mpirun (only `gpuplan mc` does)\n";
-    return 2;
-  }
   const CompiledScenario cs = compile(sc);
   const ModelView view = cs.view();
   McOptions mo;

@@ -1,10 +1,30 @@
 //! gpuplan: GPU cluster simulator and capacity-planning engine (CLI contract: ARCHITECTURE.md §3).
 #include <exception>
 #include <iostream>
+#include <string_view>
 
+#include "sim/mc_mpi.h"
 #include "tools/gpuplan/commands.h"
 
+namespace {
+
+//! Subcommands that split their replicas across MPI processes (sim/mc_mpi.h).
+bool splits_across_processes(std::string_view command) {
+  return command == "mc" || command == "sweep";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // NOTE: under mpirun every process would run any other command in full and write the same
+  // files; say so before any work is done.
+  if (argc > 1 && gpuplan::launcher_process_count() > 1 && argv[1][0] != '-' &&
+      !splits_across_processes(argv[1])) {
+    std::cerr << "gpuplan " << argv[1]
+              << ": this command does not split its work across MPI processes; run it without "
+                 "mpirun (only `gpuplan mc` and `gpuplan sweep` do)\n";
+    return 2;
+  }
   CLI::App app{"gpuplan - GPU cluster simulator and capacity-planning engine"};
   app.require_subcommand(1);
   app.set_version_flag("--version", GPUPLAN_VERSION);
