@@ -121,6 +121,16 @@ void broadcast_from_root(const ProcessGroup& g, uint32_t* values, std::size_t n)
 #endif
 }
 
+void broadcast_from_root(const ProcessGroup& g, double* values, std::size_t n) {
+  if (g.size == 1) return;
+#if defined(GPUPLAN_HAVE_MPI)
+  MPI_Bcast(values, mpi_count(n), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+#else
+  (void)values, (void)n;
+  no_mpi();
+#endif
+}
+
 void broadcast_from_root(const ProcessGroup& g, std::string& text) {
   if (g.size == 1) return;
 #if defined(GPUPLAN_HAVE_MPI)

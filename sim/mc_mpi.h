@@ -60,6 +60,9 @@ class MpiSession {
 //! Overwrites values[0..n) on every process with rank 0's.
 void broadcast_from_root(const ProcessGroup& g, uint32_t* values, std::size_t n);
 
+//! Overwrites values[0..n) on every process with rank 0's.
+void broadcast_from_root(const ProcessGroup& g, double* values, std::size_t n);
+
 //! Overwrites `text` on every process with rank 0's.
 void broadcast_from_root(const ProcessGroup& g, std::string& text);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -n 4 gpuplan mc` writes the summary and CSVs of one process, with a fixed replica count
-# and with --target-ci; `gpuplan sweep` likewise; bad input makes every process exit 2 with one message.
+# and with --target-ci; `gpuplan sweep` and `recommend` likewise; bad input makes every process exit 2 with one message.
 #   usage: tests/tools/mpi_mc.sh GPUPLAN MPIEXEC WORKDIR
 set -euo pipefail
 gpuplan=$1 mpiexec=$2 work=$3
@@ -94,15 +94,32 @@ if [[ $n -ne 1 ]]; then
 fi
 echo "bad input: exit 2, one message"
 
+# recommend: every probe's study is split, rank 0's outcome steers every process's bisection,
+# so the recommendation and the winner's summary are those of one process.
+args=(recommend scenarios/instance_selection.json --replications 8 --quiet)
+"$gpuplan" "${args[@]}" --out "$work/one-rec"
+mpi "${args[@]}" --out "$work/four-rec"
+python3 - "$work/one-rec" "$work/four-rec" <<'PY'
+import json, sys, pathlib
+a, b = (pathlib.Path(p) for p in sys.argv[1:3])
+ra, rb = (json.loads((d / "recommendation.json").read_text()) for d in (a, b))
+if ra != rb:
+    sys.exit("recommendation.json differs between 1 and 4 processes")
+sa, sb = (json.loads((d / "result.json").read_text())["summary"] for d in (a, b))
+if json.dumps(sa) != json.dumps(sb):
+    sys.exit("the winner's summary differs between 1 and 4 processes")
+print(f"recommend: {ra['recommended']['instance']} x {ra['recommended']['nodes']}, identical under 4 processes")
+PY
+
 # A command that does not split its work refuses mpirun before doing any, with exit 2.
 set +e
-mpi recommend scenarios/instance_selection.json --out "$work/rec" >"$work/rec.out" 2>"$work/rec.err"
+mpi run scenarios/quickstart.json --out "$work/run" >"$work/run.out" 2>"$work/run.err"
 rc=$?
 set -e
-if [[ $rc -ne 2 ]] || ! grep -q "does not split its work across MPI processes" "$work/rec.err" ||
-   [[ -e "$work/rec" ]]; then
-  echo "mpirun gpuplan recommend: expected exit 2, the message and no output (rc $rc)" >&2
-  cat "$work/rec.err" >&2
+if [[ $rc -ne 2 ]] || ! grep -q "does not split its work across MPI processes" "$work/run.err" ||
+   [[ -e "$work/run" ]]; then
+  echo "mpirun gpuplan run: expected exit 2, the message and no output (rc $rc)" >&2
+  cat "$work/run.err" >&2
   exit 1
 fi
-echo "recommend under mpirun: refused with exit 2"
+echo "run under mpirun: refused with exit 2"

@@ -10,6 +10,7 @@
 #include "models/compile.h"
 #include "reports/html_report.h"
 #include "sim/mc_metrics.h"
+#include "sim/mc_mpi.h"
 #include "sim/mc_recommend.h"
 #include "tools/gpuplan/cmd_mc.h"
 #include "tools/gpuplan/commands.h"
@@ -101,36 +102,23 @@ void print_row(const json& r, const std::string& per_useful) {
               r["cost_usd_per_job"].get<double>(), r["bf16_tflops_per_usd_hour"].get<double>());
 }
 
-int run_recommend(const RecommendOptions& o) {
-  const std::optional<McBackend> backend = resolve_backend(o.backend);
-  if (!backend) return 2;
-  const auto sc = load_or_report(o.scenario);
-  if (!sc) return 2;
-  if (!sc->recommend) {
-    std::cerr << o.scenario.scenario
-              << ": no \"recommend\" section; add one with \"slos\" and \"candidates\" "
-                 "(docs/recommend.md)\n";
-    return 2;
-  }
-  const RecommendConfig& rc = *sc->recommend;
-  const uint32_t replications = o.replications.value_or(rc.replications);
-
-  // Load every option at its largest count first: nothing runs when any of them is invalid.
-  std::vector<Option> options;
-  for (const RecommendCandidate& c : rc.candidates) {
-    const auto pool = std::find_if(sc->pools.begin(), sc->pools.end(),
+//! Loads every option at its largest count: nothing runs when any of them is invalid. False (with
+//! the message printed) on bad input.
+bool load_options(const RecommendOptions& o, const Scenario& sc, std::vector<Option>& options) {
+  for (const RecommendCandidate& c : sc.recommend->candidates) {
+    const auto pool = std::find_if(sc.pools.begin(), sc.pools.end(),
                                    [&](const Pool& p) { return p.name == c.pool; });
     for (const std::string& inst : c.instances) {
       for (const std::string& pricing : c.pricing) {
         Option opt;
-        opt.pool_idx = std::size_t(pool - sc->pools.begin());
+        opt.pool_idx = std::size_t(pool - sc.pools.begin());
         opt.pool = c.pool;
         opt.instance = inst;
         opt.pricing = pricing;
         opt.count_min = c.count_min;
         opt.count_max = c.count_max;
         const auto probe_sc = load_or_report(pinned(o.scenario, opt, c.count_max));
-        if (!probe_sc) return 2;
+        if (!probe_sc) return false;
         const InstanceType* it = find_instance(*probe_sc, inst);
         opt.gpus_per_node = it->gpus_per_node;
         if (const GpuSpec* g = builtin_catalog().find_gpu(it->gpu))
@@ -140,12 +128,40 @@ int run_recommend(const RecommendOptions& o) {
       }
     }
   }
+  return true;
+}
+
+int run_recommend(const RecommendOptions& o) {
+  const MpiSession mpi;
+  if (!mpi.error().empty()) {
+    std::cerr << "gpuplan recommend: " << mpi.error() << "\n";
+    return 2;
+  }
+  const ProcessGroup world = mpi_world();
+  std::optional<McBackend> backend;
+  std::optional<Scenario> sc;
+  std::vector<Option> options;
+  {
+    AgreedInputCheck check(world);
+    backend = resolve_backend(o.backend);
+    if (backend) sc = load_or_report(o.scenario);
+    if (sc && !sc->recommend) {
+      std::cerr << o.scenario.scenario
+                << ": no \"recommend\" section; add one with \"slos\" and \"candidates\" "
+                   "(docs/recommend.md)\n";
+    }
+    const bool ok = backend && sc && sc->recommend && load_options(o, *sc, options);
+    if (!check.agree(ok)) return 2;
+  }
+  const RecommendConfig& rc = *sc->recommend;
+  const uint32_t replications = o.replications.value_or(rc.replications);
 
   McOptions mo;
   mo.replications = replications;
   mo.backend = *backend;
+  mo.processes = world;
   for (Option& opt : options) {
-    if (!o.scenario.quiet)
+    if (!o.scenario.quiet && world.root())
       std::fprintf(stderr, "recommend: %s %s, %u..%u nodes\n", opt.instance.c_str(),
                    opt.pricing.c_str(), opt.count_min, opt.count_max);
     // NOTE: every probe keeps the scenario's seed, so replica k sees the same job stream at every
@@ -160,7 +176,11 @@ int run_recommend(const RecommendOptions& o) {
       // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so
       // such a pool meets no SLO even where no replica was stopped for saturating.
       if (cs.offered_load >= 1.0) out.p_met = 0;
-      return out;
+      // Under MPI rank 0 holds the study: every process takes its outcome, so all of them
+      // bisect alike.
+      double figures[] = {out.p_met, out.cost_usd, out.jobs_completed};
+      broadcast_from_root(world, figures, std::size(figures));
+      return ProbeOutcome{figures[0], figures[1], figures[2]};
     });
   }
 
@@ -205,6 +225,7 @@ int run_recommend(const RecommendOptions& o) {
       {"candidates", rows}};
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   if (ranked.empty()) {
+    if (!world.root()) return 0;
     if (!write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}})) return 1;
     if (!o.scenario.quiet) {
       std::printf("%s: no candidate meets every SLO with probability %.3f:\n", sc->name.c_str(),
@@ -231,6 +252,7 @@ int run_recommend(const RecommendOptions& o) {
   json result;
   if (const int rc_study = run_study(best_sc, mc, *backend, dir, "recommend", result))
     return rc_study;
+  if (!world.root()) return 0;  // rank 0 writes
   std::string per_useful = "-";
   if (result["cost_usd"].contains("per_useful_gpu_hour")) {
     rec["recommended"]["cost_usd_per_useful_gpu_hour"] = result["cost_usd"]["per_useful_gpu_hour"];

@@ -10,7 +10,7 @@ namespace {
 
 //! Subcommands that split their replicas across MPI processes (sim/mc_mpi.h).
 bool splits_across_processes(std::string_view command) {
-  return command == "mc" || command == "sweep";
+  return command == "mc" || command == "sweep" || command == "recommend";
 }
 
 }  // namespace
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       !splits_across_processes(argv[1])) {
     std::cerr << "gpuplan " << argv[1]
               << ": this command does not split its work across MPI processes; run it without "
-                 "mpirun (only `gpuplan mc` and `gpuplan sweep` do)\n";
+                 "mpirun (only `gpuplan mc`, `sweep` and `recommend` do)\n";
     return 2;
   }
   CLI::App app{"gpuplan - GPU cluster simulator and capacity-planning engine"};
