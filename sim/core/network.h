@@ -131,6 +131,21 @@ GPUPLAN_HD inline void net_progress(const ModelView& m, ReplicaState& s, uint32_
   jn.since = s.now;
 }
 
+//! Reference work the run in `slot` had done after `compute_s` wall seconds of compute (what a
+//! checkpoint taken then keeps). Without a topology the run's rate never changes. With one it is
+//! exact after the run's last change of rate, and pro rata to the work done by then before it
+//! (the rate history is not kept).
+[[nodiscard]] GPUPLAN_HD inline double work_done_by(const ModelView& m, const ReplicaState& s,
+                                                    uint32_t slot, double compute_s) {
+  const JobEcon& je = s.econ.jobs[slot];
+  if (m.net.n_levels == 0) return compute_s / je.slowdown;
+  const JobNet& jn = s.net.jobs[slot];
+  const double c_since = run_compute_by(m, s, slot, jn.since);
+  const double done_since = s.jobs[slot].work - jn.work_left;
+  if (compute_s >= c_since) return done_since + (compute_s - c_since) / jn.stretch;
+  return c_since > 0 ? done_since * compute_s / c_since : 0.0;
+}
+
 //! Finish time of the running job in `slot` after a change of rate: its remaining work at the
 //! new stretch, plus the checkpoint writes still due on the way (the run's phases are fixed in
 //! wall seconds of compute from its start, sim/core/checkpointing.h).

@@ -49,7 +49,7 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
     lost = r.compute_s - kept;
   }
   book_run(m, s, slot, s.now, restart, ckpt, lost);
-  j.work -= kept / je.slowdown;  // the checkpointed reference work is done for good
+  j.work -= work_done_by(m, s, slot, kept);  // the checkpointed reference work is done for good
   if (j.work < 0) j.work = 0;
   je.restarts += 1;
   if (in_window(m, s.now)) {

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "models/compile.h"
+#include "sim/core/network.h"
+#include "sim/replica_buffers.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 
@@ -84,6 +86,34 @@ TEST_CASE("sim::network") {
     CHECK(f[0] == doctest::Approx(170.0));
     // 0 + 250 s of compute + 4 writes of 10 s
     CHECK(f[1] == doctest::Approx(290.0));
+  }
+
+  SUBCASE("work kept by a checkpoint follows the run's changes of rate") {
+    // Gang B of the case above at 170 s: it computed 150 s at 1.5 s per work-second (100 s of its
+    // 200 s of work) and runs at 1.0 since. A checkpoint after 180 s of compute keeps
+    // 100 + 30 / 1.0 = 130 s of work; one after 120 s keeps 120 / 1.5 = 80 s.
+    Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 200, 16, 1}});
+    ClassEconomics& e = sc.workload[0].econ;
+    e.checkpoints = true;
+    e.interval_s = 60;
+    e.checkpoint_s = 10;
+    const CompiledScenario cs = compile(sc);
+    const ModelView m = cs.view();
+    ReplicaBuffers buffers(m, 0);
+    ReplicaState& s = buffers.state;
+    s.jobs[0].work = 200;
+    s.jobs[0].class_idx = 0;
+    s.econ.jobs[0].run_start = 0;
+    s.econ.jobs[0].restart_s = 0;
+    s.econ.jobs[0].interval_s = 60;
+    s.econ.jobs[0].slowdown = 1.5;  // the rate it started at
+    s.net.jobs[0].since = 170;
+    s.net.jobs[0].work_left = 100;
+    s.net.jobs[0].stretch = 1.0;
+    // after the change of rate: exact
+    CHECK(work_done_by(m, s, 0, 180) == doctest::Approx(130.0));
+    // before it: pro rata, exact here since the rate was constant until then
+    CHECK(work_done_by(m, s, 0, 120) == doctest::Approx(80.0));
   }
 
   SUBCASE("a gang under one leaf runs at its ideal speed") {
