@@ -13,7 +13,6 @@
 #include "models/compile.h"
 #include "models/speed.h"
 #include "topologies/builders.h"
-#include "topologies/graphviz.h"
 
 namespace gpuplan {
 namespace {
@@ -252,8 +251,6 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
                                  plan.hosts_per_node);
   const topo::Topology& t = plan.topology;
   const uint32_t hpn = plan.hosts_per_node;
-  plan.topology_name = t.name;
-  plan.dot = topo::to_dot(t);
   plan.tables = topo::make_tables(t);
   const topo::TopologyTables& tt = plan.tables;
   const uint32_t L_n = tt.n_levels;

@@ -45,9 +45,8 @@ struct NetworkPlan {
   std::vector<uint32_t> class_row0, class_rows, row_gpus;
   std::vector<double> comm_fixed, comm_volume, comm_intra_gbyte_s, comm_inter_gbyte_s;
 
-  std::string topology_name;  //!< builder's name, e.g. "leaf_spine(16x32, 4 spines)" ("" = none)
-  std::string dot;            //!< Graphviz DOT of the topology ("" = none)
-  topologies::Topology topology;  //!< the built graph (reports redraw it shaded by link load)
+  //! The built graph (its name, e.g. "leaf_spine(16x32, 4 spines)"; reports draw it as DOT).
+  topologies::Topology topology;
   //! [n_edges, boost::edges order] uplink groups whose upward links include the edge (an edge
   //! that skips levels, e.g. host to spine, is in the uplink of a group at each level it skips).
   std::vector<std::vector<uint32_t>> edge_groups;

@@ -3,6 +3,8 @@
 #include "models/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
+#include "reports/html_parts.h"
+#include "reports/json_read.h"
 #include "topologies/graphviz.h"
 
 #include <algorithm>
@@ -28,36 +30,16 @@ inline constexpr double PRICING_HINT_UTIL = 0.6;  // steady enough to suggest re
 
 // ---- safe access: a missing key or a value of the wrong type reads as absent -----------------
 
-const json* find_path(const json& j, std::string_view dotted) {
-  const json* at = &j;
-  while (!dotted.empty()) {
-    const std::size_t dot = dotted.find('.');
-    const std::string_view key = dotted.substr(0, dot);
-    if (!at->is_object()) return nullptr;
-    const auto it = at->find(key);
-    if (it == at->end()) return nullptr;
-    at = &*it;
-    dotted = dot == std::string_view::npos ? std::string_view{} : dotted.substr(dot + 1);
-  }
-  return at;
-}
-
 std::optional<double> number_at(const json& j, std::string_view dotted) {
-  const json* v = find_path(j, dotted);
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  const double d = v->get<double>();
-  return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+  return finite_number(find_path(j, dotted));
 }
 
 std::string string_at(const json& j, std::string_view dotted) {
-  const json* v = find_path(j, dotted);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string{};
+  return string_value(find_path(j, dotted));
 }
 
 const json& array_at(const json& j, std::string_view dotted) {
-  static const json EMPTY = json::array();
-  const json* v = find_path(j, dotted);
-  return v != nullptr && v->is_array() ? *v : EMPTY;
+  return array_value(find_path(j, dotted));
 }
 
 bool is_numeric_array(const json* v) {
@@ -192,54 +174,21 @@ Facts gather(const json& r) {
 
 //! Half-width of the 95% confidence interval of summary[`path`], when the result has one.
 std::optional<double> ci_half_width(const json& r, const std::string& path) {
-  const json* summary = find_path(r, "summary");
-  if (summary == nullptr || !summary->is_object()) return std::nullopt;
-  const auto it = summary->find(path);  // NOTE: summary keys contain dots; look them up whole
-  if (it == summary->end()) return std::nullopt;
-  const auto lo = number_at(*it, "ci95_low");
-  const auto hi = number_at(*it, "ci95_high");
+  const json* summary = member(r, "summary");
+  // NOTE: summary keys contain dots; look them up whole
+  const json* entry = summary != nullptr ? member(*summary, path) : nullptr;
+  if (entry == nullptr) return std::nullopt;
+  const auto lo = number_at(*entry, "ci95_low");
+  const auto hi = number_at(*entry, "ci95_high");
   if (!lo || !hi) return std::nullopt;
   return (*hi - *lo) / 2;
 }
 
 // ---- small HTML helpers -----------------------------------------------------------------------
 
-std::string esc(std::string_view s) {
-  return html_escape(s);
-}
-
-std::string code(std::string_view s) {
-  return "<code>" + esc(s) + "</code>";
-}
-
-std::string dur(const std::optional<double>& s) {
-  return s ? format_duration(*s) : "n/a";
-}
-
-std::string pct(const std::optional<double>& f, int decimals = 1) {
-  return f ? format_percent(*f, decimals) : "n/a";
-}
-
-std::string money(const std::optional<double>& usd) {
-  return usd ? format_money(*usd) : "n/a";
-}
-
 // A duration with its raw seconds in a tooltip.
 std::string dur_span(double s) {
   return "<span title=\"" + esc(format_raw(s)) + " s\">" + esc(format_duration(s)) + "</span>";
-}
-
-// "2026-11-29T17:00:00Z" -> "2026-11-29 17:00 UTC"; anything else is shown as given.
-std::string readable_timestamp(const std::string& iso) {
-  if (iso.size() == 20 && iso[4] == '-' && iso[7] == '-' && iso[10] == 'T' && iso[13] == ':' &&
-      iso[19] == 'Z') {
-    return iso.substr(0, 10) + " " + iso.substr(11, 5) + " UTC";
-  }
-  return iso;
-}
-
-std::string plural(double n, std::string_view one, std::string_view many) {
-  return format_count(n) + " " + std::string(std::llround(n) == 1 ? one : many);
 }
 
 // ---- (a) summary --------------------------------------------------------------------------------
@@ -261,10 +210,6 @@ Sizing classify(const Facts& f) {
   if (run && f.wait.p90 && *f.wait.p90 > LONG_WAIT_RATIO * *run) return Sizing::long_waits;
   if (*f.util < UTIL_LOW) return Sizing::over_provisioned;
   return Sizing::right_sized;
-}
-
-std::string pill(std::string_view kind, std::string_view text) {
-  return "<span class=\"pill pill-" + std::string(kind) + "\">" + std::string(text) + "</span>";
 }
 
 std::string saturated_banner(const Facts& f) {
@@ -896,11 +841,6 @@ std::string render_charts(const Facts& f, const ChartPlan& plan, bool cost_here)
 }
 
 // ---- (d) tables ---------------------------------------------------------------------------------
-
-std::string sort_th(std::string_view label, bool numeric) {
-  return "<th scope=\"col\" aria-sort=\"none\"" + std::string(numeric ? " class=\"num\"" : "") +
-         "><button type=\"button\" class=\"sort\">" + std::string(label) + "</button></th>";
-}
 
 std::string text_td(const std::string& s) {
   return "<td data-sort=\"" + esc(s) + "\">" + (s.empty() ? "" : esc(s)) + "</td>";

@@ -65,11 +65,12 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
                                                  : nlohmann::json(tt.level_bw_gbps[L]));
     lat.push_back(tt.level_latency_s[L]);
   }
-  nlohmann::json out = {{"kind", sc.topology.kind_name}, {"name", plan.topology_name},
+  nlohmann::json out = {{"kind", sc.topology.kind_name}, {"name", plan.topology.name},
                         {"hosts", tt.n_hosts},           {"hosts_per_node", plan.hosts_per_node},
                         {"levels", tt.n_levels},         {"level_bw_gbps", bw},
                         {"level_latency_s", lat}};
-  std::string dot = plan.dot;
+  // NaN: an edge with no measured load, drawn plain (every edge when no loads are given).
+  std::vector<double> edge_load(plan.edge_groups.size(), std::nan(""));
   const std::size_t n_groups = plan.uplink_gbps.size();
   if (crossing_nodes.size() == n_groups && congested_share.size() == n_groups && n_groups > 0) {
     std::vector<double> loads(n_groups);
@@ -86,13 +87,12 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
     }
     out["links"] = links;
     // An edge in several groups' uplinks (it skips levels) shows the busiest of them; an edge
-    // inside a group (an NVSwitch port, a ring) is in no uplink and stays unshaded (NaN).
-    std::vector<double> edge_load(plan.edge_groups.size(), std::nan(""));
+    // inside a group (an NVSwitch port, a ring) is in no uplink and stays unshaded.
     for (std::size_t e = 0; e < edge_load.size(); ++e)
       for (const uint32_t g : plan.edge_groups[e])
         edge_load[e] = std::isnan(edge_load[e]) ? loads[g] : std::max(edge_load[e], loads[g]);
-    dot = topologies::to_dot(plan.topology, edge_load);
   }
+  const std::string dot = topologies::to_dot(plan.topology, edge_load);
   out["dot"] = dot;
   std::string svg, error;
   if (topologies::render_svg(dot, svg, error)) {

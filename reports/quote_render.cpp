@@ -8,6 +8,7 @@
 
 #include "models/economics/billing.h"
 #include "reports/format.h"
+#include "reports/html_parts.h"
 
 namespace gpuplan::quote {
 namespace {
@@ -18,7 +19,6 @@ using reports::format_duration;
 using reports::format_money;
 using reports::format_number;
 using reports::format_percent;
-using reports::html_escape;
 
 const char* precision_name(Precision p) {
   switch (p) {
@@ -543,9 +543,7 @@ footer { padding: 8px 26px 14px; font-size: 9.5px; color: #6b7280; border-top: 1
 }
 )CSS";
 
-std::string esc(std::string_view s) {
-  return html_escape(s);
-}
+using reports::esc;
 
 std::string flag(const char* cls, const std::string& text) {
   return "<span class=\"flag " + std::string(cls) + "\">" + esc(text) + "</span>";

@@ -3,6 +3,8 @@
 #include "models/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
+#include "reports/html_parts.h"
+#include "reports/json_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,22 +22,12 @@ inline constexpr std::size_t MAX_LABELLED_POINTS = 12;
 
 // ---- reading sweep.json: a missing key or a value of the wrong type reads as absent ------------
 
-const json* member(const json& j, std::string_view key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
-
 std::optional<double> number_of(const json& j, std::string_view key) {
-  const json* v = member(j, key);
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  const double d = v->get<double>();
-  return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+  return finite_number(member(j, key));
 }
 
 std::string string_of(const json& j, std::string_view key) {
-  const json* v = member(j, key);
-  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string{};
+  return string_value(member(j, key));
 }
 
 bool bool_of(const json& j, std::string_view key) {
@@ -44,9 +36,7 @@ bool bool_of(const json& j, std::string_view key) {
 }
 
 const json& array_of(const json& j, std::string_view key) {
-  static const json EMPTY = json::array();
-  const json* v = member(j, key);
-  return v != nullptr && v->is_array() ? *v : EMPTY;
+  return array_value(member(j, key));
 }
 
 // A JSON value as the user wrote it on the command line: strings as they are, others compactly.
@@ -194,38 +184,6 @@ Sweep gather(const json& doc) {
 
 // ---- text ---------------------------------------------------------------------------------------
 
-std::string esc(std::string_view s) {
-  return html_escape(s);
-}
-
-std::string code(std::string_view s) {
-  return "<code>" + esc(s) + "</code>";
-}
-
-std::string money(const std::optional<double>& usd) {
-  return usd ? format_money(*usd) : "n/a";
-}
-
-std::string dur(const std::optional<double>& s) {
-  return s ? format_duration(*s) : "n/a";
-}
-
-std::string pct(const std::optional<double>& f, int decimals = 1) {
-  return f ? format_percent(*f, decimals) : "n/a";
-}
-
-std::string plural(double n, std::string_view one, std::string_view many) {
-  return format_count(n) + " " + std::string(std::llround(n) == 1 ? one : many);
-}
-
-// "2026-11-29T17:00:00Z" -> "2026-11-29 17:00 UTC"; anything else is shown as given.
-std::string readable_timestamp(const std::string& iso) {
-  if (iso.size() == 20 && iso[4] == '-' && iso[7] == '-' && iso[10] == 'T' && iso[13] == ':' &&
-      iso[19] == 'Z')
-    return iso.substr(0, 10) + " " + iso.substr(11, 5) + " UTC";
-  return iso;
-}
-
 // "pools.0.count = 8, pools.0.pricing = spot" as plain text (for charts and tooltips).
 std::string label_text(const Sweep& s, const Point& p) {
   if (s.axes.empty()) return "point " + std::to_string(p.idx);
@@ -284,10 +242,6 @@ std::string saturated_count(const Point& p) {
   if (!p.replications) return format_percent(p.saturated_share, 0) + " of replications";
   const double k = std::round(p.saturated_share * *p.replications);
   return format_count(k) + " of " + plural(*p.replications, "replication", "replications");
-}
-
-std::string pill(std::string_view kind, std::string_view text) {
-  return "<span class=\"pill pill-" + std::string(kind) + "\">" + std::string(text) + "</span>";
 }
 
 // ---- (a) summary --------------------------------------------------------------------------------
@@ -629,11 +583,6 @@ std::string render_charts(const Sweep& s) {
 }
 
 // ---- (c) table ----------------------------------------------------------------------------------
-
-std::string sort_th(const std::string& label_html, bool numeric) {
-  return "<th scope=\"col\" aria-sort=\"none\"" + std::string(numeric ? " class=\"num\"" : "") +
-         "><button type=\"button\" class=\"sort\">" + label_html + "</button></th>";
-}
 
 // A mean with its 95% CI below; `note` replaces the CI line when given.
 std::string figure_td(const Figure& f, std::string (*fmt)(double), std::string_view unit,
