@@ -41,6 +41,13 @@ struct CompiledScenario {
   [[nodiscard]] ModelView view() const;
 };
 
+//! Demand at or above capacity (offered load >= 1): no queue reaches a steady state, so the
+//! configuration cannot keep up even where the engine never stopped a run for saturating. The one
+//! rule the reports, sweeps and recommendations apply.
+[[nodiscard]] inline bool overloaded(double offered_load) {
+  return offered_load >= 1.0;
+}
+
 //! Compiles a distribution's parameters, appending an empirical table (values, normalised
 //! cumulative weights; equal weights when `weights` is empty) to `out`'s arrays.
 DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,

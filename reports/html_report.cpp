@@ -1,5 +1,6 @@
 #include "reports/html_report.h"
 
+#include "models/compile.h"
 #include "models/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
@@ -78,7 +79,7 @@ struct Facts {
 
   bool mc() const { return replications > 1; }
   //! Demand at or above capacity: no queue reaches a steady state, flagged by the engine or not.
-  bool overloaded() const { return offered && *offered >= 1.0; }
+  bool overloaded() const { return offered && gpuplan::overloaded(*offered); }
   //! The configuration cannot keep up: some replica saturated, or the offered load is >= 100%.
   bool saturated() const { return saturated_share > 0 || overloaded(); }
   std::optional<double> mean_run_s() const {

@@ -72,7 +72,7 @@ json result_warnings(const Scenario& sc, const CompiledScenario& cs, const Repli
                            std::to_string(sc.limits.max_active_jobs) + " jobs)"
                      : std::string("the event calendar overflowed")) +
                 "; waits and completion times are not meaningful.");
-  } else if (cs.offered_load >= 1.0) {
+  } else if (overloaded(cs.offered_load)) {
     w.push_back("Offered load is " + std::to_string(cs.offered_load) +
                 " of capacity (>= 1): the queue grows without bound, so waits depend on the "
                 "horizon and are not steady-state figures.");

@@ -1,5 +1,6 @@
 #include "reports/sweep_html.h"
 
+#include "models/compile.h"
 #include "models/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
@@ -75,7 +76,9 @@ struct Point {
   bool front_wait = false, front_util = false;
 
   //! Demand at or above capacity: the queue grows without bound even where no run was stopped.
-  [[nodiscard]] bool overloaded() const { return offered_load && *offered_load >= 1.0; }
+  [[nodiscard]] bool overloaded() const {
+    return offered_load && gpuplan::overloaded(*offered_load);
+  }
   //! Cannot keep up: a replication saturated, or the offered load is at least 100%.
   [[nodiscard]] bool saturated() const { return saturated_share > 0 || overloaded(); }
   //! Has the two figures both charts need.

@@ -175,7 +175,7 @@ int run_recommend(const RecommendOptions& o) {
       ProbeOutcome out = probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
       // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so
       // such a pool meets no SLO even where no replica was stopped for saturating.
-      if (cs.offered_load >= 1.0) out.p_met = 0;
+      if (overloaded(cs.offered_load)) out.p_met = 0;
       // Under MPI rank 0 holds the study: every process takes its outcome, so all of them
       // bisect alike.
       double figures[] = {out.p_met, out.cost_usd, out.jobs_completed};

@@ -38,7 +38,7 @@ int run(const ScenarioOptions& o) {
   std::vector<JobRecord> records(r.state().records.begin(),
                                  r.state().records.begin() + r.state().n_records);
   std::sort(records.begin(), records.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.submit_s != b.submit_s ? a.submit_s < b.submit_s
+    return a.submit_s != b.submit_s     ? a.submit_s < b.submit_s
            : a.class_idx != b.class_idx ? a.class_idx < b.class_idx
                                         : a.job_idx < b.job_idx;
   });
@@ -55,12 +55,13 @@ int run(const ScenarioOptions& o) {
     return 1;
   if (!o.quiet) {
     const ReplicaMetrics& m = r.metrics;
-    std::printf("%s: %llu jobs submitted, %llu completed; GPU utilization %.1f%%; mean wait %.1f s "
-                "(p90 %.1f s); cost $%.2f%s\n",
-                sc->name.c_str(), static_cast<unsigned long long>(m.jobs_submitted),
-                static_cast<unsigned long long>(m.jobs_completed), 100 * m.gpu_utilization,
-                m.wait_s.mean, m.wait_s.p90, m.cost_usd,
-                m.saturated ? "  [SATURATED: this configuration cannot keep up]" : "");
+    std::printf(
+        "%s: %llu jobs submitted, %llu completed; GPU utilization %.1f%%; mean wait %.1f s "
+        "(p90 %.1f s); cost $%.2f%s\n",
+        sc->name.c_str(), static_cast<unsigned long long>(m.jobs_submitted),
+        static_cast<unsigned long long>(m.jobs_completed), 100 * m.gpu_utilization, m.wait_s.mean,
+        m.wait_s.p90, m.cost_usd,
+        m.saturated ? "  [SATURATED: this configuration cannot keep up]" : "");
     std::printf("wrote %s/{result.json,report.html,jobs.csv,timeseries.csv,classes.csv}\n",
                 dir.string().c_str());
   }

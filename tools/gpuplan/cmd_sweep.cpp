@@ -154,7 +154,8 @@ int run_sweep(const SweepOptions& o) {
     wait_p90.push_back(result["summary"]["metrics.wait_s.p90"]["mean"].get<double>());
     util.push_back(result["summary"]["metrics.gpu_utilization"]["mean"].get<double>());
     // NOTE: demand at or above capacity has no steady state even when no replica was stopped.
-    eligible.push_back(saturated == 0 && result["metrics"]["offered_load"].get<double>() < 1.0);
+    eligible.push_back(saturated == 0 &&
+                       !overloaded(result["metrics"]["offered_load"].get<double>()));
   }
   if (!world.root()) return 0;  // rank 0 writes the sweep's files
 

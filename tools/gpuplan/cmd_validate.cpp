@@ -17,7 +17,8 @@ CLI::App* add_validate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
   cmd->add_option("SCENARIO", o->files, "Scenario files")->required();
   cmd->add_option("--set", o->overrides, "Override a scenario value: PATH=VALUE (repeatable)");
-  cmd->add_option("--errors", o->errors, "Format of input errors")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--errors", o->errors, "Format of input errors")
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->callback([o, &exit_code] {
     exit_code = 0;
     for (const auto& f : o->files) {
