@@ -42,10 +42,7 @@ auto progress_printer(const std::string& label, bool quiet) {
 
 int run_mc(const McCliOptions& o) {
   const MpiSession mpi;
-  if (!mpi.error().empty()) {
-    std::cerr << "gpuplan mc: " << mpi.error() << "\n";
-    return 2;
-  }
+  if (!mpi_ready(mpi, "mc")) return 2;
   const ProcessGroup world = mpi_world();
   std::optional<McBackend> backend;
   std::optional<Scenario> sc;
@@ -83,6 +80,12 @@ int run_mc(const McCliOptions& o) {
 }
 
 }  // namespace
+
+bool mpi_ready(const MpiSession& mpi, std::string_view command) {
+  if (mpi.error().empty()) return true;
+  std::cerr << "gpuplan " << command << ": " << mpi.error() << "\n";
+  return false;
+}
 
 void add_mc_options(CLI::App* cmd, McCliOptions& o) {
   add_scenario_options(cmd, o.scenario);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,10 @@ void add_mc_options(CLI::App* cmd, McCliOptions& o);
 //! The backend --backend names: `auto` takes CUDA when it is compiled in and a device is present.
 //! `cuda` without a usable device prints why on stderr and returns nullopt (invalid input, exit 2).
 [[nodiscard]] std::optional<McBackend> resolve_backend(const std::string& name);
+
+//! False, after saying why on stderr, when `command` cannot run as one of the processes an MPI
+//! launcher started (MpiSession::error, sim/mc_mpi.h).
+[[nodiscard]] bool mpi_ready(const MpiSession& mpi, std::string_view command);
 
 //! Runs the study of a loaded scenario and writes result.json, report.html, replicas.csv,
 //! timeseries.csv and classes.csv into `dir`. `label` prefixes progress lines. Returns the exit

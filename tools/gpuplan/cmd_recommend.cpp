@@ -133,10 +133,7 @@ bool load_options(const RecommendOptions& o, const Scenario& sc, std::vector<Opt
 
 int run_recommend(const RecommendOptions& o) {
   const MpiSession mpi;
-  if (!mpi.error().empty()) {
-    std::cerr << "gpuplan recommend: " << mpi.error() << "\n";
-    return 2;
-  }
+  if (!mpi_ready(mpi, "recommend")) return 2;
   const ProcessGroup world = mpi_world();
   std::optional<McBackend> backend;
   std::optional<Scenario> sc;

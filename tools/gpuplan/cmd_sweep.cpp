@@ -91,10 +91,7 @@ int run_sweep(const SweepOptions& o) {
     axes.push_back(std::move(*axis));
   }
   const MpiSession mpi;
-  if (!mpi.error().empty()) {
-    std::cerr << "gpuplan sweep: " << mpi.error() << "\n";
-    return 2;
-  }
+  if (!mpi_ready(mpi, "sweep")) return 2;
   const ProcessGroup world = mpi_world();
   AgreedInputCheck check(world);
   const std::optional<McBackend> backend = resolve_backend(o.mc.backend);
