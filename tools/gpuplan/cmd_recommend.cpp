@@ -49,13 +49,9 @@ ScenarioOptions pinned(const ScenarioOptions& base, const Option& o, uint32_t co
 
 //! The scenario of `so`, or nullopt without printing when it does not load.
 std::optional<Scenario> load_quietly(const ScenarioOptions& so) {
-  LoadOptions lo;
-  lo.overrides = so.overrides;
-  if (so.seed) lo.overrides.push_back("seed=" + std::to_string(*so.seed));
   Diagnostics diags;
-  auto sc = load_scenario(so.scenario, lo, diags);
-  if (!diags.ok()) return std::nullopt;
-  return sc;
+  auto sc = load_with_options(so, diags);
+  return diags.ok() ? sc : std::nullopt;
 }
 
 //! The SLOs as bounds on metric rows of a model with these pools and classes.

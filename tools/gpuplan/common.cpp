@@ -20,16 +20,22 @@ void add_scenario_options(CLI::App* cmd, ScenarioOptions& o) {
 }
 
 void print_diagnostics(const Diagnostics& d, const std::string& format) {
-  if (format == "json") std::cerr << d.to_json() << "\n";
-  else std::cerr << d.to_text();
+  if (format == "json")
+    std::cerr << d.to_json() << "\n";
+  else
+    std::cerr << d.to_text();
 }
 
-std::optional<Scenario> load_or_report(const ScenarioOptions& o) {
+std::optional<Scenario> load_with_options(const ScenarioOptions& o, Diagnostics& diags) {
   LoadOptions lo;
   lo.overrides = o.overrides;
   if (o.seed) lo.overrides.push_back("seed=" + std::to_string(*o.seed));
+  return load_scenario(o.scenario, lo, diags);
+}
+
+std::optional<Scenario> load_or_report(const ScenarioOptions& o) {
   Diagnostics diags;
-  auto sc = load_scenario(o.scenario, lo, diags);
+  auto sc = load_with_options(o, diags);
   if (!sc || !diags.ok()) {
     print_diagnostics(diags, o.errors);
     return std::nullopt;
@@ -62,7 +68,8 @@ bool write_outputs(const std::filesystem::path& dir,
     }
     temps.push_back(tmp);
   }
-  for (size_t i = 0; i < files.size(); ++i) std::filesystem::rename(temps[i], dir / files[i].first, ec);
+  for (size_t i = 0; i < files.size(); ++i)
+    std::filesystem::rename(temps[i], dir / files[i].first, ec);
   return true;
 }
 

@@ -14,7 +14,7 @@ namespace gpuplan::cli {
 //! Options common to run, mc and sweep.
 struct ScenarioOptions {
   std::string scenario;
-  std::string out_dir;                 //!< "" = out/<scenario name>/
+  std::string out_dir;  //!< "" = out/<scenario name>/
   std::optional<uint64_t> seed;
   std::vector<std::string> overrides;  //!< --set PATH=VALUE
   std::string errors = "text";         //!< text | json
@@ -23,6 +23,9 @@ struct ScenarioOptions {
 
 //! Adds SCENARIO, --out, --seed, --set, --errors and --quiet to a subcommand.
 void add_scenario_options(CLI::App* cmd, ScenarioOptions& o);
+
+//! Loads the scenario of `o` with its --set and --seed overrides; diagnostics go to `diags`.
+std::optional<Scenario> load_with_options(const ScenarioOptions& o, Diagnostics& diags);
 
 //! Loads the scenario; on failure prints every diagnostic to stderr and returns nullopt.
 std::optional<Scenario> load_or_report(const ScenarioOptions& o);
