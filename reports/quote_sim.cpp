@@ -50,7 +50,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   out.mean_wait_s = run.metrics.wait_s.mean;
   out.p99_latency_s = run.metrics.jct_s.p99;
   out.utilization = run.metrics.gpu_utilization;
-  out.saturated = run.metrics.saturated;
+  out.saturated = run.metrics.saturated();
   return out;
 }
 

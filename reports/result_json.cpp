@@ -56,7 +56,7 @@ json metrics_json(const ReplicaMetrics& m, const CompiledScenario& cs) {
           {"offered_load", cs.offered_load},
           {"mean_queued_jobs", m.mean_queued_jobs},
           {"mean_jobs_in_system", m.mean_jobs_in_system},
-          {"saturated", m.saturated},
+          {"saturated", m.saturated()},
           {"saturation_cause", saturation_name(m.saturation)},
           {"events", m.events},
           {"quantiles", m.exact_quantiles ? "exact" : "histogram"}};
@@ -64,7 +64,7 @@ json metrics_json(const ReplicaMetrics& m, const CompiledScenario& cs) {
 
 json result_warnings(const Scenario& sc, const CompiledScenario& cs, const ReplicaMetrics& m) {
   json w = json::array();
-  if (m.saturated) {
+  if (m.saturated()) {
     w.push_back("This configuration cannot keep up: the replica stopped at t = " +
                 std::to_string(m.saturated_at_s) + " s when " +
                 (m.saturation == SaturationCause::queue_overflow

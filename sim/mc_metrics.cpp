@@ -58,7 +58,7 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
   push_duration(row, r.wait_s);
   push_duration(row, r.jct_s);
   row.insert(row.end(), {r.gpu_utilization, r.mean_queued_jobs, r.mean_jobs_in_system,
-                         double(r.events), r.saturated ? 1.0 : 0.0, r.cost_usd,
+                         double(r.events), r.saturated() ? 1.0 : 0.0, r.cost_usd,
                          per(r.cost_usd, h.provisioned), r.cost_usd - class_cost,
                          per(r.cost_usd, double(r.jobs_completed)), per(r.cost_usd, h.useful)});
   row.insert(row.end(), {h.provisioned, h.busy, h.useful, h.lost, h.checkpoint, h.restart});

@@ -15,7 +15,7 @@ ProbeOutcome probe_outcome(const ModelView& m, const McStudy& st,
     const std::vector<double> row = metric_row(m, r.metrics);
     o.cost_usd += row[HeadlineIndex::COST_TOTAL];
     o.jobs_completed += double(r.metrics.jobs_completed);
-    const bool met = !r.metrics.saturated && std::all_of(slos.begin(), slos.end(), [&](auto& s) {
+    const bool met = !r.metrics.saturated() && std::all_of(slos.begin(), slos.end(), [&](auto& s) {
       return row[s.metric_idx] >= s.min && row[s.metric_idx] <= s.max;
     });
     n_met += met ? 1 : 0;

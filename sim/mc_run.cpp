@@ -22,7 +22,7 @@ void pool_histograms(McStudy& st, ReplicaOutcome& o) {
   for (std::size_t i = 0; i < o.wait_hist.size(); ++i) {
     st.wait_hist_all[i] += o.wait_hist[i];
     st.jct_hist_all[i] += o.jct_hist[i];
-    if (!o.metrics.saturated) {
+    if (!o.metrics.saturated()) {
       st.wait_hist_ok[i] += o.wait_hist[i];
       st.jct_hist_ok[i] += o.jct_hist[i];
     }
@@ -56,7 +56,7 @@ bool cuda_backend_available() {
 std::vector<std::size_t> replicas_in_statistics(const std::vector<ReplicaOutcome>& replicas) {
   std::vector<std::size_t> ok;
   for (std::size_t k = 0; k < replicas.size(); ++k)
-    if (!replicas[k].metrics.saturated) ok.push_back(k);
+    if (!replicas[k].metrics.saturated()) ok.push_back(k);
   if (ok.empty())
     for (std::size_t k = 0; k < replicas.size(); ++k) ok.push_back(k);
   return ok;

@@ -28,7 +28,7 @@ McSummary summarize_study(const ModelView& m, const McStudy& st,
   std::map<SaturationCause, uint32_t> causes;
   for (const ReplicaOutcome& o : st.replicas) {
     s.rows.push_back(metric_row(m, o.metrics));
-    if (o.metrics.saturated) {
+    if (o.metrics.saturated()) {
       s.n_saturated += 1;
       causes[o.metrics.saturation] += 1;
     }

@@ -112,8 +112,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   r.mean_jobs_in_system = window > 0 ? t.in_system_job_s / window : 0;
   r.cost_usd = t.cost_usd;
   r.saturation = t.saturation;
-  r.saturated = t.saturation != SaturationCause::none;
-  r.saturated_at_s = r.saturated ? t.saturated_at : 0;
+  r.saturated_at_s = r.saturated() ? t.saturated_at : 0;
   r.events = t.events;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     // NOTE: billed GPU-seconds, so an elastic pool's utilization counts the nodes it had.

@@ -65,8 +65,7 @@ struct ReplicaMetrics {
   double mean_queued_jobs = 0;  //!< time-average queue length over the window
   double mean_jobs_in_system = 0;
   double cost_usd = 0;
-  bool saturated = false;
-  SaturationCause saturation = SaturationCause::none;
+  SaturationCause saturation = SaturationCause::none;  //!< none: the replica kept up
   double saturated_at_s = 0;
   uint64_t events = 0;
   bool exact_quantiles = false;  //!< from per-job records (true) or the log histogram (false)
@@ -75,6 +74,9 @@ struct ReplicaMetrics {
   NetworkMetrics network;
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
+
+  //! The replica stopped early because the cluster could not keep up.
+  [[nodiscard]] bool saturated() const { return saturation != SaturationCause::none; }
 };
 
 //! Extracts metrics; quantiles are exact when the per-job sink captured every job, else they come

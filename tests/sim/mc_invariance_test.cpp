@@ -72,7 +72,7 @@ TEST_CASE("sim::mc::invariance") {
     // differ from each other (independent random streams)
     CHECK(reference.replicas[0].metrics.jobs_submitted > 100);
     CHECK(reference.replicas[0].metrics.wait_s.mean != reference.replicas[1].metrics.wait_s.mean);
-    CHECK_FALSE(reference.replicas[0].metrics.saturated);
+    CHECK_FALSE(reference.replicas[0].metrics.saturated());
   }
 
   SUBCASE("two threads give bit-identical replicas") {

@@ -131,7 +131,7 @@ TEST_CASE("sim::mc::saturated_replicas") {
     double total = 0;
     uint32_t kept = 0;
     for (std::size_t k = 0; k < s.st.replicas.size(); ++k) {
-      if (s.st.replicas[k].metrics.saturated) continue;
+      if (s.st.replicas[k].metrics.saturated()) continue;
       total += s.sum.rows[k][HeadlineIndex::WAIT_MEAN];
       ++kept;
     }

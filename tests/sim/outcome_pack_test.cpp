@@ -32,7 +32,6 @@ TEST_CASE("sim::outcome_pack") {
   std::vector<ReplicaOutcome> outcomes(3);
   cpu.run_batch(7, 3, outcomes.data());
   // Hand-set values that a study rarely produces, so every kind of field is exercised.
-  outcomes[1].metrics.saturated = true;
   outcomes[1].metrics.saturation = SaturationCause::event_overflow;
   outcomes[1].metrics.saturated_at_s = 1234.5;
   outcomes[1].metrics.classes[1].jct_s.p99 = 42.25;
@@ -44,7 +43,7 @@ TEST_CASE("sim::outcome_pack") {
     unpack_outcomes(bytes.data(), bytes.size(), back.data(), back.size());
     // packing what was unpacked gives the same bytes: no field is lost or reordered
     CHECK(packed(back) == bytes);
-    CHECK(back[1].metrics.saturated);
+    CHECK(back[1].metrics.saturated());
     CHECK(back[1].metrics.saturation == SaturationCause::event_overflow);
     CHECK(back[1].metrics.saturated_at_s == 1234.5);
     // the scenario has two classes

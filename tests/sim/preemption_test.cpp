@@ -54,7 +54,7 @@ struct SpotRun {
 SpotRun run(const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
   const SingleRun r = run_single(cs.view(), 0);
-  REQUIRE_FALSE(r.metrics.saturated);
+  REQUIRE_FALSE(r.metrics.saturated());
   const ClassTotals& ct = r.state().classes[0];
   return {(ct.sum_jct - ct.sum_wait) / double(ct.completed), ct.completed,
           r.state().econ.classes[0].preemptions, gpu_hours(cs.view(), r.state(), NONE)};

@@ -111,7 +111,7 @@ TEST_CASE("sim::saturation") {
     sc.limits.max_active_jobs = 64;
     const CompiledScenario cs = compile(sc);
     const SingleRun r = run_single(cs.view(), 0);
-    CHECK(r.metrics.saturated);
+    CHECK(r.metrics.saturated());
     CHECK(r.metrics.saturation == SaturationCause::queue_overflow);
     CHECK(r.metrics.saturated_at_s < 100);
   }

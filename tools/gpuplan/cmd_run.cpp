@@ -61,7 +61,7 @@ int run(const ScenarioOptions& o) {
         sc->name.c_str(), static_cast<unsigned long long>(m.jobs_submitted),
         static_cast<unsigned long long>(m.jobs_completed), 100 * m.gpu_utilization, m.wait_s.mean,
         m.wait_s.p90, m.cost_usd,
-        m.saturated ? "  [SATURATED: this configuration cannot keep up]" : "");
+        m.saturated() ? "  [SATURATED: this configuration cannot keep up]" : "");
     std::printf("wrote %s/{result.json,report.html,jobs.csv,timeseries.csv,classes.csv}\n",
                 dir.string().c_str());
   }
