@@ -3,5 +3,5 @@
 # writes out/quickstart/report.html and out/quickstart/result.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
+tools/setup.sh gpuplan  # builds only the program it runs
 ./build/gpuplan run scenarios/quickstart.json "$@"

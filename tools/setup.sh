@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Installs what gpuplan needs on Debian 12 (idempotent) and builds it into build/.
-#   tools/setup.sh            dependencies + Release build
-#   GPUPLAN_CUDA=OFF tools/setup.sh   skip the CUDA device-code build even where nvcc exists
+#   tools/setup.sh                  dependencies + Release build of everything (tests, benchmarks)
+#   tools/setup.sh gpuplan          dependencies to build + only the `gpuplan` program (quickstart)
+#   GPUPLAN_CUDA=OFF tools/setup.sh skip the CUDA device-code build even where nvcc exists
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=("$@")
 
+# To build gpuplan itself.
 packages=(build-essential cmake ninja-build git python3
           nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
           libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js graphviz
-          libopenmpi-dev openmpi-bin chromium)
+          libopenmpi-dev openmpi-bin)
+# Only the tests need a browser (headless report checks).
+((${#targets[@]})) || packages+=(chromium)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,4 +33,8 @@ if [[ -z "${GPUPLAN_CUDA:-}" ]]; then
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA="$GPUPLAN_CUDA" >/dev/null
-cmake --build build -j"$(nproc)"
+if ((${#targets[@]})); then
+  cmake --build build -j"$(nproc)" --target "${targets[@]}"
+else
+  cmake --build build -j"$(nproc)"
+fi
