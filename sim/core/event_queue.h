@@ -64,22 +64,40 @@ struct EventQueue {
   return true;
 }
 
+//! Moves `e` down from position i to where the heap order holds (the hole left by a pop, or
+//! the root of a subtree being heapified).
+GPUPLAN_HD inline void sift_down(EventQueue& q, uint32_t i, const Event e) {
+  for (;;) {
+    uint32_t child = 2 * i + 1;
+    if (child >= q.n) break;
+    if (child + 1 < q.n && fires_before(q.heap[child + 1], q.heap[child])) ++child;
+    if (!fires_before(q.heap[child], e)) break;
+    q.heap[i] = q.heap[child];
+    i = child;
+  }
+  q.heap[i] = e;
+}
+
 //! Removes and returns the earliest event; the queue must not be empty.
 GPUPLAN_HD inline Event pop_event(EventQueue& q) {
   GPUPLAN_ASSERT(q.n > 0);
   const Event top = q.heap[0];
   const Event last = q.heap[--q.n];
-  uint32_t i = 0;
-  for (;;) {  // sift down
-    uint32_t child = 2 * i + 1;
-    if (child >= q.n) break;
-    if (child + 1 < q.n && fires_before(q.heap[child + 1], q.heap[child])) ++child;
-    if (!fires_before(q.heap[child], last)) break;
-    q.heap[i] = q.heap[child];
-    i = child;
-  }
-  if (q.n) q.heap[i] = last;
+  if (q.n) sift_down(q, 0, last);
   return top;
+}
+
+//! Drops every event for which `keep(e)` is false and restores the heap in O(n); the kept
+//! events pop in the same order as before. `Keep` is a functor callable on host and device.
+template <class Keep>
+GPUPLAN_HD inline void compact_events(EventQueue& q, const Keep& keep) {
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < q.n; ++i) {
+    const Event e = q.heap[i];
+    if (keep(e)) q.heap[kept++] = e;
+  }
+  q.n = kept;
+  for (uint32_t top = q.n / 2; top-- > 0;) sift_down(q, top, q.heap[top]);  // bottom-up heapify
 }
 
 }  // namespace gpuplan

@@ -67,29 +67,17 @@ namespace gpuplan {
   return fixed + m.net.comm_volume[k] / (inter < intra ? inter : intra);
 }
 
+//! Keeps every event but job finishes that lazy cancellation made stale.
+struct LiveFinishes {
+  span<const Job> jobs;
+  [[nodiscard]] GPUPLAN_HD bool operator()(const Event& e) const {
+    return e.kind != EventKind::job_finish || e.gen == jobs[e.target].gen;
+  }
+};
+
 //! Rebuilds the calendar without job finishes that lazy cancellation made stale (same order).
 GPUPLAN_HD inline void drop_stale_finishes(ReplicaState& s) {
-  EventQueue& q = s.events;
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < q.n; ++i) {
-    const Event e = q.heap[i];
-    if (e.kind == EventKind::job_finish && e.gen != s.jobs[e.target].gen) continue;
-    q.heap[kept++] = e;
-  }
-  q.n = kept;
-  for (uint32_t top = q.n / 2; top-- > 0;) {  // bottom-up heapify
-    const Event e = q.heap[top];
-    uint32_t i = top;
-    for (;;) {
-      uint32_t child = 2 * i + 1;
-      if (child >= q.n) break;
-      if (child + 1 < q.n && fires_before(q.heap[child + 1], q.heap[child])) ++child;
-      if (!fires_before(q.heap[child], e)) break;
-      q.heap[i] = q.heap[child];
-      i = child;
-    }
-    q.heap[i] = e;
-  }
+  compact_events(s.events, LiveFinishes{span<const Job>{s.jobs.data, s.jobs.size}});
 }
 
 //! Schedules the finish of the job in `slot` at its `finish`, first dropping stale finishes when

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "sim/portable.h"
+#include "sim/core/portable.h"
 
 namespace gpuplan {
 

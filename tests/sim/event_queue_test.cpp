@@ -10,7 +10,9 @@ TEST_CASE("sim::event_queue") {
   std::vector<Event> storage(8);
   EventQueue q{span<Event>{storage.data(), 8}, 0, 0};
 
-  SUBCASE("an empty calendar peeks as never") { CHECK(peek_time(q) == NEVER); }
+  SUBCASE("an empty calendar peeks as never") {
+    CHECK(peek_time(q) == NEVER);
+  }
 
   SUBCASE("events at equal time pop in kind order, then in insertion order") {
     REQUIRE(schedule_event(q, 5.0, EventKind::job_arrival, 1, 0));
@@ -26,7 +28,8 @@ TEST_CASE("sim::event_queue") {
   }
 
   SUBCASE("a full calendar refuses an event and stays unchanged") {
-    for (uint32_t i = 0; i < 8; ++i) REQUIRE(schedule_event(q, double(8 - i), EventKind::job_arrival, i, 0));
+    for (uint32_t i = 0; i < 8; ++i)
+      REQUIRE(schedule_event(q, double(8 - i), EventKind::job_arrival, i, 0));
     CHECK_FALSE(schedule_event(q, 0.5, EventKind::job_arrival, 99, 0));
     // the earliest is still the one scheduled at t = 1
     CHECK(pop_event(q).t == 1.0);
@@ -46,5 +49,34 @@ TEST_CASE("sim::event_queue") {
       CHECK(e.t >= last);
       last = e.t;
     }
+  }
+
+  SUBCASE("compacting drops the rejected events and the rest pop in their old order") {
+    std::vector<Event> a(500), b(500);
+    EventQueue qa{span<Event>{a.data(), 500}, 0, 0}, qb{span<Event>{b.data(), 500}, 0, 0};
+    uint64_t x = 777;
+    for (uint32_t i = 0; i < 500; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      // few distinct times, so ties are broken by kind and sequence
+      const double t = double((x >> 40) % 37);
+      const EventKind k = (x >> 20) % 2 ? EventKind::job_finish : EventKind::job_arrival;
+      REQUIRE(schedule_event(qa, t, k, i, 0));
+      REQUIRE(schedule_event(qb, t, k, i, 0));
+    }
+    struct OddTargets {
+      bool operator()(const Event& e) const { return e.target % 2 == 1; }
+    };
+    compact_events(qa, OddTargets{});
+    // half the targets are odd: 250 kept
+    CHECK(qa.n == 250);
+    while (qb.n) {
+      const Event want = pop_event(qb);
+      if (want.target % 2 == 0) continue;
+      REQUIRE(qa.n > 0);
+      const Event got = pop_event(qa);
+      CHECK(got.target == want.target);
+      CHECK(got.seq == want.seq);
+    }
+    CHECK(qa.n == 0);
   }
 }
