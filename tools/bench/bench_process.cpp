@@ -60,11 +60,13 @@ class TempDir {
   fs::path path_;
 };
 
-//! How a child process ended: exit code (-1 when it did not exit normally), wall time [s], peak
-//! resident set [MB] from wait4, and the first line of what it wrote to stderr.
+//! How a child process ended: exit code (-1 when it did not exit normally), wall time [s], CPU
+//! time (user + system) [s] and peak resident set [MB] from wait4, and the first line of what it
+//! wrote to stderr.
 struct ChildRun {
   int exit_code;
   double wall_s;
+  double cpu_s;
   double peak_rss_mb;
   std::string first_error_line;
 };
@@ -82,7 +84,7 @@ ChildRun run_child(const std::vector<std::string>& args, const fs::path& dir) {
                                    0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
-  ChildRun r{-1, 0.0, 0.0, {}};
+  ChildRun r{-1, 0.0, 0.0, 0.0, {}};
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid = 0;
   const int spawn_err = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
@@ -95,6 +97,8 @@ ChildRun run_child(const std::vector<std::string>& args, const fs::path& dir) {
   rusage usage{};
   wait4(pid, &status, 0, &usage);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.cpu_s = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+            1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   r.peak_rss_mb = double(usage.ru_maxrss) / 1024.0;  // NOTE: Linux reports ru_maxrss in KiB
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   std::ifstream err(err_log);
@@ -120,8 +124,9 @@ fs::path bench_scenario(const std::string& name) {
 }
 
 //! Runs `gpuplan run SCENARIO --quiet --out TMP [extra...]` once per iteration and reports wall
-//! time, the child's peak RSS, and jobs and mean wait from its result.json; returns the temporary
-//! directory's path for the caller's own checks, or an empty path after SkipWithError.
+//! time, the child's CPU time (steadier than wall time on a shared machine) and peak RSS, and jobs
+//! and mean wait from its result.json; returns the temporary directory's path for the caller's own
+//! checks, or an empty path after SkipWithError.
 fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_name,
                            const std::vector<std::string>& extra, const TempDir& tmp) {
   const fs::path gpuplan = exe_dir() / "gpuplan";
@@ -141,7 +146,7 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
   std::vector<std::string> args = {gpuplan.string(), "run",   scenario.string(),
                                    "--quiet",        "--out", (tmp.path() / "out").string()};
   args.insert(args.end(), extra.begin(), extra.end());
-  double wall_sum = 0, peak_mb = 0;
+  double wall_sum = 0, cpu_sum = 0, peak_mb = 0;
   for (auto _ : state) {
     const ChildRun r = run_child(args, tmp.path());
     if (r.exit_code != 0) {
@@ -154,6 +159,7 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
       return {};
     }
     wall_sum += r.wall_s;
+    cpu_sum += r.cpu_s;
     peak_mb = std::max(peak_mb, r.peak_rss_mb);
   }
   std::ifstream in(tmp.path() / "out" / "result.json");
@@ -161,6 +167,7 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
   const double jobs = result.is_discarded() ? 0.0 : result["metrics"].value("jobs_submitted", 0.0);
   const double wait = result.is_discarded() ? 0.0 : result["metrics"]["wait_s"].value("mean", 0.0);
   state.counters["wall_s"] = benchmark::Counter(wall_sum, benchmark::Counter::kAvgIterations);
+  state.counters["child_cpu_s"] = benchmark::Counter(cpu_sum, benchmark::Counter::kAvgIterations);
   state.counters["peak_rss_MB"] = peak_mb;
   state.counters["jobs"] = jobs;
   state.counters["mean_wait_s"] = wait;

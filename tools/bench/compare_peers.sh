@@ -5,9 +5,9 @@
 #   gpuplan run      tools/bench/scenarios/mm64_1m.json --quiet
 #   SimPy 3          tools/bench/peers/mm64_simpy.py    (Debian python3-simpy3, /usr/bin/python3)
 #   SimGrid S4U      tools/bench/peers/mm64_simgrid.cpp (Debian libsimgrid-dev, built here)
-# Each runs under /usr/bin/time -v; the table gives wall time, peak RSS and mean wait (checked
-# against Erlang C) and gpuplan's speed-up over each peer (issue 10 targets: >= 40x SimPy 3,
-# >= 10x SimGrid S4U).
+# Each runs under /usr/bin/time -v; the table gives wall time, CPU time (user + system: steadier
+# than wall on a shared machine), peak RSS and mean wait (checked against Erlang C), and gpuplan's
+# speed-up over each peer (issue 10 targets: >= 40x SimPy 3, >= 10x SimGrid S4U).
 #
 # Usage: tools/bench/compare_peers.sh [RUNS]   (default 1; with more, each program's fastest run)
 # Environment: GPUPLAN_BUILD, the build folder (default build/; gpuplan is built there if absent).
@@ -89,6 +89,8 @@ def measured(name):
         out = open(f"{work}/{name}.{r}.out").read()
         row = {
             "wall": wall_s(time_text),
+            "cpu": sum(float(re.search(rf"{k} time \(seconds\): (\S+)", time_text).group(1))
+                       for k in ("User", "System")),
             "rss": int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", time_text).group(1)) / 1024,
             "wait": float(re.search(r"mean_wait_s=(\S+)", out).group(1)),
             "n": int(re.search(r"customers=(\d+)", out).group(1)),
@@ -109,14 +111,15 @@ erlang_wait = p_wait / (c / mean_s - lam)
 rows = [("gpuplan run", measured("gpuplan")), ("SimPy 3", measured("simpy")),
         ("SimGrid S4U", measured("simgrid"))]
 print(f"M/M/64, load {a / c:.2f}, 1 M customers; {'fastest of %d runs' % runs if runs > 1 else '1 run'} each")
-print(f"| program | wall [s] | peak RSS [MB] | mean wait [ms] | customers counted |")
-print(f"|---|---|---|---|---|")
+print("| program | wall [s] | CPU [s] | peak RSS [MB] | mean wait [ms] | customers counted |")
+print("|---|---|---|---|---|---|")
 for name, m in rows:
-    print(f"| {name} | {m['wall']:.2f} | {m['rss']:.0f} | {1e3 * m['wait']:.3f} | {m['n']:,} |")
-print(f"| Erlang C | | | {1e3 * erlang_wait:.3f} | |")
-g = rows[0][1]["wall"]
-print(f"gpuplan vs SimPy 3: {rows[1][1]['wall'] / g:.1f}x (target >= 40x); "
-      f"vs SimGrid S4U: {rows[2][1]['wall'] / g:.1f}x (target >= 10x)")
+    print(f"| {name} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['rss']:.0f} | {1e3 * m['wait']:.3f} | {m['n']:,} |")
+print(f"| Erlang C | | | | {1e3 * erlang_wait:.3f} | |")
+for what in ("wall", "cpu"):
+    g = rows[0][1][what]
+    print(f"gpuplan vs SimPy 3 ({what}): {rows[1][1][what] / g:.1f}x (target >= 40x); "
+          f"vs SimGrid S4U ({what}): {rows[2][1][what] / g:.1f}x (target >= 10x)")
 # NOTE: the waits are ~94 % zeros and correlated over busy periods, so one run's mean of 1 M
 # waits scatters: 0.29 ms (6.5 %) standard deviation over 12 seeds of the bare loop. 20 % (3
 # standard deviations) off Erlang C means a different queue, not noise.
