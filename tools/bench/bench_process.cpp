@@ -189,7 +189,8 @@ void bm_bare_loop_mm64(benchmark::State& state) {
   gpuplan::bench::BareLoopResult r{};
   for (auto _ : state) {
     r = gpuplan::bench::run_bare_mmc(MM64_ARRIVAL_RATE, 1.0 / MM64_SERVICE_MEAN, 64, horizon_s);
-    benchmark::DoNotOptimize(r.wait_sum_s);
+    // NOTE: the whole struct: benchmark 1.7.1's DoNotOptimize on a double lvalue may clobber it
+    benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(int64_t(state.iterations() * r.events));
   state.counters["jobs"] = double(r.arrivals);
