@@ -164,8 +164,11 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
   }
   std::ifstream in(tmp.path() / "out" / "result.json");
   const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);
-  const double jobs = result.is_discarded() ? 0.0 : result["metrics"].value("jobs_submitted", 0.0);
-  const double wait = result.is_discarded() ? 0.0 : result["metrics"]["wait_s"].value("mean", 0.0);
+  const auto read = [&result](const char* pointer) {  // 0 where result.json lacks it
+    return result.is_object() ? result.value(nlohmann::json::json_pointer(pointer), 0.0) : 0.0;
+  };
+  const double jobs = read("/metrics/jobs_submitted");
+  const double wait = read("/metrics/wait_s/mean");
   state.counters["wall_s"] = benchmark::Counter(wall_sum, benchmark::Counter::kAvgIterations);
   state.counters["child_cpu_s"] = benchmark::Counter(cpu_sum, benchmark::Counter::kAvgIterations);
   state.counters["peak_rss_MB"] = peak_mb;
