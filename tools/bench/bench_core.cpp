@@ -3,13 +3,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <deque>
-#include <queue>
-#include <random>
-#include <vector>
 
 #include "models/compile.h"
 #include "sim/single_run.h"
+#include "tools/bench/mm_bare_loop.h"
 
 namespace {
 
@@ -60,39 +57,11 @@ BENCHMARK(bm_core_mm64)->Unit(benchmark::kMillisecond);
 
 //! The same M/M/64 as a minimal hand-written loop: std::priority_queue, std::mt19937_64, a deque.
 void bm_core_mm64_bare_priority_queue(benchmark::State& state) {
-  struct Ev {
-    double t;
-    bool finish;
-    bool operator>(const Ev& o) const { return t > o.t || (t == o.t && finish < o.finish); }
-  };
   uint64_t events = 0;
   for (auto _ : state) {
-    std::mt19937_64 rng(42);
-    std::exponential_distribution<double> inter(60.0), service(1.0);
-    std::priority_queue<Ev, std::vector<Ev>, std::greater<Ev>> pq;
-    std::deque<double> queue;
-    int free_servers = 64;
-    double wait_sum = 0;
-    events = 0;
-    pq.push({inter(rng), false});
-    while (!pq.empty() && pq.top().t < 1e5) {
-      const Ev e = pq.top();
-      pq.pop();
-      ++events;
-      if (e.finish) {
-        ++free_servers;
-      } else {
-        queue.push_back(e.t);
-        pq.push({e.t + inter(rng), false});
-      }
-      while (free_servers > 0 && !queue.empty()) {
-        wait_sum += e.t - queue.front();
-        queue.pop_front();
-        --free_servers;
-        pq.push({e.t + service(rng), true});
-      }
-    }
-    benchmark::DoNotOptimize(wait_sum);
+    const bench::BareLoopResult r = bench::run_bare_mmc(60.0, 1.0, 64, 1e5);
+    events = r.events;
+    benchmark::DoNotOptimize(r.wait_sum_s);
   }
   state.SetItemsProcessed(int64_t(state.iterations() * events));
   state.SetLabel("bare loop, cpu, 1 thread");
