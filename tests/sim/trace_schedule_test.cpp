@@ -22,7 +22,8 @@ std::vector<JobRecord> run_trace(const std::vector<TraceRow>& rows, QueuePolicy 
   sc.workload.push_back(c);
   const CompiledScenario cs = compile(sc);
   std::vector<JobRecord> out;
-  run_single(cs.view(), [&out](const JobRecord* r, std::size_t n) { out.insert(out.end(), r, r + n); });
+  run_single(cs.view(),
+             [&out](const JobRecord* r, std::size_t n) { out.insert(out.end(), r, r + n); });
   std::sort(out.begin(), out.end(),
             [](const JobRecord& a, const JobRecord& b) { return a.job_idx < b.job_idx; });
   return out;
