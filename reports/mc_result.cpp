@@ -14,7 +14,7 @@
 #include "reports/network_json.h"
 #include "reports/format.h"
 #include "reports/result_json.h"
-#include "sim/core/stats.h"
+#include "sim/core/sketch.h"
 #include "sim/mc_metrics.h"
 
 namespace gpuplan {
@@ -33,16 +33,15 @@ json duration_means(const McSummary& s, const std::string& prefix) {
           {"p99", mean_of(s, prefix + ".p99")}};
 }
 
-//! Empirical CDF of a pooled histogram at the bin edges that hold mass (as in single runs).
+//! Empirical CDF of a pooled quantile sketch at the bin edges that hold mass (as in single runs).
 json cdf_json(const uint64_t* h) {
-  uint64_t n = 0;
-  for (uint32_t b = 0; b < HIST_BINS; ++b) n += h[b];
+  const uint64_t n = sketch_count(h);
   json x = json::array(), p = json::array();
   uint64_t cum = 0;
-  for (uint32_t b = 0; b < HIST_BINS && n > 0; ++b) {
+  for (uint32_t b = 0; b < SKETCH_BINS && n > 0; ++b) {
     if (h[b] == 0) continue;
     cum += h[b];
-    x.push_back(b == 0 ? 0.0 : hist_lower(b + 1));
+    x.push_back(sketch_cdf_x(b));
     p.push_back(double(cum) / double(n));
   }
   return {{"x_s", x}, {"p", p}};
@@ -302,8 +301,8 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
                        {"useful_gpu_hours", mean_of(s, k + ".useful_gpu_hours")},
                        {"preemptions", mean_of(s, k + ".preemptions")},
                        {"restarts_per_job", mean_of(s, k + ".restarts_per_job")},
-                       {"wait_cdf", cdf_json(&wait_hist[c * HIST_BINS])},
-                       {"jct_cdf", cdf_json(&jct_hist[c * HIST_BINS])}});
+                       {"wait_cdf", cdf_json(&wait_hist[c * SKETCH_BINS])},
+                       {"jct_cdf", cdf_json(&jct_hist[c * SKETCH_BINS])}});
   }
   r["per_class"] = classes;
 

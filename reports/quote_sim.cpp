@@ -1,7 +1,6 @@
 #include "reports/quote_sim.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "models/compile.h"
 #include "sim/single_run.h"
@@ -41,9 +40,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   sc.limits.max_active_jobs = std::max<uint32_t>(1u << 16, 8 * opt.servers);
 
   const CompiledScenario cs = compile(sc);
-  const auto records = static_cast<uint32_t>(
-      std::min(cs.expected_jobs + 6 * std::sqrt(cs.expected_jobs) + 1024, 16.0e6));
-  const SingleRun run = run_single(cs.view(), records);
+  const SingleRun run = run_single(cs.view());
   InferenceSimCheck out;
   out.requests = run.metrics.jobs_completed;
   out.horizon_s = horizon;

@@ -7,8 +7,8 @@
 #include "models/scenario_echo.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"
+#include "sim/core/sketch.h"
 #include "sim/core/state.h"
-#include "sim/core/stats.h"
 
 namespace gpuplan {
 namespace {
@@ -19,17 +19,16 @@ json duration_json(const DurationStats& d) {
   return {{"mean", d.mean}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}};
 }
 
-//! Empirical CDF of a class's histogram at the bin edges that hold mass, for charts.
+//! Empirical CDF of a class's quantile sketch at the bin edges that hold mass, for charts.
 json cdf_json(const uint32_t* h) {
-  uint64_t n = 0;
-  for (uint32_t b = 0; b < HIST_BINS; ++b) n += h[b];
+  const uint64_t n = sketch_count(h);
   json x = json::array(), p = json::array();
   if (n == 0) return {{"x_s", x}, {"p", p}};
   uint64_t cum = 0;
-  for (uint32_t b = 0; b < HIST_BINS; ++b) {
+  for (uint32_t b = 0; b < SKETCH_BINS; ++b) {
     if (h[b] == 0) continue;
     cum += h[b];
-    x.push_back(b == 0 ? 0.0 : hist_lower(b + 1));
+    x.push_back(sketch_cdf_x(b));
     p.push_back(double(cum) / double(n));
   }
   return {{"x_s", x}, {"p", p}};
@@ -59,7 +58,7 @@ json metrics_json(const ReplicaMetrics& m, const CompiledScenario& cs) {
           {"saturated", m.saturated()},
           {"saturation_cause", saturation_name(m.saturation)},
           {"events", m.events},
-          {"quantiles", m.exact_quantiles ? "exact" : "histogram"}};
+          {"quantiles", "histogram"}};
 }
 
 json result_warnings(const Scenario& sc, const CompiledScenario& cs, const ReplicaMetrics& m) {
@@ -144,8 +143,8 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
                        {"jobs_unfinished", cm.unfinished},
                        {"wait_s", duration_json(cm.wait_s)},
                        {"jct_s", duration_json(cm.jct_s)},
-                       {"wait_cdf", cdf_json(&s.wait_hist[c * HIST_BINS])},
-                       {"jct_cdf", cdf_json(&s.jct_hist[c * HIST_BINS])}});
+                       {"wait_cdf", cdf_json(&s.wait_hist[c * SKETCH_BINS])},
+                       {"jct_cdf", cdf_json(&s.jct_hist[c * SKETCH_BINS])}});
   }
   r["per_class"] = classes;
 

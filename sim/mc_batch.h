@@ -7,15 +7,15 @@
 namespace gpuplan {
 
 //! One finished replica as Monte Carlo keeps it: its metrics, its time bins and, until they are
-//! pooled into the study, its wait and JCT histograms.
+//! pooled into the study, its wait and JCT quantile sketches.
 struct ReplicaOutcome {
   ReplicaMetrics metrics;
   std::vector<double> busy_gpus;              //!< [n_bins] busy GPUs averaged over each bin
   std::vector<double> queued_jobs;            //!< [n_bins] queue length averaged over each bin
   std::vector<double> spend_usd;              //!< [n_bins] spend within each bin [USD]
   std::vector<double> provisioned_gpus;       //!< [n_bins] GPUs provisioned, averaged over each bin
-  std::vector<uint32_t> wait_hist;            //!< [n_classes * HIST_BINS]; emptied once pooled
-  std::vector<uint32_t> jct_hist;             //!< [n_classes * HIST_BINS]; emptied once pooled
+  std::vector<uint32_t> wait_hist;            //!< [n_classes * SKETCH_BINS]; emptied once pooled
+  std::vector<uint32_t> jct_hist;             //!< [n_classes * SKETCH_BINS]; emptied once pooled
   std::vector<double> uplink_crossing_nodes;  //!< [n_groups] uplink_window_means()
   std::vector<double> uplink_congested_share;  //!< [n_groups] uplink_window_means()
 };

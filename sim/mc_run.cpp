@@ -17,14 +17,14 @@ inline constexpr uint32_t CPU_BATCH = 256;            //!< replicas per CPU batc
 inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
 inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
 
-//! Adds a replica's histograms into the study's pooled ones, then drops them.
+//! Merges a replica's quantile sketches into the study's pooled ones, then drops them.
 void pool_histograms(McStudy& st, ReplicaOutcome& o) {
-  for (std::size_t i = 0; i < o.wait_hist.size(); ++i) {
-    st.wait_hist_all[i] += o.wait_hist[i];
-    st.jct_hist_all[i] += o.jct_hist[i];
+  for (std::size_t at = 0; at < o.wait_hist.size(); at += SKETCH_BINS) {
+    sketch_merge(&st.wait_hist_all[at], &o.wait_hist[at]);
+    sketch_merge(&st.jct_hist_all[at], &o.jct_hist[at]);
     if (!o.metrics.saturated()) {
-      st.wait_hist_ok[i] += o.wait_hist[i];
-      st.jct_hist_ok[i] += o.jct_hist[i];
+      sketch_merge(&st.wait_hist_ok[at], &o.wait_hist[at]);
+      sketch_merge(&st.jct_hist_ok[at], &o.jct_hist[at]);
     }
   }
   std::vector<uint32_t>().swap(o.wait_hist);
@@ -81,7 +81,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
   McStudy st;
   st.backend = o.backend;
   st.target_requested = o.target_ci_rel > 0;
-  const std::size_t hist_n = std::size_t(m.classes.size) * HIST_BINS;
+  const std::size_t hist_n = std::size_t(m.classes.size) * SKETCH_BINS;
   st.wait_hist_ok.assign(hist_n, 0);
   st.jct_hist_ok.assign(hist_n, 0);
   st.wait_hist_all.assign(hist_n, 0);
@@ -171,7 +171,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
     }
     if (o.progress && g.root()) o.progress(st, done, planned);
   }
-  // Each process pooled the histograms of its own slices; integer sums add up in any order.
+  // Each process pooled the sketches of its own slices; integer sums add up in any order.
   for (auto* h : {&st.wait_hist_ok, &st.jct_hist_ok, &st.wait_hist_all, &st.jct_hist_all})
     sum_to_root(g, *h);
   return st;

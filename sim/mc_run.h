@@ -42,8 +42,8 @@ struct McStudy {
   //! index = replica index; histograms already pooled. Empty on MPI ranks other than 0, which
   //! hold nothing of the study once it returns.
   std::vector<ReplicaOutcome> replicas;
-  //! Wait / JCT histograms [n_classes * HIST_BINS] summed over the replicas that did not saturate,
-  //! and over all replicas.
+  //! Wait / JCT quantile sketches [n_classes * SKETCH_BINS] merged over the replicas that did not
+  //! saturate, and over all replicas.
   std::vector<uint64_t> wait_hist_ok, jct_hist_ok, wait_hist_all, jct_hist_all;
   McBackend backend = McBackend::cpu;
   std::string device;                 //!< "2 threads", the GPU's name, "4 processes x 2 threads"

@@ -13,7 +13,7 @@ namespace gpuplan {
 //! What an array of ReplicaState is for once the replica has run.
 enum class ArrayRole : uint8_t {
   work,    //!< engine working state (calendar, cluster, job slots): not read after the run
-  result,  //!< read after the run (metrics, time bins, histograms): copied back from a device
+  result,  //!< read after the run (metrics, time bins, sketches): copied back from a device
 };
 
 //! Calendar capacity: one pending arrival per class plus one finish per active job.
@@ -49,8 +49,8 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.pool_busy_gpu_s, m.pools.size, R::result);
   place(s.pool_cost_usd, m.pools.size, R::result);
   place(s.classes, m.classes.size, R::result);
-  place(s.wait_hist, std::size_t(m.classes.size) * HIST_BINS, R::result);
-  place(s.jct_hist, std::size_t(m.classes.size) * HIST_BINS, R::result);
+  place(s.wait_hist, std::size_t(m.classes.size) * SKETCH_BINS, R::result);
+  place(s.jct_hist, std::size_t(m.classes.size) * SKETCH_BINS, R::result);
   place(s.bin_busy_gpu_s, m.n_bins, R::result);
   place(s.bin_queued_job_s, m.n_bins, R::result);
   place(s.bin_spend_usd, m.n_bins, R::result);

@@ -1,31 +1,19 @@
 #include "sim/replica_metrics.h"
 
 #include <algorithm>
-#include <cmath>
 
-#include "sim/core/stats.h"
+#include "sim/core/sketch.h"
 
 namespace gpuplan {
 namespace {
 
-DurationStats from_histogram(const uint32_t* h, double sum, uint64_t n) {
+DurationStats from_sketch(const uint32_t* h, double sum, uint64_t n) {
   DurationStats d;
   if (n == 0) return d;
   d.mean = sum / double(n);
-  d.p50 = histogram_quantile(h, 0.50);
-  d.p90 = histogram_quantile(h, 0.90);
-  d.p99 = histogram_quantile(h, 0.99);
-  return d;
-}
-
-DurationStats from_values(std::vector<double>& v, double sum) {
-  DurationStats d;
-  if (v.empty()) return d;
-  std::sort(v.begin(), v.end());
-  d.mean = sum / double(v.size());
-  d.p50 = sorted_quantile(v, 0.50);
-  d.p90 = sorted_quantile(v, 0.90);
-  d.p99 = sorted_quantile(v, 0.99);
+  d.p50 = sketch_quantile(h, 0.50);
+  d.p90 = sketch_quantile(h, 0.90);
+  d.p99 = sketch_quantile(h, 0.99);
   return d;
 }
 
@@ -62,33 +50,6 @@ void uplink_window_means(const ModelView& m, const ReplicaState& s,
     crossing_nodes[g] = s.net.uplink_node_s[g] / window;
     congested_share[g] = s.net.uplink_congested_s[g] / window;
   }
-}
-
-double sorted_quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  const double pos = q * double(sorted.size() - 1);
-  const size_t i = static_cast<size_t>(pos);
-  if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (pos - double(i)) * (sorted[i + 1] - sorted[i]);
-}
-
-double histogram_quantile(const uint32_t* counts, double q) {
-  uint64_t n = 0;
-  for (uint32_t b = 0; b < HIST_BINS; ++b) n += counts[b];
-  if (n == 0) return 0;
-  const double rank = q * double(n);
-  uint64_t below = 0;
-  for (uint32_t b = 0; b < HIST_BINS; ++b) {
-    if (counts[b] == 0) continue;
-    if (double(below + counts[b]) >= rank) {
-      if (b == 0) return 0;  // "< 1 ms": reported as zero
-      const double frac = (rank - double(below)) / double(counts[b]);
-      const double lo = hist_lower(b), hi = hist_lower(b + 1);
-      return lo * std::pow(hi / lo, frac);  // log-linear inside the bin
-    }
-    below += counts[b];
-  }
-  return HIST_HI;
 }
 
 const char* saturation_name(SaturationCause c) {
@@ -136,19 +97,8 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
                                      : 1.0;
   r.network.rate_changes = s.net.rate_changes;
 
-  // Exact quantiles when the sink holds every finished job; the histogram otherwise.
-  r.exact_quantiles = !s.records.empty() && !s.records_truncated;
-  std::vector<std::vector<double>> waits(m.classes.size), jcts(m.classes.size);
-  std::vector<double> all_waits, all_jcts;
-  if (r.exact_quantiles) {
-    for (uint32_t i = 0; i < s.n_records; ++i) {
-      const JobRecord& j = s.records[i];
-      if (j.submit_s < m.warmup) continue;
-      waits[j.class_idx].push_back(j.start_s - j.submit_s);
-      jcts[j.class_idx].push_back(j.finish_s - j.submit_s);
-    }
-  }
-  std::vector<uint32_t> wait_all(HIST_BINS, 0), jct_all(HIST_BINS, 0);
+  // NOTE: means are exact (sums); quantiles come from the per-class sketches, merged for the total.
+  std::vector<uint32_t> wait_all(SKETCH_BINS, 0), jct_all(SKETCH_BINS, 0);
   double sum_wait = 0, sum_jct = 0;
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     const ClassTotals& ct = s.classes[c];
@@ -161,21 +111,12 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     cm.restarts = s.econ.classes[c].restarts_of_completed;
     cm.gpu_hours = gpu_hours(m, s, c);
     r.preemption.restarts += cm.restarts;
-    const uint32_t* wh = &s.wait_hist[c * HIST_BINS];
-    const uint32_t* jh = &s.jct_hist[c * HIST_BINS];
-    if (r.exact_quantiles) {
-      all_waits.insert(all_waits.end(), waits[c].begin(), waits[c].end());
-      all_jcts.insert(all_jcts.end(), jcts[c].begin(), jcts[c].end());
-      cm.wait_s = from_values(waits[c], ct.sum_wait);
-      cm.jct_s = from_values(jcts[c], ct.sum_jct);
-    } else {
-      cm.wait_s = from_histogram(wh, ct.sum_wait, ct.completed);
-      cm.jct_s = from_histogram(jh, ct.sum_jct, ct.completed);
-    }
-    for (uint32_t b = 0; b < HIST_BINS; ++b) {
-      wait_all[b] += wh[b];
-      jct_all[b] += jh[b];
-    }
+    const uint32_t* wh = &s.wait_hist[c * SKETCH_BINS];
+    const uint32_t* jh = &s.jct_hist[c * SKETCH_BINS];
+    cm.wait_s = from_sketch(wh, ct.sum_wait, ct.completed);
+    cm.jct_s = from_sketch(jh, ct.sum_jct, ct.completed);
+    sketch_merge(wait_all.data(), wh);
+    sketch_merge(jct_all.data(), jh);
     sum_wait += ct.sum_wait;
     sum_jct += ct.sum_jct;
     r.jobs_submitted += cm.submitted;
@@ -183,13 +124,8 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     r.jobs_unfinished += cm.unfinished;
     r.classes.push_back(cm);
   }
-  if (r.exact_quantiles) {
-    r.wait_s = from_values(all_waits, sum_wait);
-    r.jct_s = from_values(all_jcts, sum_jct);
-  } else {
-    r.wait_s = from_histogram(wait_all.data(), sum_wait, r.jobs_completed);
-    r.jct_s = from_histogram(jct_all.data(), sum_jct, r.jobs_completed);
-  }
+  r.wait_s = from_sketch(wait_all.data(), sum_wait, r.jobs_completed);
+  r.jct_s = from_sketch(jct_all.data(), sum_jct, r.jobs_completed);
   return r;
 }
 

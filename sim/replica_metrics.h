@@ -68,7 +68,6 @@ struct ReplicaMetrics {
   SaturationCause saturation = SaturationCause::none;  //!< none: the replica kept up
   double saturated_at_s = 0;
   uint64_t events = 0;
-  bool exact_quantiles = false;  //!< from per-job records (true) or the log histogram (false)
   GpuHours gpu_hours;
   PreemptionMetrics preemption;
   NetworkMetrics network;
@@ -79,8 +78,8 @@ struct ReplicaMetrics {
   [[nodiscard]] bool saturated() const { return saturation != SaturationCause::none; }
 };
 
-//! Extracts metrics; quantiles are exact when the per-job sink captured every job, else they come
-//! from the log histogram (bins 2.5% wide, interpolated inside a bin).
+//! Extracts metrics: means exact, percentiles from the per-class quantile sketches
+//! (sim/core/sketch.h: within 0.5 % relative + 1 ms of the exact type-7 percentile).
 ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s);
 
 //! Time-averaged load of every uplink group (sim/core/network_types.h) of a finished replica over
@@ -92,12 +91,6 @@ void uplink_window_means(const ModelView& m, const ReplicaState& s,
 
 //! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);
-
-//! Quantile q in [0, 1] of histogram `counts` (HIST_BINS bins); 0 when empty.
-double histogram_quantile(const uint32_t* counts, double q);
-
-//! Quantile q in [0, 1] of sorted values with linear interpolation (Hyndman-Fan type 7).
-double sorted_quantile(const std::vector<double>& sorted, double q);
 
 //! Name of a saturation cause for outputs ("none", "queue_overflow", "event_overflow").
 const char* saturation_name(SaturationCause c);

@@ -219,15 +219,20 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
   return s.totals.saturation == SaturationCause::none;
 }
 
+//! Closes a replica after its last step: integrates to the horizon and settles open accounts.
+GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
+  // A saturated replica stops where it broke down; its statistics end there too.
+  if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
+  net_flush(m, s);
+  finalize_economics(m, s);
+}
+
 //! Runs one replica from start to horizon (or until it saturates).
 GPUPLAN_HD inline void run_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
   init_replica(m, s, replica_idx);
   while (step(m, s)) {
   }
-  // A saturated replica stops where it broke down; its statistics end there too.
-  if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
-  net_flush(m, s);
-  finalize_economics(m, s);
+  end_replica(m, s);
 }
 
 }  // namespace gpuplan

@@ -4,13 +4,9 @@
 #include "sim/core/event_queue.h"
 #include "sim/core/model.h"
 #include "sim/core/economics_state.h"
+#include "sim/core/sketch.h"
 
 namespace gpuplan {
-
-//! Bins of the log-spaced histograms used for quantiles: [HIST_LO, HIST_HI) seconds.
-inline constexpr uint32_t HIST_BINS = 1024;
-inline constexpr double HIST_LO = 1e-3;  //!< [s] values below fall in bin 0 ("< 1 ms")
-inline constexpr double HIST_HI = 1e8;   //!< [s] values above fall in the last bin
 
 enum class JobPhase : uint8_t { free, queued, running };
 
@@ -99,8 +95,8 @@ struct ReplicaState {
   // Statistics.
   ReplicaTotals totals;
   span<ClassTotals> classes;   //!< [n_classes]
-  span<uint32_t> wait_hist;    //!< [n_classes * HIST_BINS]
-  span<uint32_t> jct_hist;     //!< [n_classes * HIST_BINS]
+  span<uint32_t> wait_hist;    //!< [n_classes * SKETCH_BINS] quantile sketch per class
+  span<uint32_t> jct_hist;     //!< [n_classes * SKETCH_BINS] quantile sketch per class
   span<double> bin_busy_gpu_s;     //!< [n_bins] integral of busy GPUs in each bin
   span<double> bin_queued_job_s;   //!< [n_bins] integral of the queue length
   span<double> bin_spend_usd;      //!< [n_bins]
@@ -110,7 +106,7 @@ struct ReplicaState {
   EconomicsState econ;
   NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
 
-  // Optional per-job sink (host): empty span = off.
+  // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;
   uint32_t n_records = 0;
   bool records_truncated = false;

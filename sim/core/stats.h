@@ -1,24 +1,9 @@
 #pragma once
-//! Statistics the core keeps for every replica: window integrals, time bins, log histograms.
-#include <cmath>
-
+//! Statistics the core keeps for every replica: window integrals, time bins, quantile sketches.
 #include "sim/core/billing.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
-
-//! Histogram bin of a duration [s]: bin 0 holds values below HIST_LO, bins are log-spaced above.
-[[nodiscard]] GPUPLAN_HD inline uint32_t hist_bin(double v) {
-  if (!(v >= HIST_LO)) return 0;
-  const double x = log(v / HIST_LO) * ((HIST_BINS - 1) / log(HIST_HI / HIST_LO));
-  const uint32_t b = 1 + static_cast<uint32_t>(x);
-  return b < HIST_BINS ? b : HIST_BINS - 1;
-}
-
-//! Lower edge [s] of histogram bin b >= 1.
-[[nodiscard]] GPUPLAN_HD inline double hist_lower(uint32_t b) {
-  return HIST_LO * exp((b - 1) * (log(HIST_HI / HIST_LO) / (HIST_BINS - 1)));
-}
 
 //! Integrates the piecewise-constant state from s.now to t (time bins, window totals, per pool).
 GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t) {
@@ -80,8 +65,8 @@ GPUPLAN_HD inline void record_completion(ReplicaState& s, const Job& j) {
   c.sum_jct2 += jct * jct;
   if (wait > c.max_wait) c.max_wait = wait;
   if (jct > c.max_jct) c.max_jct = jct;
-  s.wait_hist[j.class_idx * HIST_BINS + hist_bin(wait)] += 1;
-  s.jct_hist[j.class_idx * HIST_BINS + hist_bin(jct)] += 1;
+  sketch_add(&s.wait_hist[j.class_idx * SKETCH_BINS], wait);
+  sketch_add(&s.jct_hist[j.class_idx * SKETCH_BINS], jct);
 }
 
 }  // namespace gpuplan

@@ -87,7 +87,7 @@ TEST_CASE("sim::mc::invariance") {
 
   SUBCASE("replica k of a study equals a lone single run of replica k (without per-job records)") {
     for (uint32_t k : {0u, 5u, 15u}) {
-      const SingleRun lone = run_single(m, 0, k);
+      const SingleRun lone = run_single(m, {}, k);
       CHECK(metric_row(m, lone.metrics) == metric_row(m, reference.replicas[k].metrics));
     }
   }

@@ -170,7 +170,7 @@ TEST_CASE("sim::mc::economics") {
   SUBCASE("each replication's economics and network paths equal that replication run alone") {
     for (uint32_t k = 0; k < n; ++k) {
       CAPTURE(k);
-      const SingleRun one = run_single(s.cs.view(), 0, k);
+      const SingleRun one = run_single(s.cs.view(), {}, k);
       const json alone = single_run_result(*sc, s.cs, one.metrics, one.state());
       const auto value = [&](const std::string& path) {
         return s.sum.rows[k][s.sum.index_of(path)];
@@ -204,7 +204,7 @@ TEST_CASE("sim::mc::economics") {
       // the mean NPV is the mean of each replication's own projection
       double sum = 0;
       for (uint32_t k = 0; k < n; ++k) {
-        const SingleRun one = run_single(s.cs.view(), 0, k);
+        const SingleRun one = run_single(s.cs.view(), {}, k);
         sum += single_run_result(*sc, s.cs, one.metrics,
                                  one.state())["tco"]["options"][name]["npv_usd"]
                    .get<double>();
@@ -238,7 +238,7 @@ TEST_CASE("sim::mc::uplink_loads") {
   std::vector<double> mean_crossing(groups, 0.0), mean_congested(groups, 0.0);
   for (uint32_t k = 0; k < n; ++k) {
     // each replication's loads are those of the replication run alone
-    const SingleRun one = run_single(s.cs.view(), 0, k);
+    const SingleRun one = run_single(s.cs.view(), {}, k);
     std::vector<double> crossing, congested;
     uplink_window_means(s.cs.view(), one.state(), crossing, congested);
     CHECK(s.st.replicas[k].uplink_crossing_nodes == crossing);

@@ -36,10 +36,13 @@ Scenario two_leaf_3to1(Placement placement, double comm_fraction,
 //! Finish time [s] of each job, by arrival index.
 std::vector<double> finishes(const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 64);
-  std::vector<double> out(r.state().n_records);
-  for (uint32_t i = 0; i < r.state().n_records; ++i)
-    out[r.state().records[i].job_idx] = r.state().records[i].finish_s;
+  std::vector<double> out;
+  run_single(cs.view(), [&out](const JobRecord* records, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (records[i].job_idx >= out.size()) out.resize(records[i].job_idx + 1);
+      out[records[i].job_idx] = records[i].finish_s;
+    }
+  });
   return out;
 }
 
@@ -139,7 +142,7 @@ TEST_CASE("sim::network") {
     // nodes want 200 Gb/s of a 100 Gb/s uplink, so it is congested for [0, 150) only.
     Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
     const CompiledScenario cs = compile(sc);
-    const SingleRun r = run_single(cs.view(), 64);
+    const SingleRun r = run_single(cs.view());
     const NetworkPlan& plan = cs.network;
     const uint32_t leaf0 = plan.node_group[1 * 6 + 0], node0 = plan.node_group[0 * 6 + 0];
     const uint32_t node2 = plan.node_group[0 * 6 + 2];
@@ -161,7 +164,7 @@ TEST_CASE("sim::network") {
     Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
     sc.warmup_s = 100;
     const CompiledScenario cs = compile(sc);
-    const SingleRun r = run_single(cs.view(), 64);
+    const SingleRun r = run_single(cs.view());
     const uint32_t leaf0 = cs.network.node_group[1 * 6 + 0];
     // 2 x 50 + 1 x 100 node-seconds; congested 50 s
     CHECK(r.state().net.uplink_node_s[leaf0] == doctest::Approx(200.0));
@@ -171,7 +174,7 @@ TEST_CASE("sim::network") {
   SUBCASE("a job's comm slowdown is counted once it completes") {
     const Scenario sc = two_leaf_3to1(Placement::spread, 0.5, {{0, 100, 16, 1}, {0, 200, 16, 2}});
     const CompiledScenario cs = compile(sc);
-    const SingleRun r = run_single(cs.view(), 64);
+    const SingleRun r = run_single(cs.view());
     // Two multi-node jobs completed.
     CHECK(r.state().net.multi_node_completed == 2);
     // A ran at 1.5 throughout; B at 1.5 for 150 s then 1.0 for 100 s: (225 + 100) / 250 = 1.3.

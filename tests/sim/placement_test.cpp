@@ -35,7 +35,7 @@ PolicyRun run_policy(Placement placement) {
   jc.gpus.probs = {0.5, 0.1, 0.15, 0.1, 0.1, 0.05};
   sc.workload.push_back(jc);
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 1u << 16);
+  const SingleRun r = run_single(cs.view());
   const NetState& n = r.state().net;
   PolicyRun out;
   out.stranded_gpus = n.stranded_gpu_s / (sc.horizon_s - sc.warmup_s);

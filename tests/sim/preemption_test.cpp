@@ -53,7 +53,7 @@ struct SpotRun {
 
 SpotRun run(const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 0);
+  const SingleRun r = run_single(cs.view());
   REQUIRE_FALSE(r.metrics.saturated());
   const ClassTotals& ct = r.state().classes[0];
   return {(ct.sum_jct - ct.sum_wait) / double(ct.completed), ct.completed,
@@ -181,7 +181,7 @@ TEST_CASE("sim::preemption::waves") {
     sc.workload.push_back(test::mm_class(1.0 / 3600, 60));
     sc.workload[0].econ.spot_tolerant = true;
     const CompiledScenario cs = compile(sc);
-    const SingleRun r = run_single(cs.view(), 0);
+    const SingleRun r = run_single(cs.view());
     const PoolEconTotals& t = r.state().econ.pools[0];
     // Λ × 200 h = 1,390 waves (Poisson sd 37, so ±5% is 5 sd)
     CHECK(double(t.waves) == doctest::Approx(6.95 * 200).epsilon(0.05));

@@ -24,7 +24,7 @@ MmcRun run_mmc(uint32_t c, double rho, double jobs, uint64_t seed = 42) {
   sc.workload.push_back(test::mm_class(lambda, 1.0));
   sc.limits.max_active_jobs = 1u << 16;
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 0);
+  const SingleRun r = run_single(cs.view());
   return {r.metrics, double(r.metrics.jobs_submitted) / (horizon - sc.warmup_s)};
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("sim::validation::multi_gpu_utilization") {
   c.rate_per_s = 0.6 * 128 / (1.9 * mean_d);
   sc.workload.push_back(c);
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 0);
+  const SingleRun r = run_single(cs.view());
   // busy GPU-seconds / provisioned = offered load 0.6 (stable: no saturation), within 1%
   CHECK(std::abs(r.metrics.gpu_utilization - 0.6) / 0.6 < 0.01);
   CHECK(std::abs(cs.offered_load - 0.6) < 1e-9);

@@ -1,8 +1,8 @@
-//! `gpuplan run SCENARIO`: one simulation; writes result.json, report.html and CSVs.
-#include <algorithm>
-#include <cmath>
+//! `gpuplan run SCENARIO`: one simulation; writes result.json, report.html and CSVs, and with
+//! `--jobs PATH` streams one CSV row per finished job to PATH.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "models/compile.h"
@@ -16,43 +16,48 @@
 namespace gpuplan::cli {
 namespace {
 
+using reports::JobsCsvFile;
 using reports::render_html_report;
-using reports::write_jobs_csv;
 using reports::write_per_class_csv;
 using reports::write_timeseries_csv;
 
-//! Per-job records to keep: every expected job with a 6-sigma margin, capped at 16 M (≈ 0.6 GiB).
-uint32_t record_capacity(const CompiledScenario& cs) {
-  const double want = cs.expected_jobs + 6 * std::sqrt(cs.expected_jobs) + 1024;
-  return static_cast<uint32_t>(std::min(want, 16.0e6));
-}
+struct RunOptions {
+  ScenarioOptions scenario;
+  std::string jobs;  //!< --jobs PATH: per-job CSV ("" = none)
+};
 
-int run(const ScenarioOptions& o) {
+int run(const RunOptions& ro) {
+  const ScenarioOptions& o = ro.scenario;
   auto sc = load_or_report(o);
   if (!sc) return 2;
   const CompiledScenario cs = compile(*sc);
-  const SingleRun r = run_single(cs.view(), record_capacity(cs));
+  // NOTE: the per-job file is opened before simulating, so a bad --jobs costs no run.
+  std::unique_ptr<JobsCsvFile> jobs;
+  JobRecordSink sink;
+  if (!ro.jobs.empty()) {
+    jobs = std::make_unique<JobsCsvFile>(ro.jobs, cs.class_names, cs.pool_names);
+    if (!jobs->error().empty()) {
+      std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
+      return 2;
+    }
+    sink = [&jobs](const JobRecord* records, std::size_t n) { jobs->write(records, n); };
+  }
+  const SingleRun r = run_single(cs.view(), sink);
   const nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
 
-  // Records arrive in finish order; the CSV lists jobs in submission order.
-  std::vector<JobRecord> records(r.state().records.begin(),
-                                 r.state().records.begin() + r.state().n_records);
-  std::sort(records.begin(), records.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.submit_s != b.submit_s     ? a.submit_s < b.submit_s
-           : a.class_idx != b.class_idx ? a.class_idx < b.class_idx
-                                        : a.job_idx < b.job_idx;
-  });
-  std::ostringstream jobs_csv, series_csv, classes_csv;
-  write_jobs_csv(records, cs.class_names, cs.pool_names, jobs_csv);
+  std::ostringstream series_csv, classes_csv;
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
   if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
                            {"report.html", render_html_report(result)},
-                           {"jobs.csv", jobs_csv.str()},
                            {"timeseries.csv", series_csv.str()},
                            {"classes.csv", classes_csv.str()}}))
     return 1;
+  if (jobs && !jobs->commit()) {
+    std::cerr << ro.jobs << ": " << jobs->error() << "\n";
+    return 1;
+  }
   if (!o.quiet) {
     const ReplicaMetrics& m = r.metrics;
     std::printf(
@@ -62,8 +67,11 @@ int run(const ScenarioOptions& o) {
         static_cast<unsigned long long>(m.jobs_completed), 100 * m.gpu_utilization, m.wait_s.mean,
         m.wait_s.p90, m.cost_usd,
         m.saturated() ? "  [SATURATED: this configuration cannot keep up]" : "");
-    std::printf("wrote %s/{result.json,report.html,jobs.csv,timeseries.csv,classes.csv}\n",
+    std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv}\n",
                 dir.string().c_str());
+    if (jobs)
+      std::printf("wrote %llu job rows to %s\n", static_cast<unsigned long long>(jobs->rows()),
+                  ro.jobs.c_str());
   }
   return 0;
 }
@@ -72,8 +80,10 @@ int run(const ScenarioOptions& o) {
 
 CLI::App* add_run_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Simulate a scenario once");
-  auto opts = std::make_shared<ScenarioOptions>();
-  add_scenario_options(cmd, *opts);
+  auto opts = std::make_shared<RunOptions>();
+  add_scenario_options(cmd, opts->scenario);
+  cmd->add_option("--jobs", opts->jobs,
+                  "Also write one CSV row per finished job, in completion order, to this file");
   cmd->callback([opts, &exit_code] { exit_code = run(*opts); });
   return cmd;
 }
