@@ -32,7 +32,7 @@ int run(const ScenarioOptions& o) {
   if (!sc) return 2;
   const CompiledScenario cs = compile(*sc);
   const SingleRun r = run_single(cs.view(), record_capacity(cs));
-  const nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
+  nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
 
   // Records arrive in finish order; the CSV lists jobs in submission order.
   std::vector<JobRecord> records(r.state().records.begin(),
@@ -47,6 +47,7 @@ int run(const ScenarioOptions& o) {
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
+  result["assessment"] = reports::assess(result);  // the verdicts report.html shows
   if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
                            {"report.html", render_html_report(result)},
                            {"jobs.csv", jobs_csv.str()},
