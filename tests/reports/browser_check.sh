@@ -52,7 +52,9 @@ injected=$(python3 - "$logs/dom.html" <<'PY'
 import re, sys
 dom = open(sys.argv[1], encoding='utf-8', errors='replace').read()
 dom = re.sub(r'(?is)<script\b[^>]*>.*?</script>', '', dom)  # the page's own scripts
-print('\n'.join(m.group(0)[:120] for m in re.finditer(r'(?i)<[a-z][^>]*\son[a-z]+\s*=[^>]*>', dom)))
+tags = (m.group(0) for m in re.finditer(r'(?i)<[a-z][^>]*>', dom))
+# attribute values are data (the serializer escapes their quotes), so drop them before looking
+print('\n'.join(t[:120] for t in tags if re.search(r'(?i)\son[a-z]+\s*=', re.sub(r'"[^"]*"', '""', t))))
 PY
 )
 if [[ -n "$injected" ]]; then

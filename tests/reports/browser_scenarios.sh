@@ -44,9 +44,11 @@ n=$((n + 1))
 "$bin" mc scenarios/hybrid_burst.json --replications 4 --quiet --out "$out/hybrid_burst-mc"
 bash "$here/browser_check.sh" "$out/hybrid_burst-mc/report.html" "$out/hybrid_burst-mc.png"
 n=$((n + 1))
-# Names that try to break out of the data island: the page must show them as text.
+# Names that try to break out of the data island: the page must show them as text (a scenario
+# name names the output folder, so only the pool name carries the "/" of "</script>").
 evil='</script><img src=x onerror=alert(1)>"<b onmouseover=alert(2)>'
-"$bin" run scenarios/quickstart.json --set "name=$evil" --quiet --out "$out/xss"
+"$bin" run scenarios/quickstart.json --set "name=<img src=x onerror=alert(1)><b onmouseover=alert(2)>" \
+  --set "pools.0.name=$evil" --quiet --out "$out/xss"
 bash "$here/browser_check.sh" "$out/xss/report.html" "$out/xss.png"
 n=$((n + 1))
 # The quote pages of the bundled requests (training and inference), and one quote.pdf.
