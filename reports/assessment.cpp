@@ -3,7 +3,6 @@
 #include "models/compile.h"
 #include "reports/assessment_text.h"
 #include "reports/format.h"
-#include "reports/html_parts.h"
 #include "reports/json_read.h"
 
 #include <algorithm>

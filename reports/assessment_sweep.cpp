@@ -4,7 +4,6 @@
 #include "models/compile.h"
 #include "reports/assessment_text.h"
 #include "reports/format.h"
-#include "reports/html_parts.h"
 #include "reports/json_read.h"
 
 #include <algorithm>
@@ -151,11 +150,11 @@ const Point* quickest(const std::vector<const Point*>& pts) {
 // "$12,000.00 more (+8.5%)"
 std::string extra_cost(const Point& from, const Point& to) {
   const double d = *to.cost.mean - *from.cost.mean;
-  std::string h = format_money(std::abs(d)) + (d >= 0 ? " more" : " less");
+  std::string text = format_money(std::abs(d)) + (d >= 0 ? " more" : " less");
   if (*from.cost.mean > 0)
-    h += " (" + std::string(d >= 0 ? "+" : "−") + format_percent(std::abs(d) / *from.cost.mean) +
-         ")";
-  return h;
+    text += " (" + std::string(d >= 0 ? "+" : "−") + format_percent(std::abs(d) / *from.cost.mean) +
+            ")";
+  return text;
 }
 
 std::string saturated_count(const Point& p) {

@@ -88,8 +88,9 @@ std::string base64(const uint8_t* data, std::size_t n) {
 // The CSP source list of every inline element named `tag` in `html` whose opening tag does not
 // mark it as data (type="application/json"): one 'sha256-…' per element.
 std::string element_hashes(const std::string& html, std::string_view tag) {
-  const std::string open = "<" + std::string(tag);
-  const std::string close = "</" + std::string(tag);
+  // NOTE: built by append: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string here.
+  const std::string open = std::string("<").append(tag);
+  const std::string close = std::string("</").append(tag);
   std::string sources;
   for (std::size_t at = html.find(open); at != std::string::npos; at = html.find(open, at)) {
     const std::size_t body = html.find('>', at);
@@ -98,7 +99,6 @@ std::string element_hashes(const std::string& html, std::string_view tag) {
     const std::string_view head(html.data() + at, body - at);
     if (head.find("application/json") == std::string_view::npos) {
       const auto digest = sha256(std::string_view(html.data() + body + 1, end - body - 1));
-      // NOTE: appended piecewise; GCC 12 warns (-Wrestrict, falsely) on "literal" + string here.
       sources.append(" 'sha256-").append(base64(digest.data(), digest.size())).append("'");
     }
     at = end + close.size();
