@@ -505,8 +505,7 @@
     return Object.assign({scales: {x: {grid: {display: false}}, y: {beginAtZero: true, title: {display: true, text: yTitle}, ticks: {callback: tick}}},
                           plugins: {legend: {display: false}, tooltip: {callbacks: {label: label}}}}, extra || {});
   }
-  const shareOf = total => item => fmtMoney(item.parsed.y) + (total > 0 ? ' (' + fmtNum(100 * item.parsed.y / total, 1) + '% of total)' : '');
-  const fmtMoney = money;
+  const shareOf = total => item => money(item.parsed.y) + (total > 0 ? ' (' + fmtNum(100 * item.parsed.y / total, 1) + '% of total)' : '');
 
   const BUILDERS = {
     gpus() {
@@ -528,7 +527,7 @@
         let sum = 0;
         sets = [line('Cumulative spend', ts.spend_usd.map(v => (sum += fin(v) ? v : 0)), PALETTE[2], area(PALETTE[2]))];
       }
-      return {type: 'line', plugins: [warmupShade], data: {datasets: sets}, options: timeOptions('US dollars spent since start', moneyAxis, fmtMoney)};
+      return {type: 'line', plugins: [warmupShade], data: {datasets: sets}, options: timeOptions('US dollars spent since start', moneyAxis, money)};
     },
     wait_cdf: () => cdf('wait_cdf', 'wait'),
     jct_cdf: () => cdf('jct_cdf', 'jct'),
@@ -585,7 +584,7 @@
       return {type: 'line', data: {datasets: sets}, options: {parsing: false, interaction: {mode: 'index', intersect: false},
         scales: {x: {type: 'linear', min: 0, title: {display: true, text: 'Months from now (end of month)'}, ticks: {stepSize: 6}},
                  y: {beginAtZero: true, title: {display: true, text: 'Cumulative US dollars'}, ticks: {callback: moneyAxis}}},
-        plugins: {tooltip: {callbacks: {title: items => (items.length ? 'End of month ' + (items[0].parsed.x - 1) : ''), label: item => item.dataset.label + ': ' + fmtMoney(item.parsed.y)}}}}};
+        plugins: {tooltip: {callbacks: {title: items => (items.length ? 'End of month ' + (items[0].parsed.x - 1) : ''), label: item => item.dataset.label + ': ' + money(item.parsed.y)}}}}};
     }};
   function cdf(key, verb) {
     const list = classes.filter(c => validCdf(c[key]));
