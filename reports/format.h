@@ -2,6 +2,7 @@
 //! Text formatting shared by the report writers: escaping and human-readable numbers.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,15 @@ namespace gpuplan::reports {
 //! Shortest text that reads back as the same double (for raw values in tooltips and CSV);
 //! non-finite values give "".
 [[nodiscard]] std::string format_raw(double value);
+
+//! A duration, percentage or dollar amount as the verdicts write it (format_duration,
+//! format_percent, format_money), or "n/a" when absent.
+[[nodiscard]] std::string dur(const std::optional<double>& s);
+[[nodiscard]] std::string pct(const std::optional<double>& f, int decimals = 1);
+[[nodiscard]] std::string money(const std::optional<double>& usd);
+
+//! "1 job" / "3 jobs": the count as format_count writes it, then the fitting word.
+[[nodiscard]] std::string plural(double n, std::string_view one, std::string_view many);
 
 }  // namespace gpuplan::reports
 

@@ -4,13 +4,16 @@
 
 #include <string>
 
+#include "reports/assessment.h"  // assess(): the verdicts the page shows, for result.json
+
 namespace gpuplan::reports {
 
-//! Renders `result` (the result.json document, docs/outputs.md) as one HTML file that opens
-//! offline and makes no network request (Chart.js is inlined; a Content-Security-Policy blocks
-//! all fetches). Any key may be absent: what is present is shown, what is absent is omitted.
-//! Every string from the result is HTML-escaped; chart data is embedded as escaped JSON.
-//! Never throws for a malformed result; values of the wrong type are treated as absent.
+//! Renders `result` (the result.json document, docs/outputs.md) as one HTML file built from
+//! reports/assets/report.html: the result, with `assessment` = assess(result), is the page's JSON
+//! data island and report.js builds the DOM from it with textContent and attribute setters only.
+//! The page opens offline and makes no network request (Chart.js is inlined; a
+//! Content-Security-Policy allows only the page's own inline scripts, by hash, and no fetch).
+//! Any key may be absent: what is present is shown. Never throws for a malformed result.
 [[nodiscard]] std::string render_html_report(const nlohmann::json& result);
 
 }  // namespace gpuplan::reports

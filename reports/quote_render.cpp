@@ -8,7 +8,9 @@
 
 #include "models/economics/billing.h"
 #include "reports/format.h"
-#include "reports/html_parts.h"
+#include "reports/assessment.h"
+#include "reports/html_assets.h"
+#include "reports/html_page.h"
 
 namespace gpuplan::quote {
 namespace {
@@ -371,6 +373,13 @@ json quote_json(const QuoteReport& r) {
   j["date"] = q.today;
   j["gpuplan_version"] = r.version;
   j["request"] = req.source;
+  j["request_text"] = json::object();
+  if (req.training) j["request_text"]["training"] = training_request_text(*req.training);
+  if (req.inference) j["request_text"]["inference"] = inference_request_text(*req.inference);
+  j["options"] = {{"top", req.options.top},
+                  {"sim_requests", req.options.sim_requests},
+                  {"sim_tolerance", SIM_CHECK_TOLERANCE},
+                  {"training_budget", req.training && req.training->budget_usd.has_value()}};
   j["assumptions"] = json::array();
   for (const Assumption& a : quote_assumptions(req))
     j["assumptions"].push_back({{"topic", a.topic}, {"text", a.text}, {"source", a.source}});
@@ -419,6 +428,8 @@ json quote_json(const QuoteReport& r) {
     t["total_usd"] = o.total_usd;
     t["total_p90_usd"] = o.total_p90_usd;
     t["usd_per_tflops_hour"] = o.usd_per_tflops_hour;
+    t["mc_replicas"] = o.timing.replicas;
+    t["term_years"] = o.plan.term_years();
     t["meets_deadline"] = o.meets_deadline;
     t["within_budget"] = o.within_budget;
     t["spot_risk"] = o.risk;
@@ -466,302 +477,37 @@ json quote_json(const QuoteReport& r) {
     t["stale_price"] = o.stale;
     j["inference"].push_back(t);
   }
+  // The prices of every instance the options use [USD per node-hour], by instance id.
+  std::set<const InstanceType*> used;
+  for (const TrainingOption& o : q.training) used.insert(o.instance);
+  for (const InferenceOption& o : q.inference) used.insert(o.instance);
+  std::vector<const InstanceType*> rows(used.begin(), used.end());
+  std::sort(rows.begin(), rows.end(),
+            [](const InstanceType* a, const InstanceType* b) { return a->id < b->id; });
+  j["prices"] = json::array();
+  const auto price = [](const std::optional<double>& p) { return p ? json(*p) : json(nullptr); };
+  for (const InstanceType* it : rows) {
+    const InstancePrices& p = it->price_per_hour;
+    j["prices"].push_back({{"instance", it->id},
+                           {"gpu", it->gpu},
+                           {"gpus_per_node", it->gpus_per_node},
+                           {"on_demand", price(p.on_demand)},
+                           {"reserved_1y", price(p.reserved_1y)},
+                           {"reserved_3y", price(p.reserved_3y)},
+                           {"spot", price(p.spot)},
+                           {"as_of", it->as_of},
+                           {"source", it->source},
+                           {"notes", it->notes}});
+  }
+  j["assessment"] = reports::assess_quote(j);
   return j;
 }
 
-// ---- HTML ------------------------------------------------------------------------------------
-
-namespace {
-
-constexpr const char* QUOTE_CSS = R"CSS(
-@page { size: A4; margin: 9mm 9mm 10mm; }
-* { box-sizing: border-box; }
-html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { margin: 0; background: #eef1f5; color: #1f2937; font: 12.5px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", sans-serif; }
-.page { max-width: 1000px; margin: 18px auto; background: #fff; border: 1px solid #dde2e9; border-radius: 8px; overflow: hidden; }
-header { background: #0f1b33; color: #f5f7fb; padding: 18px 26px 16px; display: flex; justify-content: space-between; align-items: flex-end; gap: 20px; }
-.brand { text-transform: uppercase; letter-spacing: .14em; font-size: 10.5px; color: #9fb3d9; font-weight: 650; }
-header h1 { margin: 3px 0 2px; font-size: 22px; font-weight: 650; letter-spacing: -.01em; word-break: break-word; }
-header .for { color: #c5d0e3; font-size: 13px; word-break: break-word; }
-header dl { margin: 0; display: grid; grid-template-columns: auto auto; gap: 1px 12px; font-size: 11.5px; color: #c5d0e3; text-align: right; white-space: nowrap; }
-header dt { color: #8ea3c8; }
-header dd { margin: 0; color: #f5f7fb; font-variant-numeric: tabular-nums; }
-main { padding: 14px 26px 6px; }
-section { margin: 0 0 14px; }
-h2 { font-size: 12.5px; text-transform: uppercase; letter-spacing: .06em; color: #334155; margin: 0 0 6px; font-weight: 700; border-bottom: 2px solid #0f1b33; padding-bottom: 3px; break-after: avoid; }
-.ask { margin: 0 0 4px; }
-.ask b { color: #0f1b33; }
-.rec { display: grid; grid-template-columns: 1.6fr repeat(4, 1fr); gap: 8px; margin: 8px 0 10px; break-inside: avoid; }
-.rec > div { border: 1px solid #dde2e9; border-radius: 7px; padding: 7px 10px; background: #f8fafc; min-width: 0; }
-.rec .main { background: #ecfdf5; border-color: #a7f3d0; }
-.rec .main.warn { background: #fffbeb; border-color: #fcd34d; }
-.label { font-size: 9.5px; color: #5b6472; text-transform: uppercase; letter-spacing: .05em; font-weight: 650; }
-.value { font-size: 16px; font-weight: 650; font-variant-numeric: tabular-nums; margin-top: 1px; white-space: nowrap; }
-.sub { font-size: 10.5px; color: #5b6472; }
-table { border-collapse: collapse; width: 100%; font-size: 11px; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 5px; border-bottom: 1px solid #e3e6eb; text-align: left; vertical-align: top; white-space: nowrap; }
-thead th { font-size: 9px; color: #5b6472; text-transform: uppercase; letter-spacing: .03em; border-bottom: 1.5px solid #b8c1cc; vertical-align: bottom; }
-td.num, th.num { text-align: right; }
-td.flags { white-space: normal; }
-td small { display: block; color: #6b7280; font-size: 9.5px; }
-tr { break-inside: avoid; }
-tr.best td { background: #ecfdf5; font-weight: 600; }
-tr.miss td { color: #8a6a2f; }
-.flag { display: inline-block; font-size: 9px; font-weight: 650; padding: 0 5px; border-radius: 99px; margin: 0 3px 1px 0; white-space: nowrap; }
-.flag.warn { background: #fffbeb; color: #b45309; border: 1px solid #fcd34d; }
-.flag.bad { background: #fef2f2; color: #b91c1c; border: 1px solid #fca5a5; }
-.flag.ok { background: #ecfdf5; color: #047857; border: 1px solid #a7f3d0; }
-.note { color: #5b6472; font-size: 10px; margin: 4px 0 0; }
-.assume { margin: 0; padding: 0; list-style: none; font-size: 10px; columns: 2; column-gap: 22px; }
-.assume li { margin: 0 0 4px; break-inside: avoid; }
-.assume b { color: #0f1b33; }
-.assume .src { color: #6b7280; font-style: italic; }
-.prices td { font-size: 9.5px; }
-.prices td.src { color: #5b6472; white-space: normal; }
-footer { padding: 8px 26px 14px; font-size: 9.5px; color: #6b7280; border-top: 1px solid #e3e6eb; display: flex; justify-content: space-between; gap: 12px; }
-@media print {
-  body { background: #fff; font-size: 10px; line-height: 1.3; }
-  .page { margin: 0; border: 0; border-radius: 0; max-width: none; }
-  header { padding: 11px 14px 9px; border-radius: 5px; }
-  header h1 { font-size: 18px; }
-  main { padding: 8px 0 0; }
-  footer { padding: 5px 0 0; font-size: 8px; }
-  section { margin-bottom: 9px; }
-  .rec { gap: 6px; margin: 5px 0 7px; }
-  .rec > div { padding: 5px 8px; }
-  .value { font-size: 13px; }
-  .sub, .label { font-size: 8px; }
-  table { font-size: 8.5px; }
-  th, td { padding: 2px 3px; }
-  thead th { font-size: 7px; }
-  .flag { font-size: 7px; padding: 0 4px; }
-  .assume, .note { font-size: 8px; }
-  .assume li { margin-bottom: 2px; }
-  .prices td { font-size: 7px; padding: 1px 3px; line-height: 1.2; }
-  td small { font-size: 7px; line-height: 1.1; }
-  .assume { font-size: 7.5px; }
-}
-)CSS";
-
-using reports::esc;
-
-std::string flag(const char* cls, const std::string& text) {
-  return "<span class=\"flag " + std::string(cls) + "\">" + esc(text) + "</span>";
-}
-
-std::string kpi(const std::string& label, const std::string& value, const std::string& sub,
-                const char* cls = "") {
-  return "<div class=\"" + std::string(cls) + "\"><div class=\"label\">" + esc(label) +
-         "</div><div class=\"value\">" + esc(value) + "</div><div class=\"sub\">" + esc(sub) +
-         "</div></div>";
-}
-
-std::string th(const char* text, bool num = false) {
-  return std::string(num ? "<th class=\"num\">" : "<th>") + text + "</th>";
-}
-std::string td(const std::string& text, bool num = false) {
-  return std::string(num ? "<td class=\"num\">" : "<td>") + esc(text) + "</td>";
-}
-
-//! The instance id with its GPU below in small type.
-std::string instance_cell(const InstanceType* it, const GpuSpec* gpu) {
-  return "<td>" + esc(it->id) + " <small>" + esc(gpu->id) + "</small></td>";
-}
-
-std::string training_section(const QuoteReport& r, std::set<const InstanceType*>& shown_instances) {
-  const TrainingRequest& t = *r.request->training;
-  const auto& opts = r.quote->training;
-  std::string h = "<section><h2>Training</h2><p class=\"ask\"><b>Request:</b> " +
-                  esc(training_request_text(t)) + "</p>";
-  const TrainingOption* best = nullptr;
-  for (const auto& o : opts)
-    if (o.feasible) {
-      best = &o;
-      break;
-    }
-  if (!best) return h + "<p>No catalog option can run this training job.</p></section>";
-  const bool ok = best->meets_deadline && best->within_budget;
-  h += "<div class=\"rec\">" +
-       kpi(ok ? "Recommended" : "Best available (misses a target)",
-           format_count(best->gpus) + " × " + best->gpu->id,
-           format_count(best->nodes) + " × " + best->instance->id + ", " + best->plan.label(),
-           ok ? "main" : "main warn") +
-       kpi("Time to finish", time_text(best->timing.p50_s), "P90 " + p90_text(*best)) +
-       kpi("Total cost", money_short(best->total_usd),
-           best->plan.term_years() > 0 ? "whole reservation term" : "at the P50 time") +
-       kpi("Per month", money_short(best->monthly_usd),
-           money_short(best->hourly_usd) + " per hour") +
-       kpi("Parallel TP · PP · DP",
-           std::to_string(best->layout.tensor_parallel) + " · " +
-               std::to_string(best->layout.pipeline_parallel) + " · " +
-               std::to_string(best->layout.data_parallel),
-           "all-reduce " + format_number(best->speed.allreduce_step_s, 2) + " s of " +
-               format_number(best->speed.compute_step_s, 2) + " s step") +
-       "</div>";
-  h += "<table><thead><tr>" + th("#", true) + th("Instance / GPU") + th("GPUs (nodes)", true) +
-       th("Pricing") + th("P50", true) + th("P90", true) + th("Per month", true) +
-       th("Total", true) + th("Spot risk") + th("$/TFLOPS·h", true) + th("Flags") +
-       "</tr></thead><tbody>";
-  uint32_t n = 0;
-  for (const auto& o : opts) {
-    if (!o.feasible || n >= r.request->options.top) continue;
-    shown_instances.insert(o.instance);
-    std::string flags;
-    if (!o.meets_deadline) flags += flag("bad", "misses deadline");
-    if (!o.within_budget) flags += flag("bad", "over budget");
-    if (o.stale) flags += flag("warn", "stale price " + o.instance->as_of);
-    const char* cls = n == 0 && ok
-                          ? " class=\"best\""
-                          : (!o.meets_deadline || !o.within_budget ? " class=\"miss\"" : "");
-    h += std::string("<tr") + cls + ">" + td(std::to_string(++n), true) +
-         instance_cell(o.instance, o.gpu) + td(nodes_text(o.gpus, o.nodes), true) +
-         td(o.plan.label()) + td(time_text(o.timing.p50_s), true) + td(p90_text(o), true) +
-         td(money_short(o.monthly_usd), true) + td(money_short(o.total_usd), true) +
-         td(spot_risk_text(o)) + td(usd_per_tflops_text(o.usd_per_tflops_hour), true) +
-         "<td class=\"flags\">" + flags + "</td></tr>";
-  }
-  h += "</tbody></table>";
-  size_t infeasible = 0;
-  for (const auto& o : opts) infeasible += !o.feasible;
-  h += "<p class=\"note\">Ranked: options meeting the deadline" +
-       std::string(t.budget_usd ? " and budget" : "") +
-       " first, then by total cost. GPUs are whole nodes. P50/P90: time to finish, from the "
-       "Monte Carlo of spot preemptions (equal to the failure-free time without spot). "
-       "$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. " +
-       std::to_string(infeasible) +
-       " further instance/pricing combinations cannot run this job (see quote.json).</p>";
-  return h + "</section>";
-}
-
-std::string inference_section(const QuoteReport& r,
-                              std::set<const InstanceType*>& shown_instances) {
-  const InferenceRequest& q = *r.request->inference;
-  const auto& opts = r.quote->inference;
-  std::string h = "<section><h2>Inference</h2><p class=\"ask\"><b>Request:</b> " +
-                  esc(inference_request_text(q)) + "</p>";
-  size_t best_idx = opts.size();
-  for (size_t i = 0; i < opts.size(); ++i)
-    if (opts[i].feasible) {
-      best_idx = i;
-      break;
-    }
-  if (best_idx == opts.size())
-    return h + "<p>No catalog option can serve this load within the target.</p></section>";
-  const InferenceOption& best = opts[best_idx];
-  const auto& check =
-      best_idx < r.inference_checks.size() ? r.inference_checks[best_idx] : std::nullopt;
-  h += "<div class=\"rec\">" +
-       kpi(best.meets_target ? "Recommended" : "Best available (misses p99)",
-           format_count(best.gpus) + " × " + best.gpu->id,
-           format_count(best.nodes) + " × " + best.instance->id + ", " + best.plan.label(),
-           best.meets_target ? "main" : "main warn") +
-       kpi("p99 latency", latency_text(best.p99_latency_s),
-           check ? "simulated " + latency_text(check->p99_latency_s) : "M/M/c") +
-       kpi("Per month", money_short(best.monthly_usd),
-           "$" + format_number(best.usd_per_1k_requests, 4) + " per 1k requests") +
-       kpi("Utilization", format_percent(best.utilization, 0),
-           format_count(best.servers) + " decode slots") +
-       kpi("Decode", format_number(best.decode_tokens_per_gpu_s, 0) + " tok/s",
-           "per GPU; " + latency_text(best.token_step_s) + " per step") +
-       "</div>";
-  h += "<table><thead><tr>" + th("#", true) + th("Instance / GPU") + th("GPUs (nodes)", true) +
-       th("Pricing") + th("p99 model · sim", true) + th("Wait Erlang C · sim", true) +
-       th("Util.", true) + th("Per month", true) + th("Total", true) + th("$/1k req", true) +
-       th("Spot risk") + th("Flags") + "</tr></thead><tbody>";
-  uint32_t n = 0;
-  for (size_t i = 0; i < opts.size(); ++i) {
-    const InferenceOption& o = opts[i];
-    if (!o.feasible || n >= r.request->options.top) continue;
-    shown_instances.insert(o.instance);
-    const auto& c = i < r.inference_checks.size() ? r.inference_checks[i] : std::nullopt;
-    std::string flags;
-    if (!o.meets_target) flags += flag("bad", "misses p99");
-    if (c) flags += sim_check_agrees(o, *c) ? flag("ok", "sim agrees") : flag("bad", "sim differs");
-    if (o.stale) flags += flag("warn", "stale price " + o.instance->as_of);
-    const char* cls =
-        n == 0 && o.meets_target ? " class=\"best\"" : (!o.meets_target ? " class=\"miss\"" : "");
-    const std::string p99_sim =
-        c ? (c->saturated ? "saturated" : latency_text(c->p99_latency_s)) : "–";
-    const std::string wait_sim = c ? latency_text(c->mean_wait_s) : "–";
-    h += std::string("<tr") + cls + ">" + td(std::to_string(++n), true) +
-         instance_cell(o.instance, o.gpu) + td(nodes_text(o.gpus, o.nodes), true) +
-         td(o.plan.label()) + td(latency_text(o.p99_latency_s) + " · " + p99_sim, true) +
-         td(latency_text(o.mean_wait_s) + " · " + wait_sim, true) +
-         td(format_percent(o.utilization, 0), true) + td(money_short(o.monthly_usd), true) +
-         td(money_short(o.total_usd), true) +
-         td("$" + format_number(o.usd_per_1k_requests, 4), true) + td(spot_risk_text(o)) +
-         "<td class=\"flags\">" + flags + "</td></tr>";
-  }
-  h += "</tbody></table>";
-  h += "<p class=\"note\">Ranked: options meeting the p99 target first, then by total cost over "
-       "the term. \"sim\": the discrete-event engine run on the same queue (" +
-       format_count(static_cast<double>(r.request->options.sim_requests)) +
-       " requests); it agrees when the p99 is within " + format_percent(SIM_CHECK_TOLERANCE, 0) +
-       " and the mean wait within " + format_percent(SIM_CHECK_TOLERANCE, 0) +
-       " or 5% of the service time.</p>";
-  return h + "</section>";
-}
-
-std::string prices_section(const std::set<const InstanceType*>& shown) {
-  if (shown.empty()) return "";
-  std::vector<const InstanceType*> rows(shown.begin(), shown.end());
-  std::sort(rows.begin(), rows.end(),
-            [](const InstanceType* a, const InstanceType* b) { return a->id < b->id; });
-  const auto price = [](std::optional<double> p) {
-    return p ? format_money(*p) : std::string("–");
-  };
-  std::string h =
-      "<section><h2>Prices used (USD per node-hour)</h2><table class=\"prices\"><thead><tr>" +
-      th("Instance") + th("GPUs") + th("On-demand", true) + th("1-yr", true) + th("3-yr", true) +
-      th("Spot", true) + th("As of") + th("Source") + "</tr></thead><tbody>";
-  for (const InstanceType* it : rows) {
-    const InstancePrices& p = it->price_per_hour;
-    h += "<tr>" + td(it->id) + td(std::to_string(it->gpus_per_node) + "× " + it->gpu) +
-         td(price(p.on_demand), true) + td(price(p.reserved_1y), true) +
-         td(price(p.reserved_3y), true) + td(price(p.spot), true) + td(it->as_of) +
-         "<td class=\"src\">" + esc(it->source) +
-         (it->notes.empty() ? "" : " <b>Note:</b> " + esc(it->notes)) + "</td></tr>";
-  }
-  return h + "</tbody></table></section>";
-}
-
-}  // namespace
-
 std::string render_quote_html(const QuoteReport& r) {
-  const QuoteRequest& req = *r.request;
-  std::set<const InstanceType*> shown;
-  std::string body;
-  if (req.training) body += training_section(r, shown);
-  if (req.inference) body += inference_section(r, shown);
-  std::string assume = "<section><h2>Assumptions</h2><ul class=\"assume\">";
-  for (const Assumption& a : quote_assumptions(req))
-    assume += "<li><b>" + esc(a.topic) + ".</b> " + esc(a.text) + " <span class=\"src\">" +
-              esc(a.source) + "</span></li>";
-  assume += "</ul></section>";
-  body += assume + prices_section(shown);
-
-  std::string h =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
-      "'unsafe-inline'; img-src data:\">"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<title>Quote: " +
-      esc(req.name) + "</title><style>" + QUOTE_CSS + "</style></head><body><div class=\"page\">";
-  h += "<header><div><div class=\"brand\">gpuplan · GPU capacity quote</div><h1>" + esc(req.name) +
-       "</h1><div class=\"for\">" +
-       (req.customer.empty() ? std::string("Sizing and pricing across the instance catalog")
-                             : "Prepared for " + esc(req.customer)) +
-       "</div></div><dl><dt>Date</dt><dd>" + esc(r.quote->today) +
-       "</dd><dt>Options sized</dt><dd>" +
-       std::to_string(r.quote->training.size() + r.quote->inference.size()) +
-       "</dd><dt>Prices</dt><dd>public list, USD</dd></dl></header><main>";
-  h += body;
-  h += "</main><footer><span>Generated by gpuplan " + esc(r.version) + " on " +
-       esc(r.quote->today) +
-       ". Estimates from published figures, not a commitment; list prices change — confirm "
-       "with the provider before signing.</span><span>quote.json holds every figure.</span>"
-       "</footer></div></body></html>\n";
-  return h;
+  return reports::render_page(
+      reports::assets::quote_html(), reports::assets::quote_css(),
+      reports::join_scripts({reports::assets::common_js(), reports::assets::quote_js()}),
+      quote_json(r));
 }
 
 }  // namespace gpuplan::quote

@@ -43,11 +43,13 @@ inline constexpr double SIM_CHECK_TOLERANCE = 0.10;
 //! that cannot run with their reasons, and the main assumptions.
 [[nodiscard]] std::string format_quote_table(const QuoteReport& r);
 
-//! quote.json: the request, assumptions and every option (including those that cannot run).
+//! quote.json: the request (as given and in words), assumptions, every option (including those
+//! that cannot run), the prices of the instances used and the `assessment` (assess_quote).
 [[nodiscard]] nlohmann::json quote_json(const QuoteReport& r);
 
-//! quote.html: one printable page, self-contained (inline CSS, no script, no network request);
-//! every string from the request or the catalog is HTML-escaped.
+//! quote.html: one printable page built from reports/assets/quote.html with quote_json(r) as the
+//! data island; quote.js builds the DOM with textContent only. Self-contained: a strict CSP
+//! allows only the page's own inline scripts and style, by hash, and no network request.
 [[nodiscard]] std::string render_quote_html(const QuoteReport& r);
 
 }  // namespace gpuplan::quote

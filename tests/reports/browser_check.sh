@@ -4,8 +4,8 @@
 #
 #   tests/reports/browser_check.sh HTML_FILE PNG_OUT
 #
-# The report checks itself when opened with "#selftest": it sets document.title to
-# "SELFTEST:OK charts=N" or "SELFTEST:FAIL <problems>" (reports/html_assets.cpp). Exit status:
+# The page checks itself when opened with "#selftest": it sets document.title to
+# "SELFTEST:OK charts=N" or "SELFTEST:FAIL <problems>" (reports/assets/common.js). Exit status:
 # 0 pass, 1 check failed, 2 usage error or Chromium missing.
 set -euo pipefail
 
@@ -38,13 +38,30 @@ timeout 120 "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$png"
   >/dev/null 2>"$logs/shot.err" || true
 
 status=0
-# The first <title> is the page's; an inlined topology SVG brings <title>s of its own.
+# The first <title> is the page's.
 verdict=$(grep -o '<title>[^<]*</title>' "$logs/dom.html" | head -n 1 | sed -e 's/<title>//' -e 's/<\/title>//' || true)
 case "$verdict" in
   SELFTEST:OK*) echo "browser_check: $verdict" ;;
   SELFTEST:FAIL*) echo "browser_check: $verdict" >&2; status=1 ;;
   *) echo "browser_check: the page wrote no self-test verdict (title: '${verdict}')" >&2; status=1 ;;
 esac
+
+# Data reaches the DOM as text only: an element with an event-handler attribute (outside the
+# page's own scripts) means some name from the data was parsed as markup.
+injected=$(python3 - "$logs/dom.html" <<'PY'
+import re, sys
+dom = open(sys.argv[1], encoding='utf-8', errors='replace').read()
+dom = re.sub(r'(?is)<script\b[^>]*>.*?</script>', '', dom)  # the page's own scripts
+tags = (m.group(0) for m in re.finditer(r'(?i)<[a-z][^>]*>', dom))
+# attribute values are data (the serializer escapes their quotes), so drop them before looking
+print('\n'.join(t[:120] for t in tags if re.search(r'(?i)\son[a-z]+\s*=', re.sub(r'"[^"]*"', '""', t))))
+PY
+)
+if [[ -n "$injected" ]]; then
+  echo "browser_check: injected markup with an event handler in the DOM:" >&2
+  echo "$injected" | head -n 3 >&2
+  status=1
+fi
 
 # Console messages the page itself never saw (e.g. resource errors) still reach Chromium's log.
 if grep -E ':CONSOLE[(:]|Uncaught|Refused to' "$logs/dom.err" "$logs/shot.err" | grep -viE ':INFO:CONSOLE\(.*"SELFTEST' >"$logs/console.txt"; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every bundled scenario through `gpuplan run` and checks each report in headless Chromium
 # (tests/reports/browser_check.sh): no console error, no empty chart, a PNG screenshot per report.
-# Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png).
+# Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png), a
+# report whose scenario name tries to inject markup, and the quote pages (plus one quote.pdf).
 #
 #   tests/reports/browser_scenarios.sh GPUPLAN_BINARY OUT_DIR
 #
@@ -43,4 +44,23 @@ n=$((n + 1))
 "$bin" mc scenarios/hybrid_burst.json --replications 4 --quiet --out "$out/hybrid_burst-mc"
 bash "$here/browser_check.sh" "$out/hybrid_burst-mc/report.html" "$out/hybrid_burst-mc.png"
 n=$((n + 1))
-echo "browser_scenarios: $n reports rendered without errors; screenshots in $out/"
+# Names that try to break out of the data island: the page must show them as text (a scenario
+# name names the output folder, so only the pool name carries the "/" of "</script>").
+evil='</script><img src=x onerror=alert(1)>"<b onmouseover=alert(2)>'
+"$bin" run scenarios/quickstart.json --set "name=<img src=x onerror=alert(1)><b onmouseover=alert(2)>" \
+  --set "pools.0.name=$evil" --quiet --out "$out/xss"
+bash "$here/browser_check.sh" "$out/xss/report.html" "$out/xss.png"
+n=$((n + 1))
+# The quote pages of the bundled requests (training and inference), and one quote.pdf.
+for request in scenarios/quotes/*.json; do
+  name=$(basename "$request" .json)
+  "$bin" quote --request "$request" --quiet --no-pdf --out "$out/quote-$name"
+  bash "$here/browser_check.sh" "$out/quote-$name/quote.html" "$out/quote-$name.png"
+  n=$((n + 1))
+done
+"$bin" quote --request scenarios/quotes/llm_70b_2t.json --quiet --out "$out/quote-pdf"
+if [[ ! -s "$out/quote-pdf/quote.pdf" ]]; then
+  echo "browser_scenarios: gpuplan quote wrote no quote.pdf" >&2
+  exit 1
+fi
+echo "browser_scenarios: $n pages rendered without errors; screenshots in $out/"

@@ -155,6 +155,7 @@ int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
   write_replicas_csv(st, sum, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
   reports::write_per_class_csv(result, classes_csv);
+  result["assessment"] = reports::assess(result);  // the verdicts report.html shows
   if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
                            {"report.html", reports::render_html_report(result)},
                            {"replicas.csv", replicas_csv.str()},

@@ -43,12 +43,13 @@ int run(const RunOptions& ro) {
     sink = [&jobs](const JobRecord* records, std::size_t n) { jobs->write(records, n); };
   }
   const SingleRun r = run_single(cs.view(), sink);
-  const nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
+  nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
 
   std::ostringstream series_csv, classes_csv;
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
+  result["assessment"] = reports::assess(result);  // the verdicts report.html shows
   if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
                            {"report.html", render_html_report(result)},
                            {"timeseries.csv", series_csv.str()},

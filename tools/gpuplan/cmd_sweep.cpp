@@ -173,7 +173,7 @@ int run_sweep(const SweepOptions& o) {
     if (front_wait[i]) wait_idx.push_back(i);
     if (front_util[i]) util_idx.push_back(i);
   }
-  const json sweep = {
+  json sweep = {
       {"scenario", scenarios.front().name},
       {"gpuplan_version", GPUPLAN_VERSION},
       {"generated_at", utc_now_iso8601()},
@@ -208,6 +208,7 @@ int run_sweep(const SweepOptions& o) {
     csv << ',' << (front_wait[i] ? "true" : "false") << ',' << (front_util[i] ? "true" : "false")
         << '\n';
   }
+  sweep["assessment"] = reports::assess_sweep(sweep);  // the verdicts sweep.html shows
   if (!write_outputs(dir, {{"sweep.json", sweep.dump(2) + "\n"},
                            {"sweep.csv", csv.str()},
                            {"sweep.html", reports::render_sweep_html(sweep)}}))

@@ -1,0 +1,40 @@
+#pragma once
+//! The verdicts a report page shows, computed once in C++ and stored as `assessment` in
+//! result.json, sweep.json and quote.json (docs/outputs.md), so tests pin them without a browser
+//! and the pages' scripts only display them.
+//!
+//! Sentences are "rich text": a JSON array of runs, each a plain string, `{"code": s}` (a
+//! command or name in monospace), `{"strong": s}` (emphasis) or `{"link": "#id", "text": s}` (a
+//! link inside the page). The pages render runs with textContent only.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace gpuplan::reports {
+
+//! Thresholds of the sizing verdict; docs/outputs.md states them for readers.
+inline constexpr double UTIL_LOW = 0.5;           //!< below: over-provisioned
+inline constexpr double UTIL_HIGH = 0.9;          //!< at or above: running hot
+inline constexpr double UTIL_TARGET = 0.8;        //!< sizing suggestions aim at this utilization
+inline constexpr double LONG_WAIT_RATIO = 0.5;    //!< p90 wait above this share of mean run: long
+inline constexpr double PRICING_HINT_UTIL = 0.6;  //!< steady enough to suggest reserved pricing
+
+//! The assessment of a run or Monte Carlo result (result.json): sizing verdict and reason,
+//! saturation banner, cost sentence, what to change, how sure, the cheapest TCO option and the
+//! warnings. Reads `result` defensively: absent or mistyped keys read as absent; never throws.
+[[nodiscard]] nlohmann::json assess(const nlohmann::json& result);
+
+//! The assessment of a sweep (sweep.json): the takeaway (cheapest point meeting the target, or
+//! the front's ends), the cost-vs-p90-wait and cost-vs-utilization fronts (saturated points
+//! removed), the saturated points, utilization and confidence sentences. Never throws.
+[[nodiscard]] nlohmann::json assess_sweep(const nlohmann::json& sweep);
+
+//! The assessment of a quote (quote.json): the recommended (first runnable) option of each part
+//! with the reason, and the flags of every option. Never throws.
+[[nodiscard]] nlohmann::json assess_quote(const nlohmann::json& quote);
+
+//! The runs of a rich-text sentence joined as plain text (code and emphasis unmarked); a plain
+//! string is returned as it is, anything else as "".
+[[nodiscard]] std::string plain_text(const nlohmann::json& runs);
+
+}  // namespace gpuplan::reports

@@ -1,0 +1,153 @@
+// quote.html: builds the one-page quote from the quote.json data island. The recommended option
+// and its flags come from quote.assessment (reports/assessment_quote.cpp); this script lays out
+// the request, the recommendation, the ranked options, the assumptions and the prices used.
+(function () {
+  'use strict';
+  const {el, num, str, arr, fin, duration, money, percent, count, number} = GP;
+  const Q = GP.readData('result');
+  const A = GP.isObj(Q.assessment) ? Q.assessment : {};
+  const top = Number.isInteger(GP.get(Q, 'options.top')) ? Q.options.top : 10;
+
+  // ---- formats of the quote (reports/quote_render.cpp keeps the terminal's in step) -----------
+  // Money for tables: "$7.25M" from a million, "$12,345" from ten thousand, else with cents.
+  function moneyShort(usd) {
+    if (!fin(usd)) return 'n/a';
+    if (usd >= 1e9) return '$' + (usd / 1e9).toFixed(2) + 'B';
+    if (usd >= 1e6) return '$' + (usd / 1e6).toFixed(2) + 'M';
+    if (usd >= 1e4) return '$' + number(usd, 0);
+    return money(usd);
+  }
+  // A training time: days with one decimal from a day up, else a duration; "never" when infinite.
+  const timeText = s => (!fin(s) ? 'never' : s >= 86400 ? number(s / 86400, 1) + ' d' : duration(s));
+  // Latency: milliseconds below a second, seconds with two decimals below a minute.
+  function latencyText(s) {
+    if (!fin(s)) return 'n/a';
+    if (s < 5e-6) return '0 ms';  // below the 0.01 ms the table can show
+    if (s < 1) return number(s * 1000, s < 0.01 ? 2 : s < 0.1 ? 1 : 0) + ' ms';
+    if (s < 60) return number(s, 2) + ' s';
+    return duration(s);
+  }
+  const nodesText = o => count(num(o, 'gpus')) + ' (' + count(num(o, 'nodes')) + '×)';
+  // P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
+  const p90Text = o => (num(o, 'spot_nodes') > 0 && num(o, 'mc_replicas') === 0 ? 'n/a' : timeText(num(o, 'time_s.p90')));
+  function spotRisk(o, training) {
+    if (!(num(o, 'spot_nodes') > 0)) return 'none';
+    if (!training) return str(o, 'spot_risk') + ', +' + ((num(o, 'nodes') || 0) - (num(o, 'serving_nodes') || 0)) + ' spare';
+    return str(o, 'spot_risk') + ' (~' + number(num(o, 'expected_interruptions') || 0, 0) + ' stops, +' +
+           number(100 * ((num(o, 'time_s.p50') || 0) / (num(o, 'work_s') || 1) - 1), 0) + '%)';
+  }
+  const flag = (tone, text) => el('span', {class: 'flag ' + tone}, text);
+  const kpi = (label, value, sub, cls) => el('div', {class: cls || null}, [el('div', {class: 'label'}, label), el('div', {class: 'value'}, value), el('div', {class: 'sub'}, sub)]);
+  const th = (text, numeric) => el('th', {class: numeric ? 'num' : null}, text);
+  const td = (text, numeric) => el('td', {class: numeric ? 'num' : null}, text);
+  const instanceCell = o => el('td', {}, [str(o, 'instance') + ' ', el('small', {}, str(o, 'gpu'))]);
+  const shownInstances = new Set();
+  const ask = text => el('p', {class: 'ask'}, [el('b', {}, 'Request:'), ' ' + text]);
+
+  // The ranked rows: the first `top` options that can run, each with its assessment flags.
+  function ranked(part) {
+    const flags = arr(A, part + '.flags');
+    return arr(Q, part).map((o, i) => [o, i]).filter(([o]) => GP.isObj(o) && o.feasible === true).slice(0, top)
+      .map(([o, i]) => ({o: o, flags: Array.isArray(flags[i]) ? flags[i] : []}));
+  }
+  function flagCell(row, checked) {
+    const cells = row.flags.filter(f => f !== 'stale price' && f !== 'engine check disagrees').map(f => flag('bad', f));
+    if (checked !== undefined) cells.push(checked ? flag('ok', 'sim agrees') : flag('bad', 'sim differs'));
+    if (row.o.stale_price === true) cells.push(flag('warn', 'stale price ' + str(row.o, 'price_as_of')));
+    return el('td', {class: 'flags'}, cells);
+  }
+  const recommended = part => {
+    const i = GP.get(A, part + '.recommended');
+    return Number.isInteger(i) && GP.isObj(arr(Q, part)[i]) ? arr(Q, part)[i] : null;
+  };
+
+  function training() {
+    const parts = [el('h2', {}, 'Training'), ask(str(Q, 'request_text.training'))];
+    const best = recommended('training');
+    if (!best) return el('section', {}, parts.concat([el('p', {}, 'No catalog option can run this training job.')]));
+    const ok = GP.get(A, 'training.meets_requirements') === true;
+    parts.push(el('div', {class: 'rec'}, [
+      kpi(ok ? 'Recommended' : 'Best available (misses a target)', count(num(best, 'gpus')) + ' × ' + str(best, 'gpu'),
+          count(num(best, 'nodes')) + ' × ' + str(best, 'instance') + ', ' + str(best, 'pricing_label'), ok ? 'main' : 'main warn'),
+      kpi('Time to finish', timeText(num(best, 'time_s.p50')), 'P90 ' + p90Text(best)),
+      kpi('Total cost', moneyShort(num(best, 'total_usd')), num(best, 'term_years') > 0 ? 'whole reservation term' : 'at the P50 time'),
+      kpi('Per month', moneyShort(num(best, 'monthly_usd')), moneyShort(num(best, 'hourly_usd')) + ' per hour'),
+      kpi('Parallel TP · PP · DP', ['tensor_parallel', 'pipeline_parallel', 'data_parallel'].map(k => count(num(best, 'layout.' + k))).join(' · '),
+          'all-reduce ' + number(num(best, 'step_s.allreduce'), 2) + ' s of ' + number(num(best, 'step_s.compute'), 2) + ' s step')]));
+    const rows = ranked('training').map((row, n) => {
+      const o = row.o;
+      shownInstances.add(str(o, 'instance'));
+      const miss = o.meets_deadline === false || o.within_budget === false;
+      return el('tr', {class: n === 0 && ok ? 'best' : miss ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o), td(nodesText(o), true),
+        td(str(o, 'pricing_label')), td(timeText(num(o, 'time_s.p50')), true), td(p90Text(o), true), td(moneyShort(num(o, 'monthly_usd')), true),
+        td(moneyShort(num(o, 'total_usd')), true), td(spotRisk(o, true)), td('$' + number(num(o, 'usd_per_tflops_hour'), 4), true), flagCell(row)]);
+    });
+    const infeasible = arr(Q, 'training').filter(o => !GP.isObj(o) || o.feasible !== true).length;
+    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('P50', true), th('P90', true),
+      th('Per month', true), th('Total', true), th('Spot risk'), th('$/TFLOPS·h', true), th('Flags')])), el('tbody', {}, rows)]));
+    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the deadline' + (GP.get(Q, 'options.training_budget') === true ? ' and budget' : '') +
+      ' first, then by total cost. GPUs are whole nodes. P50/P90: time to finish, from the Monte Carlo of spot preemptions (equal to the failure-free time without spot). ' +
+      '$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. ' + infeasible + ' further instance/pricing combinations cannot run this job (see quote.json).'));
+    return el('section', {}, parts);
+  }
+
+  function inference() {
+    const parts = [el('h2', {}, 'Inference'), ask(str(Q, 'request_text.inference'))];
+    const best = recommended('inference');
+    if (!best) return el('section', {}, parts.concat([el('p', {}, 'No catalog option can serve this load within the target.')]));
+    const meets = best.meets_target === true;
+    const sim = GP.isObj(best.simulation) ? best.simulation : null;
+    parts.push(el('div', {class: 'rec'}, [
+      kpi(meets ? 'Recommended' : 'Best available (misses p99)', count(num(best, 'gpus')) + ' × ' + str(best, 'gpu'),
+          count(num(best, 'nodes')) + ' × ' + str(best, 'instance') + ', ' + str(best, 'pricing_label'), meets ? 'main' : 'main warn'),
+      kpi('p99 latency', latencyText(num(best, 'erlang_c.p99_latency_s')), sim ? 'simulated ' + latencyText(num(sim, 'p99_latency_s')) : 'M/M/c'),
+      kpi('Per month', moneyShort(num(best, 'monthly_usd')), '$' + number(num(best, 'usd_per_1k_requests'), 4) + ' per 1k requests'),
+      kpi('Utilization', percent(num(best, 'utilization'), 0), count(num(best, 'servers')) + ' decode slots'),
+      kpi('Decode', number(num(best, 'decode_tokens_per_gpu_s'), 0) + ' tok/s', 'per GPU; ' + latencyText(num(best, 'token_step_s')) + ' per step')]));
+    const rows = ranked('inference').map((row, n) => {
+      const o = row.o;
+      shownInstances.add(str(o, 'instance'));
+      const c = GP.isObj(o.simulation) ? o.simulation : null;
+      const p99Sim = c ? (c.saturated === true ? 'saturated' : latencyText(num(c, 'p99_latency_s'))) : '–';
+      return el('tr', {class: n === 0 && o.meets_target === true ? 'best' : o.meets_target === false ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o),
+        td(nodesText(o), true), td(str(o, 'pricing_label')), td(latencyText(num(o, 'erlang_c.p99_latency_s')) + ' · ' + p99Sim, true),
+        td(latencyText(num(o, 'erlang_c.mean_wait_s')) + ' · ' + (c ? latencyText(num(c, 'mean_wait_s')) : '–'), true),
+        td(percent(num(o, 'utilization'), 0), true), td(moneyShort(num(o, 'monthly_usd')), true), td(moneyShort(num(o, 'total_usd')), true),
+        td('$' + number(num(o, 'usd_per_1k_requests'), 4), true), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
+    });
+    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('p99 model · sim', true),
+      th('Wait Erlang C · sim', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1k req', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
+    const tol = percent(num(Q, 'options.sim_tolerance'), 0);
+    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the p99 target first, then by total cost over the term. "sim": the discrete-event engine run on the same queue (' +
+      count(num(Q, 'options.sim_requests')) + ' requests); it agrees when the p99 is within ' + tol + ' and the mean wait within ' + tol + ' or 5% of the service time.'));
+    return el('section', {}, parts);
+  }
+
+  function assumptions() {
+    return el('section', {}, [el('h2', {}, 'Assumptions'), el('ul', {class: 'assume'}, arr(Q, 'assumptions').map(a =>
+      el('li', {}, [el('b', {}, str(a, 'topic') + '.'), ' ' + str(a, 'text') + ' ', el('span', {class: 'src'}, str(a, 'source'))])))]);
+  }
+
+  function prices() {
+    const rows = arr(Q, 'prices').filter(p => shownInstances.has(str(p, 'instance')));
+    if (!rows.length) return null;
+    const price = v => (fin(v) ? money(v) : '–');
+    return el('section', {}, [el('h2', {}, 'Prices used (USD per node-hour)'), el('table', {class: 'prices'}, [
+      el('thead', {}, el('tr', {}, [th('Instance'), th('GPUs'), th('On-demand', true), th('1-yr', true), th('3-yr', true), th('Spot', true), th('As of'), th('Source')])),
+      el('tbody', {}, rows.map(p => el('tr', {}, [td(str(p, 'instance')), td(count(num(p, 'gpus_per_node')) + '× ' + str(p, 'gpu')),
+        td(price(num(p, 'on_demand')), true), td(price(num(p, 'reserved_1y')), true), td(price(num(p, 'reserved_3y')), true), td(price(num(p, 'spot')), true),
+        td(str(p, 'as_of')), el('td', {class: 'src'}, [str(p, 'source'), str(p, 'notes') ? ' ' : null, str(p, 'notes') ? el('b', {}, 'Note:') : null, str(p, 'notes') ? ' ' + str(p, 'notes') : null])])))])]);
+  }
+
+  // ---- the page ----------------------------------------------------------------------------------
+  const name = str(Q, 'quote');
+  document.getElementById('gp-title').textContent = name;
+  document.title = 'Quote: ' + name;
+  document.getElementById('gp-for').textContent = str(Q, 'customer') ? 'Prepared for ' + str(Q, 'customer') : 'Sizing and pricing across the instance catalog';
+  GP.append(document.getElementById('gp-facts'), [el('dt', {}, 'Date'), el('dd', {}, str(Q, 'date')), el('dt', {}, 'Options sized'),
+    el('dd', {}, String(arr(Q, 'training').length + arr(Q, 'inference').length)), el('dt', {}, 'Prices'), el('dd', {}, 'public list, USD')]);
+  GP.append(document.getElementById('gp-main'), [str(Q, 'request_text.training') ? training() : null, str(Q, 'request_text.inference') ? inference() : null, assumptions(), prices()]);
+  document.getElementById('gp-footer').textContent = 'Generated by gpuplan ' + str(Q, 'gpuplan_version') + ' on ' + str(Q, 'date') +
+    '. Estimates from published figures, not a commitment; list prices change — confirm with the provider before signing.';
+  GP.selftest();
+})();

@@ -1,0 +1,289 @@
+#include "reports/assessment.h"
+
+#include "reports/format.h"
+#include "tests/reports/fixture.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using gpuplan::reports::assess;
+using gpuplan::reports::assess_quote;
+using gpuplan::reports::assess_sweep;
+using gpuplan::reports::plain_text;
+using gpuplan::reports::testing::load_fixture;
+using nlohmann::json;
+
+namespace {
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// Every paragraph of a list of rich-text sentences, joined by newlines.
+std::string paragraphs(const json& list) {
+  std::string out;
+  for (const json& p : list) out += plain_text(p) + "\n";
+  return out;
+}
+
+// True when some run of `runs` is {"code": text}.
+bool has_code(const json& runs, const std::string& text) {
+  for (const json& r : runs)
+    if (r.is_object() && r.contains("code") && r["code"] == text) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("reports::assessment") {
+  SUBCASE("a saturated result says it cannot keep up and raises the banner") {
+    const json a = assess(load_fixture("saturated.json"));
+    CHECK(a["saturated"] == true);
+    CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
+    CHECK(a["sizing"]["label"] == "Cannot keep up");
+    CHECK(a["sizing"]["tone"] == "bad");
+    REQUIRE(a["banner"].is_object());
+    CHECK(a["banner"]["title"] == "This configuration cannot keep up with the offered load");
+    CHECK(contains(plain_text(a["banner"]["text"]), "not meaningful"));
+    // The cost sentence warns that a saturated run prices hardware, not the workload.
+    CHECK(contains(plain_text(a["cost"]), "this is the price of the hardware"));
+  }
+
+  SUBCASE("offered load at or above 100% is reported as cannot keep up, never as a long wait") {
+    // The engine did not stop the run (the queue stayed under its limit), but demand exceeds
+    // capacity: no steady state exists, so the waits only measure the horizon.
+    json r = load_fixture("single_run.json");
+    r["metrics"]["offered_load"] = 1.13;
+    const json a = assess(r);
+    CHECK(a["saturated"] == true);
+    CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
+    // 1.13 of capacity, rounded to whole percent: 113%.
+    CHECK(contains(plain_text(a["banner"]["text"]), "Jobs ask for 113% of the cluster"));
+  }
+
+  SUBCASE("an unsaturated result has no banner and judges its sizing right-sized") {
+    const json r = load_fixture("single_run.json");
+    const json a = assess(r);
+    CHECK(a["saturated"] == false);
+    CHECK(a["banner"].is_null());
+    // Utilization 0.794 with p90 wait 1260 s against a mean run time of 11407.5 s: right-sized.
+    CHECK(a["sizing"]["verdict"] == "right_sized");
+    CHECK(a["sizing"]["tone"] == "ok");
+    // 79.4% busy; p50 and p90 waits 300 s and 1260 s read "5 min" and "21 min".
+    CHECK(contains(plain_text(a["sizing"]["text"]), "GPUs are busy 79.4% of the time"));
+    CHECK(contains(plain_text(a["sizing"]["text"]), "nine in ten within 21 min (p90)"));
+  }
+
+  SUBCASE("the cost sentence states the total, the window and the price per GPU-hour") {
+    const json r = load_fixture("single_run.json");
+    const std::string cost = plain_text(assess(r)["cost"]);
+    CHECK(contains(cost, gpuplan::reports::format_money(r["cost_usd"]["total"].get<double>())));
+    // The window is 518400 s = 6 days.
+    CHECK(contains(cost, "over the 6 d statistics window (518,400 s"));
+    CHECK(contains(cost, "per provisioned GPU-hour"));
+  }
+
+  SUBCASE("what to change suggests reserved pricing for a steady on-demand pool, as a command") {
+    const json a = assess(load_fixture("single_run.json"));
+    // Right-sized: no capacity change; pool 0 is on demand at 83% utilization, above the 60%
+    // threshold for the reserved-pricing hint.
+    CHECK(contains(paragraphs(a["changes"]), "No capacity change needed."));
+    bool hint = false;
+    for (const json& p : a["changes"])
+      hint = hint ||
+             has_code(p, "gpuplan sweep SCENARIO --vary pools.0.pricing=on_demand,reserved_1y");
+    CHECK(hint);
+  }
+
+  SUBCASE("running hot suggests how many GPUs to add and the sweep that checks it") {
+    json r = load_fixture("single_run.json");
+    r["metrics"]["gpu_utilization"] = 0.95;
+    const json a = assess(r);
+    CHECK(a["sizing"]["verdict"] == "running_hot");
+    // 0.95 × the fixture's GPUs ÷ 0.8 target, rounded up, is the suggested fleet.
+    CHECK(contains(paragraphs(a["changes"]), "to bring utilization near 80%"));
+    CHECK(contains(paragraphs(a["changes"]), "gpuplan sweep SCENARIO --vary pools.0.count="));
+  }
+
+  SUBCASE("a single run says it is one replication and points to gpuplan mc") {
+    const json a = assess(load_fixture("single_run.json"));
+    REQUIRE(!a["confidence"].empty());
+    CHECK(plain_text(a["confidence"][0])
+              .rfind("One replication — run gpuplan mc for confidence intervals", 0) == 0);
+    CHECK(has_code(a["confidence"][0], "gpuplan mc"));
+  }
+
+  SUBCASE("a Monte Carlo result states the half-widths of its 95% confidence intervals") {
+    const std::string how_sure = paragraphs(assess(load_fixture("monte_carlo.json"))["confidence"]);
+    CHECK(contains(how_sure, "32 replications"));
+    CHECK(contains(how_sure, "Half-widths of the 95% confidence intervals"));
+    // Mean wait 412.5 s with a 6% half-width: ± 24.75 s, shown as "± 25 s" (6.0%).
+    CHECK(contains(how_sure, "mean wait ± 25 s (± 6.0%)"));
+  }
+
+  SUBCASE("warnings are listed as text and counted, with a link to the list") {
+    const json a = assess(load_fixture("saturated.json"));
+    REQUIRE(a["warnings"].size() == 2);
+    CHECK(a["warnings"][0].get<std::string>().rfind("spot pool \"h100-spot\": preemption rate",
+                                                    0) == 0);
+    const json& last = a["confidence"].back();
+    CHECK(contains(plain_text(last), "The run raised 2 warnings"));
+    bool link = false;
+    for (const json& run : last)
+      link = link || (run.is_object() && run.value("link", "") == "#warnings");
+    CHECK(link);
+  }
+
+  SUBCASE("the cheapest TCO option is named with its NPV and the margin over the next") {
+    const json a = assess(load_fixture("economics_run.json"));
+    REQUIRE(a["cheapest_option"].is_object());
+    CHECK(a["cheapest_option"]["name"] == "on_prem");
+    // NPVs: on_prem 390,397.83, hybrid 394,312.67: on_prem is 3,914.84 cheaper; break-even month 8.
+    CHECK(a["cheapest_option"]["npv_usd"] == doctest::Approx(390397.83));
+    const std::string text = plain_text(a["cheapest_option"]["text"]);
+    CHECK(contains(text, "on_prem has the lowest net present value, $390,397.83"));
+    CHECK(contains(text, "$3,914.84 less than the next option, hybrid"));
+    CHECK(contains(text, "breaks even with the cloud in month 8"));
+    CHECK(assess(load_fixture("single_run.json"))["cheapest_option"].is_null());
+  }
+
+  SUBCASE("an empty or malformed result is assessed without throwing") {
+    json a;
+    CHECK_NOTHROW(a = assess(json::object()));
+    CHECK(a["sizing"]["verdict"] == "unknown");
+    CHECK(plain_text(a["cost"]) == "The result reports no cost.");
+    const json bad = {{"metrics", "x"},
+                      {"per_pool", 5},
+                      {"cost_usd", {{"per_pool", 1}}},
+                      {"warnings", {1, "two"}},
+                      {"summary", {{"metrics.wait_s.mean", 3}}},
+                      {"replications", "many"}};
+    CHECK_NOTHROW(a = assess(bad));
+    CHECK(a["warnings"] == json::array({"1", "two"}));
+    CHECK_NOTHROW((void)assess(json::array()));
+  }
+}
+
+// The fixture (tests/reports/fixtures/sweep.json) is a 4-point sweep of mc_quickstart over
+// pools.0.count = 6, 8, 10, 12 with 8 replications: 6 nodes saturated in 5 of 8 replications,
+// 8 and 10 are on the cost-vs-p90-wait front, 12 is dominated by 10 (same 0 s wait, higher cost).
+TEST_CASE("reports::assessment::sweep") {
+  SUBCASE(
+      "the cost-vs-wait front lists points 1 and 2, cheapest first, with the price of each step") {
+    const json a = assess_sweep(load_fixture("sweep.json"));
+    CHECK(a["front_wait"] == json::array({1, 2}));
+    CHECK(a["front_util"] == json::array({1}));
+    CHECK(plain_text(a["front"]["intro"]) == "2 of 4 points, from cheapest to quickest:");
+    REQUIRE(a["front"]["items"].size() == 2);
+    CHECK(plain_text(a["front"]["items"][0]["text"])
+              .rfind("pools.0.count = 8 (64 GPUs): $176,185.50", 0) == 0);
+    // 220,231.87 − 176,185.50 = 44,046.37, which is 25.0% of the cheaper point.
+    CHECK(a["front"]["items"][1]["step"].get<std::string>().rfind("$44,046.37 more (+25.0%)", 0) ==
+          0);
+    CHECK(a["takeaway"]["verdict"] == "choose_on_front");
+    CHECK(a["takeaway"]["tone"] == "info");
+  }
+
+  SUBCASE("a saturated point is listed saturated and on no front, whatever the file says") {
+    json s = load_fixture("sweep.json");
+    s["points"][0]["pareto"]["cost_vs_wait_p90"] = true;
+    const json a = assess_sweep(s);
+    CHECK(a["saturated_points"] == json::array({0}));
+    CHECK(a["front_wait"] == json::array({1, 2}));
+    CHECK(a["saturated"]["label"] == "1 point saturated");
+    // 0.625 of 8 replications = 5 saturated; offered load 0.9433 rounds to 94%.
+    CHECK(contains(plain_text(a["saturated"]["items"][0]),
+                   "saturated in 5 of 8 replications; offered load 94% of capacity"));
+    CHECK(contains(plain_text(a["saturated"]["after"]), "not meaningful"));
+  }
+
+  SUBCASE("offered load of 100% or more counts as saturated though no replication stopped") {
+    json s = load_fixture("sweep.json");
+    s["points"][1]["offered_load"] = 1.13;
+    const json a = assess_sweep(s);
+    CHECK(a["saturated_points"] == json::array({0, 1}));
+    CHECK(a["front_wait"] == json::array({2}));
+    CHECK(contains(plain_text(a["saturated"]["items"][1]),
+                   "every replication (demand ≥ capacity); offered load 113% of capacity"));
+  }
+
+  SUBCASE("every point saturated: no point keeps up") {
+    json s = load_fixture("sweep.json");
+    for (json& p : s["points"]) p["saturated_share"] = 1.0;
+    const json a = assess_sweep(s);
+    CHECK(a["takeaway"]["verdict"] == "no_point_keeps_up");
+    CHECK(a["saturated"]["label"] == "4 points saturated");
+  }
+
+  SUBCASE("with a p90 wait target it names the cheapest point that meets it, and with 95%") {
+    json s = load_fixture("sweep.json");
+    // 8 nodes wait 115355 s (32 h) at p90; 10 nodes wait 0 s, so a 1 h target picks 10 nodes.
+    s["target"] = {{"wait_p90_s", 3600}};
+    json a = assess_sweep(s);
+    CHECK(a["takeaway"]["verdict"] == "meets_target");
+    CHECK(a["cheapest_meeting_target"] == 2);
+    CHECK(a["cheapest_meeting_target_95"] == 2);
+    CHECK(contains(plain_text(a["takeaway"]["text"][0]),
+                   "within the target of 1 h is pools.0.count = 10 (80 GPUs): $220,231.87"));
+    CHECK(contains(plain_text(a["takeaway"]["text"][0]), "meets the target with 95% confidence"));
+    // A 2-day target (172800 s) is met by 8 nodes on the mean, but its CI reaches 262422 s (3 d).
+    s["target"] = {{"wait_p90_s", 172800}};
+    a = assess_sweep(s);
+    CHECK(a["cheapest_meeting_target"] == 1);
+    CHECK(a["cheapest_meeting_target_95"] == 2);
+    CHECK(contains(plain_text(a["takeaway"]["text"][0]),
+                   "Its 95% interval reaches 3 d, above the target"));
+    // A target of -1 s is below every p90 wait (the shortest is 0 s), so no point meets it.
+    s["target"] = {{"wait_p90_s", -1}};
+    CHECK(assess_sweep(s)["takeaway"]["verdict"] == "target_not_met");
+  }
+
+  SUBCASE("a malformed document is assessed without throwing") {
+    CHECK_NOTHROW((void)assess_sweep(json()));
+    json s = load_fixture("sweep.json");
+    s["points"][0]["summary"] = "oops";
+    s["points"][1]["values"] = 3;
+    s["points"][2] = nullptr;
+    s["vary"] = {{{"path", 7}}};
+    CHECK_NOTHROW((void)assess_sweep(s));
+  }
+}
+
+TEST_CASE("reports::assessment::quote") {
+  const json ok = {
+      {"feasible", true},    {"instance", "p5.48xlarge"}, {"pricing_label", "on demand"},
+      {"total_usd", 1000.0}, {"meets_deadline", true},    {"within_budget", true}};
+  json late = ok;
+  late["instance"] = "g6.48xlarge";
+  late["meets_deadline"] = false;
+  late["total_usd"] = 800.0;
+  const json cannot = {{"feasible", false}, {"reason", "too little memory"}};
+
+  SUBCASE("the first ranked option that meets every requirement is recommended") {
+    const json a = assess_quote({{"training", {late, ok, cannot}}});
+    CHECK(a["training"]["recommended"] == 1);
+    CHECK(a["training"]["meets_requirements"] == true);
+    CHECK(a["training"]["flags"][0] == json::array({"misses deadline"}));
+    CHECK(a["training"]["flags"][2] == json::array({"cannot run"}));
+    CHECK(plain_text(a["training"]["text"]) ==
+          "p5.48xlarge (on demand) at $1,000.00 is the cheapest option that meets the deadline "
+          "and the budget.");
+    CHECK_FALSE(a.contains("inference"));
+  }
+
+  SUBCASE("without an option that meets them, the best runnable one is recommended, flagged") {
+    const json a = assess_quote({{"training", {cannot, late}}});
+    CHECK(a["training"]["recommended"] == 1);
+    CHECK(a["training"]["meets_requirements"] == false);
+    CHECK(assess_quote({{"training", {cannot}}})["training"]["recommended"].is_null());
+  }
+
+  SUBCASE("an inference option whose engine check disagrees is flagged") {
+    json o = {{"feasible", true}, {"meets_target", true}, {"simulation", {{"agrees", false}}}};
+    const json a = assess_quote({{"inference", {o}}});
+    CHECK(a["inference"]["flags"][0] == json::array({"engine check disagrees"}));
+    CHECK(a["inference"]["recommended"] == 0);
+    CHECK(a["inference"]["meets_requirements"] == false);
+  }
+}
