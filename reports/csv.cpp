@@ -215,7 +215,7 @@ JobsCsvFile::JobsCsvFile(std::filesystem::path path, std::span<const std::string
     error_ = "is a folder; name a file, e.g. " + (path_ / "jobs.csv").string();
     return;
   }
-  tmp_ = path_.parent_path() / ("." + path_.filename().string() + ".tmp");
+  tmp_ = path_.parent_path() / std::string(".").append(path_.filename().string()).append(".tmp");
   file_ = std::fopen(tmp_.c_str(), "wb");
   if (file_ == nullptr) {
     const std::filesystem::path dir = path_.parent_path().empty() ? "." : path_.parent_path();

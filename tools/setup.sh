@@ -11,7 +11,7 @@ targets=("$@")
 packages=(build-essential cmake ninja-build git python3
           nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
           libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js graphviz
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libssl-dev)
 # Only the tests need a browser (headless report checks).
 ((${#targets[@]})) || packages+=(chromium)
 
