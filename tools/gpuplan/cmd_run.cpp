@@ -1,6 +1,5 @@
 //! `gpuplan run SCENARIO`: one simulation; writes result.json, report.html and CSVs.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -9,7 +8,7 @@
 #include "reports/csv.h"
 #include "reports/html_report.h"
 #include "reports/result_json.h"
-#include "sim/single_run.h"
+#include "study/run.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 
@@ -21,22 +20,19 @@ using reports::write_jobs_csv;
 using reports::write_per_class_csv;
 using reports::write_timeseries_csv;
 
-//! Per-job records to keep: every expected job with a 6-sigma margin, capped at 16 M (≈ 0.6 GiB).
-uint32_t record_capacity(const CompiledScenario& cs) {
-  const double want = cs.expected_jobs + 6 * std::sqrt(cs.expected_jobs) + 1024;
-  return static_cast<uint32_t>(std::min(want, 16.0e6));
-}
-
 int run(const ScenarioOptions& o) {
   auto sc = load_or_report(o);
   if (!sc) return 2;
   const CompiledScenario cs = compile(*sc);
-  const SingleRun r = run_single(cs.view(), record_capacity(cs));
-  const nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
+  std::vector<JobRecord> records;
+  study::RunOptions ro;
+  ro.jobs = [&records](const JobRecord* r, std::size_t n) {
+    records.insert(records.end(), r, r + n);
+  };
+  const study::Summary s = study::run(*sc, cs, ro);
+  const nlohmann::json result = result_json(*sc, cs, s);
 
   // Records arrive in finish order; the CSV lists jobs in submission order.
-  std::vector<JobRecord> records(r.state().records.begin(),
-                                 r.state().records.begin() + r.state().n_records);
   std::sort(records.begin(), records.end(), [](const JobRecord& a, const JobRecord& b) {
     return a.submit_s != b.submit_s     ? a.submit_s < b.submit_s
            : a.class_idx != b.class_idx ? a.class_idx < b.class_idx
@@ -54,7 +50,7 @@ int run(const ScenarioOptions& o) {
                            {"classes.csv", classes_csv.str()}}))
     return 1;
   if (!o.quiet) {
-    const ReplicaMetrics& m = r.metrics;
+    const ReplicaMetrics& m = s.single->metrics;
     std::printf(
         "%s: %llu jobs submitted, %llu completed; GPU utilization %.1f%%; mean wait %.1f s "
         "(p90 %.1f s); cost $%.2f%s\n",
