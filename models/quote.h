@@ -8,7 +8,7 @@
 //! Monte Carlo of Poisson interruptions for the P50/P90 time to finish.
 //! Inference: M/M/c with Erlang C, where a server is one decode slot of a model replica whose
 //! token rate comes from memory bandwidth / weight bytes (DATA.md §6.3).
-//! Every function here is pure; the engine check of the inference sizing is reports/quote_sim.h.
+//! Every function here is pure; the engine check of the inference sizing is study/quote_check.h.
 #include <chrono>
 #include <cstdint>
 #include <optional>

@@ -1,27 +1,24 @@
 #pragma once
-//! result.json keys for pricing, spot preemption, checkpoints, elastic pools and the TCO
-//! projection (docs/outputs.md, "Economics"): cost per class / job / useful GPU-hour, GPU-hour
-//! accounting, preemption statistics, and the "tco" section.
+//! The economics sections of result.json (docs/outputs.md, "Economics") that the builder
+//! (reports/result_json.h) does not read from the summary: each pool's billing, reserved, on-prem,
+//! spot and elastic terms, and the detail only one replication's state holds.
 #include <nlohmann/json.hpp>
-
-#include <vector>
 
 #include "models/compile.h"
 #include "models/scenario.h"
-#include "sim/core/state.h"
-#include "sim/replica_metrics.h"
+#include "sim/single_run.h"
 
 namespace gpuplan {
 
-//! Adds the economics keys to a single-run result `r` (cost_usd.*, gpu_hours, preemption,
-//! per_pool[i].*, per_class[i].*, tco).
-void add_economics_json(nlohmann::json& r, const Scenario& sc, const CompiledScenario& cs,
-                        const ReplicaMetrics& m, const ReplicaState& s);
+//! Adds each pool's terms to `per_pool` (result.json's array, in pool order): billing granularity
+//! and minimum, and the reserved, on_prem, spot and elastic objects where the pool has them.
+void add_pool_economics(nlohmann::json& per_pool, const Scenario& sc, const CompiledScenario& cs);
 
-//! The "tco" section: monthly cost of cloud, on-prem and hybrid plans for the demand measured in
-//! one replica's window (its GPU-hours `all` and busy GPU-seconds per pool), grown per month,
-//! with cumulative cost, NPV and break-even months.
-nlohmann::json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
-                        const std::vector<double>& pool_busy_gpu_s);
+//! Adds what one replication's state measures beyond its metric paths to a result `r` that
+//! already holds cost_usd, per_pool, per_class and preemption: cost_usd.billing_rounding,
+//! per_pool[i].{provisioned_gpu_hours, peak_nodes, billing.rounding_usd}, per_class[i].gpu_hours
+//! and preemption.{per_pool, per_class}.
+void add_replica_economics(nlohmann::json& r, const Scenario& sc, const CompiledScenario& cs,
+                           const SingleRun& run);
 
 }  // namespace gpuplan

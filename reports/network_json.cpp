@@ -34,21 +34,22 @@ double uplink_load(const NetworkPlan& plan, std::size_t g, double crossing_nodes
 
 }  // namespace
 
-nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s) {
-  const double window = sc.horizon_s - sc.warmup_s;
+nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs,
+                            const study::Summary& s) {
   double provisioned = 0;
   for (const PoolSpec& p : cs.pools) provisioned += double(p.n_nodes) * p.gpus_per_node;
-  const double stranded = window > 0 ? s.net.stranded_gpu_s / window : 0;
-  const NetState& n = s.net;
+  const double stranded = s.mean("network.stranded_gpus");
+  const double rate_changes = s.mean("network.rate_changes");
   nlohmann::json out = {
       {"placement", placement_name(sc.scheduler.placement)},
       {"topology", sc.topology.kind == TopologyKind::none ? "none" : sc.topology.kind_name},
       {"stranded_gpus", stranded},
       {"stranded_share", provisioned > 0 ? stranded / provisioned : 0},
-      {"multi_node_jobs_completed", n.multi_node_completed},
-      {"mean_comm_slowdown",
-       n.multi_node_completed ? n.comm_slowdown_sum / double(n.multi_node_completed) : 1.0},
-      {"rate_changes", n.rate_changes}};
+      {"mean_comm_slowdown", s.mean("network.mean_comm_slowdown")},
+      {"rate_changes", s.single ? nlohmann::json(static_cast<uint64_t>(rate_changes))
+                                : nlohmann::json(rate_changes)}};
+  // NOTE: multi-node completions are counted in the state only, not in the metric paths.
+  if (s.single) out["multi_node_jobs_completed"] = s.single->state().net.multi_node_completed;
   return out;
 }
 

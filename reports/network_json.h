@@ -7,12 +7,14 @@
 
 #include "models/compile.h"
 #include "models/scenario.h"
-#include "sim/core/state.h"
+#include "study/summary.h"
 
 namespace gpuplan {
 
-//! The `network` object of one replica: placement, fragmentation, comm slowdown.
-nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs, const ReplicaState& s);
+//! The `network` object of a study: placement, fragmentation (means across replications),
+//! comm slowdown; a single run adds its multi-node jobs completed.
+nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs,
+                            const study::Summary& s);
 
 //! The `topology` object (kind, name, per-level bandwidth, dot, svg); null without a topology.
 //! Given each uplink group's time-averaged crossing nodes and congested share (one replica's, from

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/quote.h"
-#include "reports/quote_sim.h"
+#include "study/quote_check.h"
 
 namespace gpuplan::quote {
 

@@ -5,33 +5,204 @@
 
 #include "models/catalog_age.h"
 #include "models/scenario_echo.h"
+#include "reports/assessment.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"
 #include "sim/core/sketch.h"
-#include "sim/core/state.h"
+#include "sim/mc_metrics.h"
 
 namespace gpuplan {
 namespace {
 
 using nlohmann::json;
+using study::Summary;
 
-json duration_json(const DurationStats& d) {
-  return {{"mean", d.mean}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}};
-}
+//! Reads means out of a Summary; counts of a single run stay integers, as it counted them.
+struct Means {
+  const Summary& s;
+  [[nodiscard]] double operator()(const std::string& path) const { return s.mean(path); }
+  [[nodiscard]] json count(const std::string& path) const {
+    const double v = s.mean(path);
+    return s.info.replications == 1 ? json(static_cast<uint64_t>(std::llround(v))) : json(v);
+  }
+  [[nodiscard]] json duration(const std::string& prefix) const {
+    return {{"mean", s.mean(prefix + ".mean")},
+            {"p50", s.mean(prefix + ".p50")},
+            {"p90", s.mean(prefix + ".p90")},
+            {"p99", s.mean(prefix + ".p99")}};
+  }
+};
 
-//! Empirical CDF of a class's quantile sketch at the bin edges that hold mass, for charts.
-json cdf_json(const uint32_t* h) {
+//! Empirical CDF of a pooled quantile sketch at the bucket edges that hold mass, for charts.
+json cdf_json(const uint64_t* h) {
   const uint64_t n = sketch_count(h);
   json x = json::array(), p = json::array();
-  if (n == 0) return {{"x_s", x}, {"p", p}};
   uint64_t cum = 0;
-  for (uint32_t b = 0; b < SKETCH_BINS; ++b) {
+  for (uint32_t b = 0; b < SKETCH_BINS && n > 0; ++b) {
     if (h[b] == 0) continue;
     cum += h[b];
     x.push_back(sketch_cdf_x(b));
     p.push_back(double(cum) / double(n));
   }
   return {{"x_s", x}, {"p", p}};
+}
+
+json statistic_json(const study::Statistic& m) {
+  json j = {{"mean", m.mean}, {"n", m.n}};
+  if (m.spread) {
+    j["ci95_low"] = m.spread->ci95_low;
+    j["ci95_high"] = m.spread->ci95_high;
+    j["p05"] = m.spread->p05;
+    j["p50"] = m.spread->p50;
+    j["p95"] = m.spread->p95;
+  }
+  return j;
+}
+
+json metrics_section(const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  const bool one = s.info.replications == 1;
+  // NOTE: a single run says whether it saturated; across replications the share that did.
+  const double saturated = mean("metrics.saturated");
+  return {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
+          {"jobs_completed", mean.count("metrics.jobs_completed")},
+          {"jobs_unfinished", mean.count("metrics.jobs_unfinished")},
+          {"wait_s", mean.duration("metrics.wait_s")},
+          {"jct_s", mean.duration("metrics.jct_s")},
+          {"gpu_utilization", mean("metrics.gpu_utilization")},
+          {"offered_load", cs.offered_load},
+          {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
+          {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
+          {"saturated", one ? json(saturated > 0.5) : json(saturated)},
+          {"saturation_cause", s.stats.saturation_cause},
+          {"events", mean.count("metrics.events")},
+          {"quantiles", "histogram"}};
+}
+
+//! cost_usd and per_pool.
+void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  json per_pool_cost = json::object(), pools = json::array();
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    const Pool& pool = sc.pools[p];
+    const InstanceType* inst = find_instance(sc, pool.instance);
+    const std::string k = "per_pool." + pool.name + ".";
+    const double cost = mean("cost_usd.per_pool." + pool.name);
+    per_pool_cost[pool.name] = cost;
+    pools.push_back({{"name", pool.name},
+                     {"instance", pool.instance},
+                     {"gpu", inst ? inst->gpu : ""},
+                     {"nodes", pool.count},
+                     {"gpus", pool.count * cs.pools[p].gpus_per_node},
+                     {"pricing", pool.pricing},
+                     {"price_per_node_hour", pool.price_per_node_hour},
+                     {"price_as_of", inst ? inst->as_of : ""},
+                     {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},
+                     {"gpu_utilization", mean(k + "gpu_utilization")},
+                     {"mean_nodes", mean(k + "mean_nodes")},
+                     {"preemptions", mean.count(k + "preemptions")},
+                     {"cost_usd", cost}});
+  }
+  json per_class_cost = json::object();
+  for (const JobClass& jc : sc.workload)
+    per_class_cost[jc.name] = mean("per_class." + jc.name + ".cost_usd");
+  r["cost_usd"] = {{"total", mean("cost_usd.total")},
+                   {"per_pool", per_pool_cost},
+                   {"per_class", per_class_cost},
+                   {"idle", mean("cost_usd.idle")},
+                   {"per_job_mean", mean("cost_usd.per_job_mean")},
+                   {"per_useful_gpu_hour", mean("cost_usd.per_useful_gpu_hour")},
+                   {"per_gpu_hour", mean("cost_usd.per_gpu_hour")}};
+  r["per_pool"] = pools;
+}
+
+json classes_section(const Scenario& sc, const Summary& s) {
+  const Means mean{s};
+  json classes = json::array();
+  for (std::size_t c = 0; c < sc.workload.size(); ++c) {
+    const std::string k = "per_class." + sc.workload[c].name;
+    classes.push_back({{"name", sc.workload[c].name},
+                       {"jobs_submitted", mean.count(k + ".jobs_submitted")},
+                       {"jobs_completed", mean.count(k + ".jobs_completed")},
+                       {"jobs_unfinished", mean.count(k + ".jobs_unfinished")},
+                       {"wait_s", mean.duration(k + ".wait_s")},
+                       {"jct_s", mean.duration(k + ".jct_s")},
+                       {"cost_usd", mean(k + ".cost_usd")},
+                       {"cost_per_job_usd", mean(k + ".cost_per_job_usd")},
+                       {"useful_gpu_hours", mean(k + ".useful_gpu_hours")},
+                       {"preemptions", mean.count(k + ".preemptions")},
+                       {"restarts_per_job", mean(k + ".restarts_per_job")},
+                       {"wait_cdf", cdf_json(&s.wait_hist[c * SKETCH_BINS])},
+                       {"jct_cdf", cdf_json(&s.jct_hist[c * SKETCH_BINS])}});
+  }
+  return classes;
+}
+
+//! gpu_hours and preemption totals.
+void add_gpu_hours(json& r, const Summary& s) {
+  const Means mean{s};
+  r["gpu_hours"] = json::object();
+  for (const char* k : {"provisioned", "busy", "useful", "lost_to_preemption",
+                        "checkpoint_overhead", "restart_overhead"})
+    r["gpu_hours"][k] = mean(std::string("gpu_hours.") + k);
+  r["preemption"] = {{"preemptions", mean.count("preemption.preemptions")},
+                     {"reclaimed_nodes", mean.count("preemption.reclaimed_nodes")},
+                     {"waves", mean.count("preemption.waves")},
+                     {"lost_gpu_hours", mean("gpu_hours.lost_to_preemption")},
+                     {"checkpoint_overhead_gpu_hours", mean("gpu_hours.checkpoint_overhead")},
+                     {"restart_overhead_gpu_hours", mean("gpu_hours.restart_overhead")},
+                     {"restarts_per_job", mean("preemption.restarts_per_job")}};
+}
+
+json timeseries_section(const CompiledScenario& cs, const Summary& s) {
+  const ModelView v = cs.view();
+  json t = json::array();
+  for (uint32_t b = 0; b < v.n_bins; ++b) t.push_back(b * v.bin_width);
+  return {{"bin_s", v.bin_width},           {"t_s", t},
+          {"busy_gpus", s.stats.busy_gpus}, {"queued_jobs", s.stats.queued_jobs},
+          {"spend_usd", s.stats.spend_usd}, {"provisioned_gpus", s.stats.provisioned_gpus}};
+}
+
+json band_json(const Band& b) {
+  return {{"p10", b.p10}, {"p50", b.p50}, {"p90", b.p90}};
+}
+
+json summary_section(const Summary& s) {
+  json out = json::object();
+  for (std::size_t i = 0; i < s.stats.paths.size(); ++i)
+    out[s.stats.paths[i]] = statistic_json(s.stat(s.stats.paths[i]));
+  for (const auto& [path, stat] : s.tco_stats) out[path] = statistic_json(stat);
+  return out;
+}
+
+json monte_carlo_section(const Summary& s) {
+  const study::StudyInfo& i = s.info;
+  json target = nullptr;
+  if (i.target_requested) {
+    json reached = json::object();
+    for (const char* path : HEADLINE_PATHS) {
+      const MetricSummary& m = s.stats.at(path);
+      reached[path] = m.mean != 0 ? m.half_width() / std::abs(m.mean) : 0.0;
+    }
+    target = {{"rel", i.target_ci_rel},
+              {"met", i.target_met},
+              {"max_replications", i.max_replications},
+              {"reached_rel", reached}};
+  }
+  const McSummary& st = s.stats;
+  return {{"backend", backend_name(i.backend)},
+          {"device", i.device},
+          {"processes", i.processes},
+          {"batch_size", i.batch_size},
+          {"batches", i.batches},
+          {"bytes_per_replica", i.bytes_per_replica},
+          {"replications_requested", i.replications_requested},
+          {"saturated_replications", st.n_saturated},
+          {"saturated_share", st.n_replicas ? double(st.n_saturated) / st.n_replicas : 0.0},
+          {"replications_in_statistics", st.in_statistics.size()},
+          {"statistics_over",
+           st.statistics_over_all ? "all_replications" : "replications_that_kept_up"},
+          {"target_ci", target}};
 }
 
 }  // namespace
@@ -45,130 +216,39 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
-json metrics_json(const ReplicaMetrics& m, const CompiledScenario& cs) {
-  return {{"jobs_submitted", m.jobs_submitted},
-          {"jobs_completed", m.jobs_completed},
-          {"jobs_unfinished", m.jobs_unfinished},
-          {"wait_s", duration_json(m.wait_s)},
-          {"jct_s", duration_json(m.jct_s)},
-          {"gpu_utilization", m.gpu_utilization},
-          {"offered_load", cs.offered_load},
-          {"mean_queued_jobs", m.mean_queued_jobs},
-          {"mean_jobs_in_system", m.mean_jobs_in_system},
-          {"saturated", m.saturated()},
-          {"saturation_cause", saturation_name(m.saturation)},
-          {"events", m.events},
-          {"quantiles", "histogram"}};
-}
-
-json result_warnings(const Scenario& sc, const CompiledScenario& cs, const ReplicaMetrics& m) {
-  json w = json::array();
-  if (m.saturated()) {
-    w.push_back("This configuration cannot keep up: the replica stopped at t = " +
-                std::to_string(m.saturated_at_s) + " s when " +
-                (m.saturation == SaturationCause::queue_overflow
-                     ? "the queue exceeded limits.max_active_jobs (" +
-                           std::to_string(sc.limits.max_active_jobs) + " jobs)"
-                     : std::string("the event calendar overflowed")) +
-                "; waits and completion times are not meaningful.");
-  } else if (overloaded(cs.offered_load)) {
-    w.push_back("Offered load is " + std::to_string(cs.offered_load) +
-                " of capacity (>= 1): the queue grows without bound, so waits depend on the "
-                "horizon and are not steady-state figures.");
-  }
-  for (const Pool& p : sc.pools) {
-    const InstanceType* inst = find_instance(sc, p.instance);
-    if (inst && is_stale(inst->as_of, today_utc())) {
-      w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
-                  (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
-                  ", over a year ago; re-check it before relying on the cost figures (source: " +
-                  inst->source + ").");
-    }
-  }
-  if (m.jobs_unfinished > 0) {
-    w.push_back(std::to_string(m.jobs_unfinished) +
-                " counted job(s) were still waiting or running at the horizon; they count in "
-                "jobs_unfinished and in no wait or completion-time percentile.");
-  }
-  return w;
-}
-
-json single_run_result(const Scenario& sc, const CompiledScenario& cs, const ReplicaMetrics& m,
-                       const ReplicaState& s) {
-  const ModelView v = cs.view();
+json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& s) {
   json r;
   r["scenario"] = sc.name;
   r["gpuplan_version"] = GPUPLAN_VERSION;
   r["seed"] = sc.seed;
   r["generated_at"] = utc_now_iso8601();
-  r["replications"] = 1;
+  r["replications"] = s.info.replications;
   r["horizon_s"] = sc.horizon_s;
   r["warmup_s"] = sc.warmup_s;
   r["window_s"] = sc.horizon_s - sc.warmup_s;
-  r["metrics"] = metrics_json(m, cs);
-
-  json per_pool_cost = json::object();
-  json pools = json::array();
-  double provisioned_gpu_hours = 0;
-  for (size_t p = 0; p < sc.pools.size(); ++p) {
-    const Pool& pool = sc.pools[p];
-    const InstanceType* inst = find_instance(sc, pool.instance);
-    per_pool_cost[pool.name] = m.pools[p].cost_usd;
-    const uint32_t gpus = pool.count * cs.pools[p].gpus_per_node;
-    provisioned_gpu_hours += gpus * (sc.horizon_s - sc.warmup_s) / 3600.0;
-    pools.push_back({{"name", pool.name},
-                     {"instance", pool.instance},
-                     {"gpu", inst ? inst->gpu : ""},
-                     {"nodes", pool.count},
-                     {"gpus", gpus},
-                     {"pricing", pool.pricing},
-                     {"price_per_node_hour", pool.price_per_node_hour},
-                     {"price_as_of", inst ? inst->as_of : ""},
-                     {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},
-                     {"gpu_utilization", m.pools[p].gpu_utilization},
-                     {"cost_usd", m.pools[p].cost_usd}});
-  }
-  r["cost_usd"] = {
-      {"total", m.cost_usd},
-      {"per_pool", per_pool_cost},
-      {"per_gpu_hour", provisioned_gpu_hours > 0 ? m.cost_usd / provisioned_gpu_hours : 0}};
-  r["per_pool"] = pools;
-
-  json classes = json::array();
-  for (size_t c = 0; c < sc.workload.size(); ++c) {
-    const ClassMetrics& cm = m.classes[c];
-    classes.push_back({{"name", sc.workload[c].name},
-                       {"jobs_submitted", cm.submitted},
-                       {"jobs_completed", cm.completed},
-                       {"jobs_unfinished", cm.unfinished},
-                       {"wait_s", duration_json(cm.wait_s)},
-                       {"jct_s", duration_json(cm.jct_s)},
-                       {"wait_cdf", cdf_json(&s.wait_hist[c * SKETCH_BINS])},
-                       {"jct_cdf", cdf_json(&s.jct_hist[c * SKETCH_BINS])}});
-  }
-  r["per_class"] = classes;
-
-  json t = json::array(), busy = json::array(), queued = json::array(), spend = json::array(),
-       prov = json::array();
-  for (uint32_t b = 0; b < v.n_bins; ++b) {
-    const double width = (b + 1 == v.n_bins) ? v.horizon - b * v.bin_width : v.bin_width;
-    t.push_back(b * v.bin_width);
-    busy.push_back(s.bin_busy_gpu_s[b] / width);
-    queued.push_back(s.bin_queued_job_s[b] / width);
-    spend.push_back(s.bin_spend_usd[b]);
-    prov.push_back(s.bin_provisioned_gpu_s[b] / width);
-  }
-  r["timeseries"] = {{"bin_s", v.bin_width},  {"t_s", t},           {"busy_gpus", busy},
-                     {"queued_jobs", queued}, {"spend_usd", spend}, {"provisioned_gpus", prov}};
-  add_economics_json(r, sc, cs, m, s);  // cost per class/job/useful GPU-h, preemption, tco
-  r["scenario_echo"] = effective_scenario_json(sc);
+  r["metrics"] = metrics_section(cs, s);
+  add_pools(r, sc, cs, s);
+  r["per_class"] = classes_section(sc, s);
+  add_gpu_hours(r, s);
+  add_pool_economics(r["per_pool"], sc, cs);
+  if (s.single) add_replica_economics(r, sc, cs, *s.single);
   r["network"] = network_json(sc, cs, s);
-  if (sc.topology.kind != TopologyKind::none) {
-    std::vector<double> crossing, congested;
-    uplink_window_means(v, s, crossing, congested);
-    r["topology"] = topology_json(sc, cs, crossing, congested);
+  if (sc.topology.kind != TopologyKind::none)
+    r["topology"] =
+        topology_json(sc, cs, s.stats.uplink_crossing_nodes, s.stats.uplink_congested_share);
+  r["timeseries"] = timeseries_section(cs, s);
+  // NOTE: one replication has no spread across replications, so no bands (as no CI).
+  if (s.info.replications > 1) {
+    r["bands"] = {{"busy_gpus", band_json(s.stats.busy_band)},
+                  {"queued_jobs", band_json(s.stats.queued_band)},
+                  {"cumulative_spend_usd", band_json(s.stats.cumulative_spend_band)}};
   }
-  r["warnings"] = result_warnings(sc, cs, m);
+  r["summary"] = summary_section(s);
+  if (!s.tco.is_null()) r["tco"] = s.tco;
+  if (s.info.monte_carlo) r["monte_carlo"] = monte_carlo_section(s);
+  r["scenario_echo"] = effective_scenario_json(sc);
+  r["warnings"] = s.warnings;
+  r["assessment"] = reports::assess(r);  // the verdicts report.html shows, pinned by tests
   return r;
 }
 

@@ -6,7 +6,7 @@
 
 #include "models/catalog_age.h"
 #include "models/quote.h"
-#include "reports/quote_sim.h"
+#include "study/quote_check.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;

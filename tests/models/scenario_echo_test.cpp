@@ -15,7 +15,7 @@
 #include "models/load.h"
 #include "models/scenario_echo.h"
 #include "reports/result_json.h"
-#include "sim/single_run.h"
+#include "study/run.h"
 
 using namespace gpuplan;
 namespace fs = std::filesystem;
@@ -43,8 +43,7 @@ Scenario load_text(const std::string& text) {
 //! One simulation's result.json without the echo (which names the file it came from).
 json simulate(const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
-  const SingleRun r = run_single(cs.view(), 0);
-  json result = single_run_result(sc, cs, r.metrics, r.state());
+  json result = result_json(sc, cs, study::run(sc, cs));
   result.erase("scenario_echo");
   result.erase("generated_at");  // the clock, not the model
   return result;

@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "models/economics/on_prem.h"
-#include "reports/economics_json.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "models/economics/checkpoint.h"
-#include "reports/economics_json.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 

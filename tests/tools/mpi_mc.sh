@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -n 4 gpuplan mc` writes the summary and CSVs of one process, with a fixed replica count
-# and with --target-ci; `gpuplan sweep` and `recommend` likewise; bad input makes every process exit 2 with one message.
+# and with --target-ci; `gpuplan sweep`, `recommend` and `compare` likewise; bad input makes every process exit 2 with one message.
 #   usage: tests/tools/mpi_mc.sh GPUPLAN MPIEXEC WORKDIR
 set -euo pipefail
 gpuplan=$1 mpiexec=$2 work=$3
@@ -109,6 +109,22 @@ sa, sb = (json.loads((d / "result.json").read_text())["summary"] for d in (a, b)
 if json.dumps(sa) != json.dumps(sb):
     sys.exit("the winner's summary differs between 1 and 4 processes")
 print(f"recommend: {ra['recommended']['instance']} x {ra['recommended']['nodes']}, identical under 4 processes")
+PY
+
+# compare: both sides' studies are split the same way: identical compare.json (clock aside).
+args=(compare scenarios/mc_quickstart.json scenarios/mc_quickstart.json --set-b pools.0.count=10
+      --replications 6 --batch 2 --threads 1 --quiet)
+"$gpuplan" "${args[@]}" --out "$work/one-cmp"
+mpi "${args[@]}" --out "$work/four-cmp"
+python3 - "$work/one-cmp" "$work/four-cmp" <<'PY'
+import json, sys, pathlib
+a, b = (pathlib.Path(p) for p in sys.argv[1:3])
+ca, cb = (json.loads((d / "compare.json").read_text()) for d in (a, b))
+for c in (ca, cb):
+    c.pop("generated_at")
+if ca != cb:
+    sys.exit("compare.json differs between 1 and 4 processes")
+print(f"compare: {len(ca['differences'])} differences, identical under 4 processes")
 PY
 
 # A command that does not split its work refuses mpirun before doing any, with exit 2.

@@ -10,8 +10,9 @@
 #include "models/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
-#include "reports/mc_result.h"
-#include "sim/mc_summary.h"
+#include "reports/replicas_csv.h"
+#include "reports/result_json.h"
+#include "study/processes.h"
 #include "tools/gpuplan/commands.h"
 
 namespace gpuplan::cli {
@@ -40,52 +41,48 @@ auto progress_printer(const std::string& label, bool quiet) {
   };
 }
 
+//! "mean [ci95_low, ci95_high]" of a metric path.
+std::string with_ci(const study::Summary& s, const char* path) {
+  const study::Statistic m = s.stat(path);
+  const auto sp =
+      m.spread.value_or(study::Statistic::Spread{m.mean, m.mean, m.mean, m.mean, m.mean});
+  return std::to_string(m.mean) + " [" + std::to_string(sp.ci95_low) + ", " +
+         std::to_string(sp.ci95_high) + "]";
+}
+
 int run_mc(const McCliOptions& o) {
-  const MpiSession mpi;
-  if (!mpi_ready(mpi, "mc")) return 2;
-  const ProcessGroup world = mpi_world();
+  const study::Processes processes;
+  if (!processes.ready("mc")) return 2;
   std::optional<McBackend> backend;
   std::optional<Scenario> sc;
   {
-    AgreedInputCheck check(world);
+    study::AgreedInputCheck check;
     backend = resolve_backend(o.backend);
     if (backend) sc = load_or_report(o.scenario);
     if (!check.agree(backend && sc)) return 2;
   }
-  nlohmann::json result;
+  const CompiledScenario cs = compile(*sc);
+  const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
+  if (!s.held) return 0;  // another process prints and writes
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
-  const int rc = run_study(*sc, o, *backend, dir, "mc", result);
-  if (rc != 0 || o.scenario.quiet || !world.root()) return rc;
-  const nlohmann::json& s = result["summary"];
-  const auto line = [&](const char* path) {
-    const auto& m = s[path];
-    return std::to_string(m["mean"].get<double>()) + " [" +
-           std::to_string(m["ci95_low"].get<double>()) + ", " +
-           std::to_string(m["ci95_high"].get<double>()) + "]";
-  };
+  if (!write_study(dir, result_json(*sc, cs, s), s)) return 1;
+  if (o.scenario.quiet) return 0;
   std::printf(
       "%s: %u replications; mean wait %s s; mean JCT %s s; GPU utilization %s; cost $%s "
       "(means, [95%% CI])\n",
-      sc->name.c_str(), result["replications"].get<uint32_t>(), line("metrics.wait_s.mean").c_str(),
-      line("metrics.jct_s.mean").c_str(), line("metrics.gpu_utilization").c_str(),
-      line("cost_usd.total").c_str());
-  const auto saturated = result["monte_carlo"]["saturated_replications"].get<uint32_t>();
-  if (saturated > 0)
+      sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
+      with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
+      with_ci(s, "cost_usd.total").c_str());
+  if (s.stats.n_saturated > 0)
     std::printf(
         "  [SATURATED in %u replications: this configuration cannot keep up; see warnings]\n",
-        saturated);
+        s.stats.n_saturated);
   std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv}\n",
               dir.string().c_str());
   return 0;
 }
 
 }  // namespace
-
-bool mpi_ready(const MpiSession& mpi, std::string_view command) {
-  if (mpi.error().empty()) return true;
-  std::cerr << "gpuplan " << command << ": " << mpi.error() << "\n";
-  return false;
-}
 
 void add_mc_options(CLI::App* cmd, McCliOptions& o) {
   add_scenario_options(cmd, o.scenario);
@@ -122,77 +119,30 @@ std::optional<McBackend> resolve_backend(const std::string& name) {
   return std::nullopt;
 }
 
-int run_study(const Scenario& sc, const McCliOptions& o, McBackend backend,
-              const std::filesystem::path& dir, const std::string& label, nlohmann::json& result) {
-  const CompiledScenario cs = compile(sc);
-  const ModelView view = cs.view();
-  McOptions mo;
+study::MonteCarloOptions study_options(const McCliOptions& o, McBackend backend,
+                                       const std::string& label) {
+  study::MonteCarloOptions mo;
   mo.replications = o.replications;
   mo.max_replications = o.max_replications;
   mo.batch = o.batch;
   mo.threads = o.threads;
   mo.backend = backend;
   mo.target_ci_rel = o.target_ci;
-  mo.processes = mpi_world();
   mo.progress = progress_printer(label, o.scenario.quiet);
-  const McStudy st = run_monte_carlo(view, mo);
-  if (!mo.processes.root()) {
-    // NOTE: rank 0 holds the study; the others get its result so callers (sweep) run alike.
-    std::string text;
-    broadcast_from_root(mo.processes, text);
-    result = nlohmann::json::parse(text);
-    return 0;
-  }
-  const McSummary sum = summarize_study(view, st, cs.pool_names, cs.class_names);
-  result = monte_carlo_result(sc, cs, st, sum,
-                              McRequest{o.replications, o.max_replications, o.target_ci});
-  result["monte_carlo"]["processes"] = st.processes;
-  if (mo.processes.size > 1) {
-    std::string text = result.dump();
-    broadcast_from_root(mo.processes, text);
-  }
+  return mo;
+}
+
+bool write_study(const std::filesystem::path& dir, const nlohmann::json& result,
+                 const study::Summary& s) {
   std::ostringstream replicas_csv, series_csv, classes_csv;
-  write_replicas_csv(st, sum, replicas_csv);
+  reports::write_replicas_csv(s, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
   reports::write_per_class_csv(result, classes_csv);
-  result["assessment"] = reports::assess(result);  // the verdicts report.html shows
-  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                           {"report.html", reports::render_html_report(result)},
-                           {"replicas.csv", replicas_csv.str()},
-                           {"timeseries.csv", series_csv.str()},
-                           {"classes.csv", classes_csv.str()}}))
-    return 1;
-  return 0;
-}
-
-AgreedInputCheck::AgreedInputCheck(const ProcessGroup& g) : g_(g) {
-  if (!g_.root()) cerr_ = std::cerr.rdbuf(held_.rdbuf());
-}
-
-AgreedInputCheck::~AgreedInputCheck() {
-  release();
-}
-
-void AgreedInputCheck::release() {
-  if (cerr_ != nullptr) std::cerr.rdbuf(cerr_);
-  cerr_ = nullptr;
-}
-
-bool AgreedInputCheck::agree(bool ok) {
-  const bool all_ok = all_true(g_, ok);
-  uint32_t root_ok = ok ? 1 : 0;
-  broadcast_from_root(g_, &root_ok, 1);
-  release();
-  if (all_ok || root_ok == 0) return all_ok;
-  // Rank 0 accepted the input, so its reason is local to this machine: say it here.
-  if (g_.root()) {
-    std::cerr << "gpuplan: another MPI process rejected the input (see its [rank N] lines)\n";
-  } else if (!ok) {
-    std::istringstream lines(held_.str());
-    for (std::string line; std::getline(lines, line);)
-      std::cerr << "[rank " << g_.rank << "] " << line << "\n";
-  }
-  return false;
+  return write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
+                             {"report.html", reports::render_html_report(result)},
+                             {"replicas.csv", replicas_csv.str()},
+                             {"timeseries.csv", series_csv.str()},
+                             {"classes.csv", classes_csv.str()}});
 }
 
 CLI::App* add_mc_command(CLI::App& app, int& exit_code) {

@@ -18,7 +18,7 @@
 #include "models/jsonc.h"
 #include "models/quote.h"
 #include "reports/quote_render.h"
-#include "reports/quote_sim.h"
+#include "study/quote_check.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 

@@ -9,7 +9,7 @@
 #include "reports/csv.h"
 #include "reports/html_report.h"
 #include "reports/result_json.h"
-#include "sim/single_run.h"
+#include "study/run.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 
@@ -42,14 +42,13 @@ int run(const RunOptions& ro) {
     }
     sink = [&jobs](const JobRecord* records, std::size_t n) { jobs->write(records, n); };
   }
-  const SingleRun r = run_single(cs.view(), sink);
-  nlohmann::json result = single_run_result(*sc, cs, r.metrics, r.state());
+  const study::Summary s = study::run(*sc, cs, {.jobs = sink});
+  const nlohmann::json result = result_json(*sc, cs, s);
 
   std::ostringstream series_csv, classes_csv;
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
-  result["assessment"] = reports::assess(result);  // the verdicts report.html shows
   if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
                            {"report.html", render_html_report(result)},
                            {"timeseries.csv", series_csv.str()},
@@ -60,7 +59,7 @@ int run(const RunOptions& ro) {
     return 1;
   }
   if (!o.quiet) {
-    const ReplicaMetrics& m = r.metrics;
+    const ReplicaMetrics& m = s.single->metrics;
     std::printf(
         "%s: %llu jobs submitted, %llu completed; GPU utilization %.1f%%; mean wait %.1f s "
         "(p90 %.1f s); cost $%.2f%s\n",

@@ -10,7 +10,7 @@ namespace {
 
 //! Subcommands that split their replicas across MPI processes (sim/mc_mpi.h).
 bool splits_across_processes(std::string_view command) {
-  return command == "mc" || command == "sweep" || command == "recommend";
+  return command == "mc" || command == "sweep" || command == "recommend" || command == "compare";
 }
 
 }  // namespace
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       !splits_across_processes(argv[1])) {
     std::cerr << "gpuplan " << argv[1]
               << ": this command does not split its work across MPI processes; run it without "
-                 "mpirun (only `gpuplan mc`, `sweep` and `recommend` do)\n";
+                 "mpirun (only `gpuplan mc`, `sweep`, `recommend` and `compare` do)\n";
     return 2;
   }
   CLI::App app{"gpuplan - GPU cluster simulator and capacity-planning engine"};
@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   gpuplan::cli::add_sweep_command(app, exit_code);
   gpuplan::cli::add_quote_command(app, exit_code);
   gpuplan::cli::add_recommend_command(app, exit_code);
+  gpuplan::cli::add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

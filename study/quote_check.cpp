@@ -1,9 +1,9 @@
-#include "reports/quote_sim.h"
+#include "study/quote_check.h"
 
 #include <algorithm>
 
 #include "models/compile.h"
-#include "sim/single_run.h"
+#include "study/run.h"
 
 namespace gpuplan::quote {
 
@@ -40,14 +40,15 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   sc.limits.max_active_jobs = std::max<uint32_t>(1u << 16, 8 * opt.servers);
 
   const CompiledScenario cs = compile(sc);
-  const SingleRun run = run_single(cs.view());
+  const study::Summary run = study::run(sc, cs);
+  const ReplicaMetrics& m = run.single->metrics;
   InferenceSimCheck out;
-  out.requests = run.metrics.jobs_completed;
+  out.requests = m.jobs_completed;
   out.horizon_s = horizon;
-  out.mean_wait_s = run.metrics.wait_s.mean;
-  out.p99_latency_s = run.metrics.jct_s.p99;
-  out.utilization = run.metrics.gpu_utilization;
-  out.saturated = run.metrics.saturated();
+  out.mean_wait_s = m.wait_s.mean;
+  out.p99_latency_s = m.jct_s.p99;
+  out.utilization = m.gpu_utilization;
+  out.saturated = m.saturated();
   return out;
 }
 

@@ -1,14 +1,16 @@
-//! The Monte Carlo result: the summary shape of the result contract, bands, and the rule for
-//! replicas that saturated.
+//! result.json of a Monte Carlo study through study::aggregate and the one builder: the summary
+//! shape of the result contract, bands, the rule for replicas that saturated, economics and
+//! uplink loads against each replication run alone.
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "models/load.h"
-#include "reports/mc_result.h"
 #include "reports/result_json.h"
-#include "sim/single_run.h"
 #include "sim/mc_metrics.h"
+#include "study/aggregate.h"
+#include "sim/single_run.h"
+#include "study/run.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -29,13 +31,16 @@ Study run_study(const Scenario& sc, uint32_t n) {
   o.replications = n;
   s.st = run_monte_carlo(s.cs.view(), o);
   s.sum = summarize_study(s.cs.view(), s.st, s.cs.pool_names, s.cs.class_names);
-  s.result = monte_carlo_result(sc, s.cs, s.st, s.sum, McRequest{n, n, 0});
+  study::StudyInfo info;
+  info.monte_carlo = true;
+  info.replications_requested = n;
+  s.result = result_json(sc, s.cs, study::aggregate(sc, s.cs, s.st, info));
   return s;
 }
 
 }  // namespace
 
-TEST_CASE("sim::mc::summary") {
+TEST_CASE("study::result::monte_carlo") {
   Scenario sc = test::one_pool(4, 1, 2100, 100);
   sc.workload.push_back(test::mm_class(3.0, 1.0));
   sc.limits.time_bins = 12;
@@ -109,7 +114,7 @@ TEST_CASE("sim::mc::summary") {
   }
 }
 
-TEST_CASE("sim::mc::saturated_replicas") {
+TEST_CASE("study::result::saturated_replicas") {
   // M/M/1 at rho = 0.95 with room for only 16 jobs: over 200 s some replicas overflow, some not.
   Scenario sc = test::one_pool(1, 1, 200, 0);
   sc.workload.push_back(test::mm_class(0.95, 1.0));
@@ -158,7 +163,7 @@ TEST_CASE("sim::mc::saturated_replicas") {
   }
 }
 
-TEST_CASE("sim::mc::economics") {
+TEST_CASE("study::result::economics") {
   // hybrid_burst: an on-prem base with a spot burst pool (reclaims, checkpoints) and a TCO section.
   Diagnostics d;
   const auto sc =
@@ -170,8 +175,7 @@ TEST_CASE("sim::mc::economics") {
   SUBCASE("each replication's economics and network paths equal that replication run alone") {
     for (uint32_t k = 0; k < n; ++k) {
       CAPTURE(k);
-      const SingleRun one = run_single(s.cs.view(), {}, k);
-      const json alone = single_run_result(*sc, s.cs, one.metrics, one.state());
+      const json alone = result_json(*sc, s.cs, study::run(*sc, s.cs, {.replica_idx = k}));
       const auto value = [&](const std::string& path) {
         return s.sum.rows[k][s.sum.index_of(path)];
       };
@@ -204,10 +208,8 @@ TEST_CASE("sim::mc::economics") {
       // the mean NPV is the mean of each replication's own projection
       double sum = 0;
       for (uint32_t k = 0; k < n; ++k) {
-        const SingleRun one = run_single(s.cs.view(), {}, k);
-        sum += single_run_result(*sc, s.cs, one.metrics,
-                                 one.state())["tco"]["options"][name]["npv_usd"]
-                   .get<double>();
+        const json alone = result_json(*sc, s.cs, study::run(*sc, s.cs, {.replica_idx = k}));
+        sum += alone["tco"]["options"][name]["npv_usd"].get<double>();
       }
       CHECK(option["npv_usd"].get<double>() == doctest::Approx(sum / n).epsilon(1e-12));
       const json& m = s.result["summary"]["tco.options." + name + ".npv_usd"];
@@ -225,7 +227,7 @@ TEST_CASE("sim::mc::economics") {
   }
 }
 
-TEST_CASE("sim::mc::uplink_loads") {
+TEST_CASE("study::result::uplink_loads") {
   // leaf_spine_3to1: gangs cross oversubscribed leaf uplinks, so the loads are not trivially 0.
   Diagnostics d;
   const auto sc =

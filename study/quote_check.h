@@ -1,7 +1,7 @@
 #pragma once
-//! The engine's check of an inference sizing: the option's M/M/c queue is built as an in-memory
-//! scenario (one pool of the option's serving nodes, each with one server per decode slot; a
-//! Poisson class of 1-slot requests with exponential service) and run once through the engine.
+//! The quote's engine check of an inference sizing: the option's M/M/c queue is built as an
+//! in-memory scenario (one pool of the option's serving nodes, each with one server per decode
+//! slot; a Poisson class of 1-slot requests with exponential service) and run once (study::run).
 #include <cstdint>
 
 #include "models/quote.h"

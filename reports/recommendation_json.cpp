@@ -1,0 +1,82 @@
+#include "reports/recommendation_json.h"
+
+#include <cstdio>
+
+namespace gpuplan::reports {
+namespace {
+
+using nlohmann::json;
+
+//! An option as recommendation.json lists it.
+json option_json(const study::RecommendOption& o) {
+  const ProbeOutcome& at = o.search.at_count;
+  const uint32_t nodes = o.search.count.value_or(o.count_max);
+  const double dollar_hour = o.price_per_node_hour * nodes;
+  json probes = json::array();
+  for (const auto& [n, p] : o.search.probes)
+    probes.push_back({{"nodes", n}, {"p_slos_met", p.p_met}, {"cost_usd_total", p.cost_usd}});
+  return {{"pool", o.pool},
+          {"instance", o.instance},
+          {"pricing", o.pricing},
+          {"meets_slos", o.search.count.has_value()},
+          {"nodes", nodes},
+          {"gpus", uint64_t{nodes} * o.gpus_per_node},
+          {"p_slos_met", at.p_met},
+          {"cost_usd_total", at.cost_usd},
+          {"cost_usd_per_job", at.jobs_completed > 0 ? at.cost_usd / at.jobs_completed : 0.0},
+          {"bf16_tflops_per_usd_hour",
+           dollar_hour > 0 ? o.bf16_tflops * o.gpus_per_node * nodes / dollar_hour : 0.0},
+          {"probes", probes}};
+}
+
+}  // namespace
+
+json recommendation_json(const Scenario& sc, const study::Recommendation& r) {
+  const RecommendConfig& rc = *sc.recommend;
+  json rows = json::array();
+  for (const study::RecommendOption& opt : r.options) rows.push_back(option_json(opt));
+  for (std::size_t i = 0; i < r.options.size(); ++i) {
+    json& row = rows[i];
+    if (!r.options[i].search.count) {
+      char why[160];
+      std::snprintf(why, sizeof why,
+                    "SLOs not met even at %u nodes: met in %.3f of replicas, %.3f required",
+                    r.options[i].count_max, row["p_slos_met"].get<double>(), rc.probability);
+      row["lost_because"] = why;
+    } else if (i != r.ranked.front()) {
+      const double more = row["cost_usd_total"].get<double>() -
+                          rows[r.ranked.front()]["cost_usd_total"].get<double>();
+      char why[64];
+      std::snprintf(why, sizeof why, "cost higher by $%.2f", more);
+      row["lost_because"] = why;
+      row["cost_usd_above_recommended"] = more;
+    }
+  }
+  json slos = json::array();
+  for (const RecommendSlo& s : rc.slos) {
+    json j = {{"metric", s.metric}};
+    if (s.min) j["min"] = *s.min;
+    if (s.max) j["max"] = *s.max;
+    slos.push_back(j);
+  }
+  json rec = {
+      {"scenario", sc.name},
+      {"seed", sc.seed},
+      {"method", "bisection on node count; common random numbers (one seed for every probe)"},
+      {"slos", slos},
+      {"probability", rc.probability},
+      {"replications", r.replications},
+      {"recommended", nullptr},
+      {"runners_up", json::array()},
+      {"candidates", rows}};
+  if (r.ranked.empty()) return rec;
+  rec["recommended"] = rows[r.ranked.front()];
+  for (std::size_t k = 1; k < r.ranked.size() && k <= 4; ++k)
+    rec["runners_up"].push_back(rows[r.ranked[k]]);
+  if (r.best.held)
+    rec["recommended"]["cost_usd_per_useful_gpu_hour"] =
+        r.best.mean("cost_usd.per_useful_gpu_hour");
+  return rec;
+}
+
+}  // namespace gpuplan::reports

@@ -1,0 +1,118 @@
+#include "study/recommend.h"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+
+#include "sim/mc_metrics.h"
+#include "sim/mc_mpi.h"
+
+namespace gpuplan::study {
+namespace {
+
+//! The SLOs as bounds on metric rows of a model with these pools and classes.
+std::vector<SloBound> slo_bounds(const RecommendConfig& r, const CompiledScenario& cs) {
+  const std::vector<std::string> paths = metric_paths(cs.pool_names, cs.class_names);
+  constexpr double INF = std::numeric_limits<double>::infinity();
+  std::vector<SloBound> b;
+  for (const RecommendSlo& s : r.slos) {
+    const auto it = std::find(paths.begin(), paths.end(), s.metric);
+    b.push_back({std::size_t(it - paths.begin()), s.min.value_or(-INF), s.max.value_or(INF)});
+  }
+  return b;
+}
+
+//! One probe: the study of `opt` at `count` nodes against the SLOs, the same on every process.
+ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const RecommendOption& opt,
+                   uint32_t count, const McOptions& mo) {
+  Diagnostics quiet;
+  const std::optional<Scenario> sc = load_variant(t, pinned(opt, count), quiet);
+  // NOTE: too few nodes for the largest job is a load error, and such a pool meets no SLO.
+  if (!sc) return ProbeOutcome{};
+  const CompiledScenario cs = compile(*sc);
+  const ModelView view = cs.view();
+  ProbeOutcome out = probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
+  // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so such
+  // a pool meets no SLO even where no replica was stopped for saturating.
+  if (overloaded(cs.offered_load)) out.p_met = 0;
+  // Under MPI rank 0 holds the study: every process takes its outcome, so all of them bisect
+  // alike.
+  double figures[] = {out.p_met, out.cost_usd, out.jobs_completed};
+  broadcast_from_root(mo.processes, figures, std::size(figures));
+  return ProbeOutcome{figures[0], figures[1], figures[2]};
+}
+
+}  // namespace
+
+std::vector<std::string> pinned(const RecommendOption& o, uint32_t count) {
+  const std::string p = "pools." + std::to_string(o.pool_idx) + ".";
+  return {p + "instance=" + o.instance, p + "pricing=" + o.pricing,
+          p + "count=" + std::to_string(count)};
+}
+
+std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText& t,
+                                                              const Scenario& sc,
+                                                              Diagnostics& diags) {
+  std::vector<RecommendOption> options;
+  for (const RecommendCandidate& c : sc.recommend->candidates) {
+    const auto pool = std::find_if(sc.pools.begin(), sc.pools.end(),
+                                   [&](const Pool& p) { return p.name == c.pool; });
+    for (const std::string& inst : c.instances) {
+      for (const std::string& pricing : c.pricing) {
+        RecommendOption opt;
+        opt.pool_idx = std::size_t(pool - sc.pools.begin());
+        opt.pool = c.pool;
+        opt.instance = inst;
+        opt.pricing = pricing;
+        opt.count_min = c.count_min;
+        opt.count_max = c.count_max;
+        const auto probe_sc = load_variant(t, pinned(opt, c.count_max), diags);
+        if (!probe_sc) return std::nullopt;
+        const InstanceType* it = find_instance(*probe_sc, inst);
+        opt.gpus_per_node = it->gpus_per_node;
+        if (const GpuSpec* g = builtin_catalog().find_gpu(it->gpu))
+          opt.bf16_tflops = g->bf16_tflops;
+        opt.price_per_node_hour = probe_sc->pools[opt.pool_idx].price_per_node_hour;
+        options.push_back(std::move(opt));
+      }
+    }
+  }
+  return options;
+}
+
+Recommendation recommend(const ScenarioText& t, const Scenario& sc,
+                         std::vector<RecommendOption> options, const RecommendRunOptions& o) {
+  const RecommendConfig& rc = *sc.recommend;
+  McOptions mo;
+  mo.replications = o.replications;
+  mo.backend = o.backend;
+  mo.processes = mpi_world();
+  Recommendation r;
+  r.replications = o.replications;
+  for (RecommendOption& opt : options) {
+    if (o.searching && mo.processes.root()) o.searching(opt);
+    // NOTE: every probe keeps the scenario's seed, so replica k sees the same job stream at every
+    // count and on every instance (common random numbers): differences are the configuration's.
+    opt.search = smallest_count(opt.count_min, opt.count_max, rc.probability,
+                                [&](uint32_t n) { return probe(t, rc, opt, n, mo); });
+  }
+  std::vector<CountSearch> searches;
+  for (const RecommendOption& opt : options) searches.push_back(opt.search);
+  r.ranked = rank_by_cost(searches);
+  r.options = std::move(options);
+  if (r.ranked.empty()) return r;
+
+  // The winner's full study, as `mc` runs it, carries the recommendation for reports.
+  const RecommendOption& best = r.options[r.ranked.front()];
+  Diagnostics diags;
+  r.best_scenario = load_variant(t, pinned(best, *best.search.count), diags);
+  r.best_compiled = std::make_shared<const CompiledScenario>(compile(*r.best_scenario));
+  MonteCarloOptions mc;
+  mc.replications = o.replications;
+  mc.backend = o.backend;
+  mc.progress = o.progress;
+  r.best = monte_carlo(*r.best_scenario, *r.best_compiled, mc);
+  return r;
+}
+
+}  // namespace gpuplan::study

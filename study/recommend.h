@@ -1,0 +1,70 @@
+#pragma once
+//! `gpuplan recommend` as a library call (docs/recommend.md): for every candidate instance x
+//! pricing of the scenario's `recommend` section, the fewest nodes meeting every SLO with the
+//! required probability (bisection on the count, each probe a Monte Carlo study of a variant
+//! loaded in memory with the scenario's seed), the candidates ranked by cost, and the full study
+//! of the cheapest.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/compile.h"
+#include "models/scenario.h"
+#include "sim/mc_recommend.h"
+#include "study/monte_carlo.h"
+#include "study/scenario_text.h"
+#include "study/summary.h"
+
+namespace gpuplan::study {
+
+//! One instance x pricing of a candidate pool, with what its search found.
+struct RecommendOption {
+  std::size_t pool_idx = 0;
+  std::string pool, instance, pricing;
+  uint32_t count_min = 1, count_max = 1;
+  uint32_t gpus_per_node = 1;
+  double bf16_tflops = 0;          //!< [TFLOPS] dense BF16 of one GPU
+  double price_per_node_hour = 0;  //!< [USD/h]
+  CountSearch search;              //!< filled by recommend()
+};
+
+//! The overrides pinning `o`'s pool to its instance, pricing and `count` nodes.
+[[nodiscard]] std::vector<std::string> pinned(const RecommendOption& o, uint32_t count);
+
+//! Every instance x pricing of `sc.recommend` (sc loaded from `t`), each checked by loading it at
+//! its largest count; nullopt with `diags` filled when any is invalid (nothing should run then).
+[[nodiscard]] std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText& t,
+                                                                            const Scenario& sc,
+                                                                            Diagnostics& diags);
+
+//! How to run the searches.
+struct RecommendRunOptions {
+  uint32_t replications = 32;  //!< per probe and for the winner's study
+  McBackend backend = McBackend::cpu;
+  //! Called on the printing process before each option's search; may be empty.
+  std::function<void(const RecommendOption&)> searching;
+  //! Progress of the winner's full study (study::MonteCarloOptions::progress); may be empty.
+  std::function<void(const McStudy&, uint32_t, uint32_t)> progress;
+};
+
+//! What recommend found. On MPI processes other than rank 0, `best` is not held.
+struct Recommendation {
+  std::vector<RecommendOption> options;  //!< with their searches
+  std::vector<std::size_t> ranked;       //!< options that met the SLOs, cheapest first
+  uint32_t replications = 0;
+  //! The winner's scenario, compiled scenario and full study (absent when none met the SLOs).
+  std::optional<Scenario> best_scenario;
+  std::shared_ptr<const CompiledScenario> best_compiled;
+  Summary best;
+};
+
+//! Searches every option (every MPI process must call it; probes are split as study::monte_carlo
+//! and every process bisects alike), ranks them, and runs the winner's study.
+[[nodiscard]] Recommendation recommend(const ScenarioText& t, const Scenario& sc,
+                                       std::vector<RecommendOption> options,
+                                       const RecommendRunOptions& o);
+
+}  // namespace gpuplan::study

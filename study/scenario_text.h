@@ -1,0 +1,33 @@
+#pragma once
+//! A scenario file read once, with the overrides every variant of it shares (--set, --seed), so
+//! studies that probe many variants (recommend) load each from memory, never re-reading the file.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/diagnostic.h"
+#include "models/scenario.h"
+
+namespace gpuplan::study {
+
+//! The text of a scenario file and the overrides its variants share.
+struct ScenarioText {
+  std::string text;                    //!< the file's content
+  std::string file;                    //!< its path, labelling messages
+  std::string base_dir;                //!< where its relative trace paths start
+  std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE", applied to every variant first
+};
+
+//! Reads `path` once; nullopt with an io_error diagnostic (as load_scenario words it) when it
+//! cannot be read.
+[[nodiscard]] std::optional<ScenarioText> read_scenario_text(const std::string& path,
+                                                             std::vector<std::string> overrides,
+                                                             Diagnostics& diags);
+
+//! The scenario of `t` with its shared overrides, then `extra`; nullopt with `diags` filled when
+//! the variant is invalid.
+[[nodiscard]] std::optional<Scenario> load_variant(const ScenarioText& t,
+                                                   const std::vector<std::string>& extra,
+                                                   Diagnostics& diags);
+
+}  // namespace gpuplan::study
