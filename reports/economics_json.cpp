@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/economics/tco.h"
+#include "models/names.h"
 
 namespace gpuplan {
 namespace {
@@ -102,11 +103,11 @@ void add_economics_json(json& r, const Scenario& sc, const CompiledScenario& cs,
     jp["peak_nodes"] = t.peak_nodes;
     jp["gpu_utilization"] =
         t.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / t.provisioned_gpu_s : 0.0;
-    jp["billing"] = {{"granularity", economics::granularity_name(pe.granularity)},
+    jp["billing"] = {{"granularity", std::string(enum_name(pe.granularity))},
                      {"minimum_s", pe.billing_minimum_s},
                      {"rounding_usd", t.rounding_usd}};
     if (pe.reserved) {
-      jp["reserved"] = {{"upfront", pe.upfront},
+      jp["reserved"] = {{"upfront", std::string(enum_name(pe.upfront))},
                         {"term_years", pe.reserved->term_years},
                         {"upfront_usd_per_node", pe.reserved->upfront_usd},
                         {"hourly_usd_per_node", pe.reserved->hourly_usd},
@@ -124,7 +125,8 @@ void add_economics_json(json& r, const Scenario& sc, const CompiledScenario& cs,
       const PoolEconSpec& e = cs.pool_econ[p];
       jp["spot"] = {
           {"interruptions_per_node_hour", pe.spot->hazard_per_node_hour},
-          {"advisor_band", pe.spot->advisor_band},
+          {"advisor_band",
+           pe.spot->advisor_band ? std::string(enum_name(*pe.spot->advisor_band)) : ""},
           {"waves_per_hour", pe.spot->wave_rate_per_hour},
           {"notice_s", e.notice_s},
           {"discount_vs_on_demand", economics::discount_vs_on_demand(
@@ -185,7 +187,7 @@ json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& al
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
     const double gpn = cs.pools[p].gpus_per_node;
-    if (pool.pricing == "on_prem") continue;
+    if (pool.pricing == Pricing::on_prem) continue;
     if (mix.on_demand_usd_per_gpu_hour == 0 && pool.econ.on_demand_per_node_hour > 0)
       mix.on_demand_usd_per_gpu_hour = pool.econ.on_demand_per_node_hour / gpn;
     if (pool.econ.reserved) {
@@ -212,13 +214,14 @@ json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& al
   std::optional<economics::OnPremNode> node;
   uint32_t scenario_onprem_nodes = 0;
   for (const Pool& pool : sc.pools) {
-    if (pool.pricing == "on_prem") scenario_onprem_nodes += pool.count;
+    if (pool.pricing == Pricing::on_prem) scenario_onprem_nodes += pool.count;
     if (t.server && pool.name == *t.server) node = pool.econ.on_prem;
   }
   json options = json::object();
   std::optional<Eigen::VectorXd> cloud_cum;
-  for (const std::string& name : t.compare) {
-    if (name == "cloud") {
+  for (const TcoOption option : t.compare) {
+    const std::string name(enum_name(option));
+    if (option == TcoOption::cloud) {
       const auto c = economics::cloud_monthly_cost(mix, *demand, basis);
       if (!c) continue;
       options["cloud"] = option_json(c->total_usd, t.discount_rate);
@@ -230,11 +233,11 @@ json tco_json(const Scenario& sc, const CompiledScenario& cs, const GpuHours& al
       const double peak = demand->maxCoeff();
       const uint32_t sized =
           static_cast<uint32_t>(std::ceil(peak / (gpn * economics::HOURS_PER_MONTH) - 1e-9));
-      fleet.n_nodes = name == "on_prem" ? t.on_prem_nodes.value_or(std::max<uint32_t>(1, sized))
+      fleet.n_nodes = option == TcoOption::on_prem ? t.on_prem_nodes.value_or(std::max<uint32_t>(1, sized))
                                         : t.hybrid_nodes.value_or(scenario_onprem_nodes);
       json o;
       Eigen::VectorXd total;
-      if (name == "on_prem") {
+      if (option == TcoOption::on_prem) {
         const auto c = economics::on_prem_monthly_cost(fleet, *demand, basis);
         if (!c) continue;
         total = c->total_usd;

@@ -241,7 +241,7 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
   json per_pool_cost = json::object(), pools = json::array();
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
-    const InstanceType* inst = find_instance(sc, pool.instance);
+    const InstanceType* inst = &sc.instance_of(pool);
     const double cost = mean_of(s, "cost_usd.per_pool." + pool.name);
     per_pool_cost[pool.name] = cost;
     pools.push_back({{"name", pool.name},
@@ -249,7 +249,7 @@ json monte_carlo_result(const Scenario& sc, const CompiledScenario& cs, const Mc
                      {"gpu", inst ? inst->gpu : ""},
                      {"nodes", pool.count},
                      {"gpus", pool.count * cs.pools[p].gpus_per_node},
-                     {"pricing", pool.pricing},
+                     {"pricing", std::string(enum_name(pool.pricing))},
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
                      {"gpu_utilization", mean_of(s, "per_pool." + pool.name + ".gpu_utilization")},

@@ -78,7 +78,7 @@ json result_warnings(const Scenario& sc, const CompiledScenario& cs, const Repli
                 "horizon and are not steady-state figures.");
   }
   for (const Pool& p : sc.pools) {
-    const InstanceType* inst = find_instance(sc, p.instance);
+    const InstanceType* inst = &sc.instance_of(p);
     if (inst && is_stale(inst->as_of, today_utc())) {
       w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
@@ -113,7 +113,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
   double provisioned_gpu_hours = 0;
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
-    const InstanceType* inst = find_instance(sc, pool.instance);
+    const InstanceType* inst = &sc.instance_of(pool);
     per_pool_cost[pool.name] = m.pools[p].cost_usd;
     const uint32_t gpus = pool.count * cs.pools[p].gpus_per_node;
     provisioned_gpu_hours += gpus * (sc.horizon_s - sc.warmup_s) / 3600.0;
@@ -122,7 +122,7 @@ json single_run_result(const Scenario& sc, const CompiledScenario& cs, const Rep
                      {"gpu", inst ? inst->gpu : ""},
                      {"nodes", pool.count},
                      {"gpus", gpus},
-                     {"pricing", pool.pricing},
+                     {"pricing", std::string(enum_name(pool.pricing))},
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
                      {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},
