@@ -13,12 +13,6 @@ namespace {
 #define GPUPLAN_ENSURE(cond) \
   if (!(cond)) throw std::logic_error("compile: internal invariant failed: " #cond)
 
-const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
-  const InstanceType* it = find_instance(sc, id);
-  GPUPLAN_ENSURE(it != nullptr);
-  return *it;
-}
-
 }  // namespace
 
 DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
@@ -70,7 +64,7 @@ CompiledScenario compile(const Scenario& sc) {
   // Pools and nodes: pools in file order, nodes in order within a pool.
   std::vector<const InstanceType*> pool_instance;
   for (const Pool& p : sc.pools) {
-    const InstanceType& inst = instance_of(sc, p.instance);
+    const InstanceType& inst = sc.instance_of(p);
     pool_instance.push_back(&inst);
     out.pools.push_back(PoolSpec{static_cast<uint32_t>(out.node_pool.size()), p.count,
                                  inst.gpus_per_node, p.price_per_node_hour / 3600.0});

@@ -83,7 +83,7 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
     const Pool& pool = sc.pools[p];
     const PoolEconomics& pe = pool.econ;
     PoolEconSpec& e = out.pool_econ[p];
-    if (pool.pricing == "on_demand") on_demand_pools |= 1ull << p;
+    if (pool.pricing == Pricing::on_demand) on_demand_pools |= 1ull << p;
     e.billing_unit = core_unit(pe.granularity);
     e.billing_unit_s = unit_seconds(pe.granularity);
     e.billing_minimum_s = pe.billing_minimum_s;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/diagnostic.h"
+#include "models/field_reader.h"
 #include "models/scenario.h"
 
 namespace gpuplan {
@@ -27,10 +28,5 @@ std::optional<Scenario> load_scenario_text(std::string_view text, const std::str
 
 //! The top-level keys a scenario may have (docs/scenario.schema.json lists the same).
 const std::vector<std::string>& scenario_keys();
-
-//! Reads a duration: number of seconds, or "<number><unit>" with unit ms s m h d w y. nullopt if bad.
-std::optional<double> parse_duration(std::string_view text);
-//! Reads a rate: number per second, or "<number>/<unit>" (e.g. "12/h"). nullopt if bad.
-std::optional<double> parse_rate(std::string_view text);
 
 }  // namespace gpuplan

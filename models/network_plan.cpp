@@ -20,21 +20,8 @@ namespace {
 namespace topo = topologies;
 constexpr double INF = std::numeric_limits<double>::infinity();
 
-const InstanceType& instance_of(const Scenario& sc, const std::string& id) {
-  const InstanceType* it = find_instance(sc, id);
-  if (it == nullptr) throw std::logic_error("network_plan: unknown instance " + id);
-  return *it;
-}
-
-const GpuSpec& gpu_of(const InstanceType& it) {
-  const GpuSpec* g = builtin_catalog().find_gpu(it.gpu);
-  if (g == nullptr) throw std::logic_error("network_plan: unknown GPU " + it.gpu);
-  return *g;
-}
-
 Precision precision_of(const JobClass& jc) {
-  return jc.training ? parse_precision(jc.training->precision).value_or(Precision::bf16)
-                     : Precision::bf16;
+  return jc.training ? jc.training->precision : Precision::bf16;
 }
 
 bool allowed(const JobClass& jc, const std::string& pool) {
@@ -58,8 +45,8 @@ struct StepComm {
   double exposed = 1;          //!< 1 - overlap
 };
 
-StepComm step_comm(const TrainingSpec& t, const InstanceType& inst, const GpuSpec& ref,
-                   uint32_t gpus, uint32_t gpn) {
+StepComm step_comm(const TrainingSpec& t, const InstanceType& inst, const GpuSpec& own,
+                   const GpuSpec& ref, uint32_t gpus, uint32_t gpn) {
   StepComm out;
   const uint32_t n_nodes = (gpus + gpn - 1) / gpn;
   const uint32_t per_node = std::min(gpus, gpn);
@@ -69,14 +56,14 @@ StepComm step_comm(const TrainingSpec& t, const InstanceType& inst, const GpuSpe
   tj.params = t.params;
   tj.tokens = t.batch_tokens;
   tj.tokens_per_step = t.batch_tokens;
-  tj.precision = parse_precision(t.precision).value_or(Precision::bf16);
+  tj.precision = t.precision;
   tj.mfu = t.mfu;
   tj.data_parallel = dp_degree;
   tj.tensor_parallel = tp;
   out.compute_s = compute_time_s(tj, ref, gpus);
   out.exposed = 1.0 - std::clamp(t.overlap, 0.0, 1.0);
   // NOTE: the data-parallel group as models/speed.cpp estimate_training() forms it.
-  out.dp = make_comm_placement(inst, gpu_of(inst), per_node, n_nodes, 1.0);
+  out.dp = make_comm_placement(inst, own, per_node, n_nodes, 1.0);
   const uint32_t groups_per_node = std::min(tp, per_node);
   out.dp.ranks_per_node = std::max<uint32_t>(per_node / tp, 1);
   out.dp.n_nodes = std::max<uint32_t>(dp_degree / out.dp.ranks_per_node, 1);
@@ -174,9 +161,9 @@ topo::Topology build_topology(const TopologyConfig& t, uint32_t n_nodes, uint32_
       std::vector<topo::CustomVertex> vs;
       for (const auto& v : t.vertices) {
         topo::VertexKind kind = topo::VertexKind::host;
-        if (v.kind == "switch") kind = topo::VertexKind::network_switch;
-        if (v.kind == "node_switch") kind = topo::VertexKind::node_switch;
-        if (v.kind == "controller") kind = topo::VertexKind::controller;
+        if (v.kind == CustomVertexKind::network_switch) kind = topo::VertexKind::network_switch;
+        if (v.kind == CustomVertexKind::node_switch) kind = topo::VertexKind::node_switch;
+        if (v.kind == CustomVertexKind::controller) kind = topo::VertexKind::controller;
         vs.push_back({v.name, kind, v.level});
       }
       std::vector<topo::CustomLink> ls;
@@ -196,14 +183,12 @@ topo::Topology build_topology(const TopologyConfig& t, uint32_t n_nodes, uint32_
 }
 
 const GpuSpec* reference_gpu(const Scenario& sc, const JobClass& jc, size_t pool) {
-  if (!jc.reference_gpu.empty()) return builtin_catalog().find_gpu(jc.reference_gpu);
-  return builtin_catalog().find_gpu(instance_of(sc, sc.pools[pool].instance).gpu);
+  return jc.reference_gpu != nullptr ? jc.reference_gpu : sc.pools[pool].gpu;
 }
 
 double gpu_slowdown(const Scenario& sc, const JobClass& jc, size_t pool) {
-  if (jc.reference_gpu.empty()) return 1.0;
-  const GpuSpec* ref = builtin_catalog().find_gpu(jc.reference_gpu);
-  const GpuSpec* own = builtin_catalog().find_gpu(instance_of(sc, sc.pools[pool].instance).gpu);
+  const GpuSpec* ref = jc.reference_gpu;
+  const GpuSpec* own = sc.pools[pool].gpu;
   if (!ref || !own) return 1.0;
   const double speed = relative_speed(*own, *ref, precision_of(jc));
   return speed > 0 ? 1.0 / speed : 1.0;
@@ -214,12 +199,12 @@ std::optional<double> training_duration_s(const Scenario& sc, const JobClass& jc
   const TrainingSpec& t = *jc.training;
   size_t pool = 0;
   while (pool + 1 < sc.pools.size() && !allowed(jc, sc.pools[pool].name)) ++pool;
-  const InstanceType& inst = instance_of(sc, sc.pools[pool].instance);
+  const InstanceType& inst = sc.instance_of(sc.pools[pool]);
   const GpuSpec* ref = reference_gpu(sc, jc, pool);
   const uint32_t gpus = jc.gpus.values[0];
   const double steps = *t.tokens / t.batch_tokens;
   if (t.step_time_s) return steps * *t.step_time_s;
-  const StepComm c = step_comm(t, inst, *ref, gpus, inst.gpus_per_node);
+  const StepComm c = step_comm(t, inst, sc.gpu_of(sc.pools[pool]), *ref, gpus, inst.gpus_per_node);
   // NOTE: the ideal placement of a gang is one leaf at full line rate (no extra hops).
   return steps * (c.compute_s + comm_s(c, 0.0, 1.0));
 }
@@ -246,7 +231,7 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
   NetworkPlan plan;
   if (sc.topology.kind == TopologyKind::none) return plan;
   const uint32_t n_nodes = static_cast<uint32_t>(node_pool.size());
-  const InstanceType& first = instance_of(sc, sc.pools.at(0).instance);
+  const InstanceType& first = sc.instance_of(sc.pools.at(0));
   plan.topology = build_topology(sc.topology, n_nodes, first.gpus_per_node, node_link_gbps(first),
                                  plan.hosts_per_node);
   const topo::Topology& t = plan.topology;
@@ -349,7 +334,7 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
     for (const uint32_t gpus : sizes) {
       plan.row_gpus.push_back(gpus);
       for (size_t p = 0; p < n_pools; ++p) {
-        const InstanceType& inst = instance_of(sc, sc.pools[p].instance);
+        const InstanceType& inst = sc.instance_of(sc.pools[p]);
         const uint32_t gpn = inst.gpus_per_node;
         const uint32_t need = (gpus + gpn - 1) / gpn;
         uint32_t ideal = 0;
@@ -358,7 +343,8 @@ NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_p
         std::vector<double> fixed(L_n, 1.0);
         double volume = 0, intra = INF, inter = 1;
         if (jc.training && need > 1) {
-          const StepComm c = step_comm(*jc.training, inst, *reference_gpu(sc, jc, p), gpus, gpn);
+          const StepComm c = step_comm(*jc.training, inst, sc.gpu_of(sc.pools[p]),
+                                       *reference_gpu(sc, jc, p), gpus, gpn);
           const auto extra = [&](uint32_t L) {
             return std::max(0.0, tt.level_latency_s[L] - tt.level_latency_s[ideal]);
           };

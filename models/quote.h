@@ -20,6 +20,8 @@
 
 #include "models/catalog.h"
 #include "models/diagnostic.h"
+#include "models/field_reader.h"
+#include "models/queueing.h"
 #include "models/speed.h"
 
 namespace gpuplan::quote {
@@ -103,12 +105,9 @@ struct QuoteRequest {
 [[nodiscard]] const std::vector<std::string>& inference_keys();
 [[nodiscard]] const std::vector<std::string>& options_keys();
 
-//! A count with an optional K/M/B/T suffix (10^3..10^12): "70B" -> 7e10, "2T" -> 2e12, "1.5e9";
-//! nullopt when unreadable or not finite.
-[[nodiscard]] std::optional<double> parse_count(std::string_view text);
-
-//! Money in USD: "$5M", "5M", "$250K", "1,200,000", "$5.5e6" -> 5.5e6; nullopt when unreadable.
-[[nodiscard]] std::optional<double> parse_money(std::string_view text);
+// Counts ("70B") and money ("$5M") are read by the one field reader (models/field_reader.h).
+using gpuplan::parse_count;
+using gpuplan::parse_money;
 
 //! Validates a parsed request; nullopt with every problem in `diags` (JSON pointers).
 [[nodiscard]] std::optional<QuoteRequest> parse_request(const nlohmann::json& j,
@@ -242,14 +241,11 @@ struct Quote {
   std::string today;  //!< YYYY-MM-DD the quote was made
 };
 
-//! Erlang C probability that an arrival waits in M/M/c with offered load a = lambda/mu [servers].
-[[nodiscard]] double erlang_c(uint32_t c, double offered_load);
-//! Erlang C mean wait in queue [s] of M/M/c; +inf when lambda >= c mu.
-[[nodiscard]] double mmc_mean_wait_s(uint32_t c, double lambda, double mu);
-//! P(wait + service > t) of M/M/c (FCFS, exponential service).
-[[nodiscard]] double mmc_response_tail(uint32_t c, double lambda, double mu, double t_s);
-//! q-quantile of wait + service [s] of M/M/c; +inf when unstable.
-[[nodiscard]] double mmc_response_quantile_s(uint32_t c, double lambda, double mu, double q);
+// The M/M/c formulas the inference sizing uses (models/queueing.h).
+using queueing::erlang_c;
+using queueing::mmc_mean_wait_s;
+using queueing::mmc_response_quantile_s;
+using queueing::mmc_response_tail;
 
 //! Instance types the options select, in catalog order.
 [[nodiscard]] std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,

@@ -1,11 +1,13 @@
 #include "models/scenario.h"
 
+#include <stdexcept>
+
 namespace gpuplan {
 
-const InstanceType* find_instance(const Scenario& sc, std::string_view id) {
-  for (const auto& it : sc.instances)
-    if (it.id == id) return &it;
-  return builtin_catalog().find_instance(id);
+const GpuSpec& Scenario::gpu_of(const Pool& pool) const {
+  if (pool.gpu == nullptr)
+    throw std::logic_error("scenario: pool \"" + pool.name + "\" has no resolved GPU");
+  return *pool.gpu;
 }
 
 }  // namespace gpuplan

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/catalog.h"
+#include "models/names.h"
 #include "models/scenario_economics.h"
 #include "sim/core/types.h"
 
@@ -42,7 +43,7 @@ struct TraceFormat {
   std::string submit_column = "submit_time";
   std::string gpus_column = "num_gpus";
   std::string duration_column = "duration";
-  std::string time_format = "seconds";  //!< "seconds" or "datetime" (YYYY-MM-DD HH:MM:SS)
+  TimeFormat time_format = TimeFormat::seconds;  //!< datetime: "YYYY-MM-DD HH:MM:SS"
   double time_scale = 1.0;              //!< multiply numeric times and durations to get [s]
   bool rebase = true;                   //!< shift submit times so the first row is at 0
   double offset_s = 0;                  //!< added to every submit time after rebasing
@@ -64,7 +65,7 @@ struct TrainingSpec {
   std::optional<double> tokens;      //!< D, tokens per job: duration = speed model (gpus fixed)
   std::optional<double> step_time_s;  //!< [s] one optimizer step on the reference GPU, ideal placement
   double batch_tokens = 4e6;         //!< global batch per step (when step_time is absent)
-  std::string precision = "bf16";    //!< fp32 | tf32 | bf16 | fp16 | fp8
+  Precision precision = Precision::bf16;  //!< as written (fp16 trains at the bf16 rate)
   double mfu = 0.4;                  //!< model FLOPs utilisation (0, 1]
   bool data_parallel = true;         //!< all GPUs data-parallel; false: tensor-parallel in a node
   double overlap = 0;                //!< share of the gradient all-reduce hidden behind compute
@@ -81,7 +82,8 @@ struct JobClass {
   std::optional<TraceFormat> trace;
   std::vector<TraceRow> trace_rows;  //!< filled by the loader when `trace` is set
   uint64_t skipped_rows = 0;  //!< trace rows dropped for 0 GPUs or a duration <= 0
-  std::string reference_gpu;       //!< GPU model the durations refer to ("" = pool's own)
+  //! GPU the durations refer to (nullptr = the pool's own), in the built-in catalog.
+  const GpuSpec* reference_gpu = nullptr;
   std::vector<std::string> pools;  //!< pools this class may use ("" = all)
   std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
   std::optional<double> comm_fraction;   //!< share of a step spent in network all-reduce (no training)
@@ -94,29 +96,19 @@ using InlineInstance = InstanceType;
 //! A pool of identical nodes of one instance type under one way of paying.
 struct Pool {
   std::string name;
-  std::string instance;    //!< instance type id (catalog or inline)
+  std::string instance;    //!< instance type id (catalog or inline), as Scenario::instances spells it
+  uint32_t instance_idx = 0;     //!< its type: index into Scenario::instances
+  const GpuSpec* gpu = nullptr;  //!< its GPU in the built-in catalog (which lives forever)
   uint32_t count = 0;      //!< nodes
-  std::string pricing = "on_demand";  //!< on_demand | reserved_1y | reserved_3y | spot | on_prem
+  Pricing pricing = Pricing::on_demand;
   double price_per_node_hour = 0;     //!< [USD/h] resolved by the loader from the instance type
   PoolEconomics econ;                 //!< billing, reserved terms, on-prem, spot, elastic
-};
-
-//! Network topology kinds (topologies/builders.h).
-enum class TopologyKind : uint8_t {
-  none,  //!< one non-blocking switch (no key): every placement is ideal
-  single_switch,
-  two_level_tree,
-  leaf_spine,
-  fat_tree,
-  rail_optimized,
-  tree_ring_hybrid,
-  custom,
 };
 
 //! One vertex or link of a custom topology, as written (hosts are cluster nodes in order).
 struct CustomVertexSpec {
   std::string name;
-  std::string kind = "host";  //!< host | switch | node_switch | controller
+  CustomVertexKind kind = CustomVertexKind::host;
   uint32_t level = 0;
 };
 struct CustomLinkSpec {
@@ -129,7 +121,6 @@ struct CustomLinkSpec {
 //! (rail_optimized: hosts i * gpus_per_node ... are node i's GPUs).
 struct TopologyConfig {
   TopologyKind kind = TopologyKind::none;
-  std::string kind_name;             //!< as written, for reports
   uint32_t nodes_per_leaf = 0;       //!< two_level_tree, leaf_spine (0 = all nodes on one leaf)
   uint32_t spines = 0;               //!< leaf_spine, rail_optimized (0 = builder default)
   uint32_t k = 0;                    //!< fat_tree
@@ -168,8 +159,8 @@ struct RecommendSlo {
 //! One pool to size in a recommendation: every instance x pricing, from count.min to count.max.
 struct RecommendCandidate {
   std::string pool;                    //!< name of a pool of the scenario
-  std::vector<std::string> instances;  //!< instance type ids (catalog spelling)
-  std::vector<std::string> pricing;    //!< pricings to try (default: the pool's own)
+  std::vector<uint32_t> instances;     //!< indices into Scenario::instances
+  std::vector<Pricing> pricing;        //!< pricings to try (default: the pool's own)
   uint32_t count_min = 1;              //!< fewest nodes to try
   uint32_t count_max = 64;             //!< most nodes to try
 };
@@ -190,7 +181,9 @@ struct Scenario {
   uint64_t seed = 42;
   double horizon_s = 0;
   double warmup_s = 0;
-  std::vector<InstanceType> instances;  //!< inline instance types
+  //! Every instance type the scenario refers to, resolved by the loader: the inline ones as
+  //! written, then the catalog types that pools and recommend candidates name (in that order).
+  std::vector<InstanceType> instances;
   std::vector<Pool> pools;
   std::vector<JobClass> workload;
   SchedulerConfig scheduler;
@@ -201,10 +194,15 @@ struct Scenario {
   //! The scenario as the user wrote it, after --set overrides; reports echo the effective
   //! scenario instead (models/scenario_echo.h).
   nlohmann::json source;
+
+  //! The instance type of `pool` (resolved at load; a bad index is a bug: std::out_of_range).
+  [[nodiscard]] const InstanceType& instance_of(const Pool& pool) const {
+    return instances.at(pool.instance_idx);
+  }
+  //! The GPU of `pool`; std::logic_error when unresolved (a scenario built in memory must set
+  //! Pool::gpu before anything asks for GPU figures).
+  [[nodiscard]] const GpuSpec& gpu_of(const Pool& pool) const;
 };
 
-//! The instance type `id` as `sc` sees it: its inline instances first, then the built-in
-//! catalog (case-insensitive); nullptr when neither has it.
-const InstanceType* find_instance(const Scenario& sc, std::string_view id);
 
 }  // namespace gpuplan

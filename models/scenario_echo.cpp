@@ -16,6 +16,20 @@ namespace {
 
 using json = nlohmann::json;
 
+//! The scenario's word for `e` (models/names.h).
+template <class E>
+std::string name(E e) {
+  return std::string(enum_name(e));
+}
+
+//! The scenario's words for `es`, in order.
+template <class E>
+json names(const std::vector<E>& es) {
+  json out = json::array();
+  for (E e : es) out.push_back(name(e));
+  return out;
+}
+
 //! z of the standard normal's 90th percentile, as the loader uses it for lognormal p90.
 constexpr double Z90 = 1.2815515655446004;
 //! Seconds per year of an on-prem template's "life" (the loader's 365-day year).
@@ -25,20 +39,20 @@ json distribution_json(DistKind kind, double a, double b, const std::vector<doub
                        const std::vector<double>& weights, double median_s, double p90_s) {
   switch (kind) {
     case DistKind::fixed:
-      return {{"fixed", a}};
+      return {{name(kind), a}};
     case DistKind::exponential:
-      return {{"exponential", {{"mean", a}}}};
+      return {{name(kind), {{"mean", a}}}};
     case DistKind::uniform:
-      return {{"uniform", {{"low", a}, {"high", b}}}};
+      return {{name(kind), {{"low", a}, {"high", b}}}};
     case DistKind::loguniform:
-      return {{"loguniform", {{"low", a}, {"high", b}}}};
+      return {{name(kind), {{"low", a}, {"high", b}}}};
     case DistKind::lognormal:
       // NOTE: the median and p90 as written, so a reload computes the same mu and sigma bit for
       // bit; scenarios built in memory (no median) fall back to the inverse of the loader's map.
-      if (median_s > 0) return {{"lognormal", {{"median", median_s}, {"p90", p90_s}}}};
-      return {{"lognormal", {{"median", std::exp(a)}, {"p90", std::exp(a + Z90 * b)}}}};
+      if (median_s > 0) return {{name(kind), {{"median", median_s}, {"p90", p90_s}}}};
+      return {{name(kind), {{"median", std::exp(a)}, {"p90", std::exp(a + Z90 * b)}}}};
     case DistKind::empirical:
-      return {{"empirical", {{"values", values}, {"weights", weights}}}};
+      return {{name(kind), {{"values", values}, {"weights", weights}}}};
   }
   return nullptr;
 }
@@ -81,20 +95,8 @@ json instance_json(const InstanceType& it) {
 json instances_json(const Scenario& sc) {
   json out = json::array();
   std::set<std::string> written;
-  for (const InstanceType& it : sc.instances) {
-    out.push_back(instance_json(it));
-    written.insert(it.id);
-  }
-  const auto add = [&](const std::string& id) {
-    const InstanceType* it = find_instance(sc, id);
-    if (it == nullptr || written.count(it->id) != 0) return;
-    out.push_back(instance_json(*it));
-    written.insert(it->id);
-  };
-  for (const Pool& pool : sc.pools) add(pool.instance);
-  if (sc.recommend)
-    for (const RecommendCandidate& c : sc.recommend->candidates)
-      for (const std::string& id : c.instances) add(id);
+  for (const InstanceType& it : sc.instances)
+    if (written.insert(it.id).second) out.push_back(instance_json(it));
   return out;
 }
 
@@ -120,8 +122,8 @@ json spot_json(const SpotConfig& sp, const Pool& pool) {
       series.push_back({{"at", pt.t_s}, {"usd_per_hour", pt.usd_per_hour}});
     s["price_series"] = series;
   }
-  if (!sp.advisor_band.empty()) {
-    s["advisor_band"] = sp.advisor_band;
+  if (sp.advisor_band) {
+    s["advisor_band"] = name(*sp.advisor_band);
     s["_interruptions_per_node_hour"] = sp.hazard_per_node_hour;
   } else {
     s["interruptions_per_node_hour"] = sp.hazard_per_node_hour;
@@ -148,17 +150,16 @@ json pool_json(const Pool& pool) {
   const PoolEconomics& e = pool.econ;
   json j = {{"name", pool.name},
             {"instance", pool.instance},
-            {"pricing", pool.pricing},
-            {"billing",
-             {{"granularity", economics::granularity_name(e.granularity)},
-              {"minimum", e.billing_minimum_s}}},
+            {"pricing", name(pool.pricing)},
+            {"billing", {{"granularity", name(e.granularity)}, {"minimum", e.billing_minimum_s}}},
             {"_price_per_node_hour", pool.price_per_node_hour}};
   // NOTE: an elastic pool's "count" is the nodes it starts with; its slots are "max".
   const uint32_t count = e.elastic ? e.elastic->initial_nodes : pool.count;
   if (count > 0) j["count"] = count;
-  if (pool.pricing == "reserved_1y" || pool.pricing == "reserved_3y") j["upfront"] = e.upfront;
+  if (pool.pricing == Pricing::reserved_1y || pool.pricing == Pricing::reserved_3y)
+    j["upfront"] = name(e.upfront);
   if (e.on_prem) j["on_prem"] = on_prem_json(*e.on_prem, e.on_prem_life_s);
-  if (e.spot && pool.pricing == "spot") j["spot"] = spot_json(*e.spot, pool);
+  if (e.spot && pool.pricing == Pricing::spot) j["spot"] = spot_json(*e.spot, pool);
   if (e.elastic) j["elastic"] = elastic_json(*e.elastic);
   return j;
 }
@@ -174,7 +175,7 @@ json trace_json(const TraceFormat& t) {
       {"path", path.lexically_normal().string()},
       {"columns",
        {{"submit", t.submit_column}, {"gpus", t.gpus_column}, {"duration", t.duration_column}}},
-      {"time_format", t.time_format},
+      {"time_format", name(t.time_format)},
       {"time_unit", t.time_scale},
       {"rebase", t.rebase},
       {"offset", t.offset_s}};
@@ -183,8 +184,9 @@ json trace_json(const TraceFormat& t) {
 }
 
 json training_json(const TrainingSpec& t) {
-  json j = {{"params", t.params}, {"batch_tokens", t.batch_tokens},   {"precision", t.precision},
-            {"mfu", t.mfu},       {"data_parallel", t.data_parallel}, {"overlap", t.overlap}};
+  json j = {
+      {"params", t.params}, {"batch_tokens", t.batch_tokens},   {"precision", name(t.precision)},
+      {"mfu", t.mfu},       {"data_parallel", t.data_parallel}, {"overlap", t.overlap}};
   if (t.tokens) j["tokens"] = *t.tokens;
   if (t.step_time_s) j["step_time"] = *t.step_time_s;
   return j;
@@ -212,8 +214,8 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
     const bool named = std::find(jc.pools.begin(), jc.pools.end(), pool.name) != jc.pools.end();
     if (!jc.pools.empty() && !named) continue;
     if (!pool.econ.spot || (jc.pools.empty() && !jc.econ.spot_tolerant)) continue;
-    const InstanceType* inst = find_instance(sc, pool.instance);
-    if (inst == nullptr || inst->gpus_per_node == 0) continue;
+    const InstanceType* inst = &sc.instance_of(pool);
+    if (inst->gpus_per_node == 0) continue;
     const SpotConfig& sp = *pool.econ.spot;
     PoolEconSpec pe;
     pe.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
@@ -238,7 +240,7 @@ json class_json(const Scenario& sc, const JobClass& jc) {
   json j = {{"name", jc.name}};
   if (!jc.description.empty()) j["description"] = jc.description;
   if (!jc.pools.empty()) j["pools"] = jc.pools;
-  if (!jc.reference_gpu.empty()) j["reference_gpu"] = jc.reference_gpu;
+  if (jc.reference_gpu != nullptr) j["reference_gpu"] = jc.reference_gpu->id;
   if (jc.trace) {
     j["trace"] = trace_json(*jc.trace);
   } else {
@@ -267,9 +269,7 @@ json class_json(const Scenario& sc, const JobClass& jc) {
 }
 
 json scheduler_json(const SchedulerConfig& s) {
-  static const char* const PLACEMENTS[] = {"best_fit", "pack", "spread", "topology_aware"};
-  return {{"queue", s.queue == QueuePolicy::fifo ? "fifo" : "backfill"},
-          {"placement", PLACEMENTS[static_cast<size_t>(s.placement)]}};
+  return {{"queue", name(s.queue)}, {"placement", name(s.placement)}};
 }
 
 //! The topology with the link bandwidth and latency the builder would default to written out;
@@ -277,10 +277,10 @@ json scheduler_json(const SchedulerConfig& s) {
 //! fabric, one leaf for all nodes) stay unwritten, so they still follow the cluster.
 json topology_json(const Scenario& sc) {
   const TopologyConfig& t = sc.topology;
-  json j = {{"kind", t.kind_name},
+  json j = {{"kind", name(t.kind)},
             {"latency", t.latency_s.value_or(topologies::NIC_LATENCY_S)},
             {"comm_fraction", t.comm_fraction}};
-  const InstanceType* first = sc.pools.empty() ? nullptr : find_instance(sc, sc.pools[0].instance);
+  const InstanceType* first = sc.pools.empty() ? nullptr : &sc.instance_of(sc.pools[0]);
   double link_default = first ? node_link_gbps(*first) : 100.0;
   if (t.kind == TopologyKind::rail_optimized) link_default = 400;
   if (t.kind == TopologyKind::tree_ring_hybrid) link_default = 100;
@@ -325,18 +325,19 @@ json topology_json(const Scenario& sc) {
 }
 
 json tco_json(const TcoConfig& t) {
-  json j = {{"years", t.years},
-            {"demand_growth_per_month", t.demand_growth_per_month},
-            {"discount_rate", t.discount_rate},
-            {"compare", t.compare},
-            {"basis", t.accrual ? "accrual" : "cash"}};
+  json j = {
+      {"years", t.years},
+      {"demand_growth_per_month", t.demand_growth_per_month},
+      {"discount_rate", t.discount_rate},
+      {"compare", names(t.compare)},
+      {"basis", name(t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash)}};
   if (t.on_prem_nodes) j["on_prem_nodes"] = *t.on_prem_nodes;
   if (t.hybrid_nodes) j["hybrid_nodes"] = *t.hybrid_nodes;
   if (t.server) j["server"] = *t.server;
   return j;
 }
 
-json recommend_json(const RecommendConfig& r) {
+json recommend_json(const Scenario& sc, const RecommendConfig& r) {
   json slos = json::array(), candidates = json::array();
   for (const RecommendSlo& s : r.slos) {
     json o = {{"metric", s.metric}};
@@ -345,9 +346,11 @@ json recommend_json(const RecommendConfig& r) {
     slos.push_back(o);
   }
   for (const RecommendCandidate& c : r.candidates) {
+    json instances = json::array();
+    for (uint32_t k : c.instances) instances.push_back(sc.instances.at(k).id);
     candidates.push_back({{"pool", c.pool},
-                          {"instances", c.instances},
-                          {"pricing", c.pricing},
+                          {"instances", instances},
+                          {"pricing", names(c.pricing)},
                           {"count", {{"min", c.count_min}, {"max", c.count_max}}}});
   }
   return {{"slos", slos},
@@ -378,7 +381,7 @@ json effective_scenario_json(const Scenario& sc) {
   j["workload"] = workload;
   if (sc.topology.kind != TopologyKind::none) j["topology"] = topology_json(sc);
   if (sc.tco) j["tco"] = tco_json(*sc.tco);
-  if (sc.recommend) j["recommend"] = recommend_json(*sc.recommend);
+  if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);
   return j;
 }
 

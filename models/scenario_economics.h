@@ -9,6 +9,7 @@
 #include "models/economics/billing.h"
 #include "models/economics/on_prem.h"
 #include "models/economics/spot.h"
+#include "models/plan_enums.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -29,7 +30,7 @@ struct SpotConfig {
   std::optional<double> discount;  //!< [0, 1] off on-demand; else the catalog spot price
   std::vector<economics::PricePoint> price_series;  //!< [s, USD per node-hour]; empty = constant
   double hazard_per_node_hour = 0;                  //!< [1/h] independent interruptions per node
-  std::string advisor_band;                         //!< "" or the AWS band the hazard came from
+  std::optional<economics::SpotAdvisorBand> advisor_band;  //!< the AWS band the hazard came from
   double wave_rate_per_hour = 0;                    //!< [1/h] Λ; 0 = no waves
   double wave_rate_per_s = 0;                       //!< [1/s] Λ as written (for the echo)
   double wave_alpha = 2.68;        //!< Beta shape α of the wave share (Bamboo p3 fit)
@@ -52,7 +53,7 @@ struct ElasticConfig {
 struct PoolEconomics {
   economics::BillingGranularity granularity = economics::BillingGranularity::per_second;
   double billing_minimum_s = 0;                      //!< [s]
-  std::string upfront = "none";                      //!< reserved pools: none | partial | all
+  Upfront upfront = Upfront::none;                   //!< reserved pools only
   std::optional<economics::ReservedOffer> reserved;  //!< per node, for reserved pools
   std::optional<economics::OnPremNode> on_prem;      //!< server template for on_prem pools
   std::optional<double> on_prem_life_s;              //!< [s] the template's "life" as written
@@ -79,7 +80,7 @@ struct TcoConfig {
   uint32_t years = 3;
   double demand_growth_per_month = 0;
   double discount_rate = 0.08;
-  std::vector<std::string> compare = {"cloud", "on_prem", "hybrid"};
+  std::vector<TcoOption> compare = {TcoOption::cloud, TcoOption::on_prem, TcoOption::hybrid};
   bool accrual =
       false;  //!< false: cash basis (purchases when paid); true: spread (economics/tco.h)
   std::optional<uint32_t> on_prem_nodes;  //!< fleet size; default sized to the peak month

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/names.h"
+
 namespace gpuplan {
 namespace {
 
@@ -37,11 +39,7 @@ double usable_bytes(const TrainingJob& job, const GpuSpec& gpu) {
 }  // namespace
 
 std::optional<Precision> parse_precision(std::string_view name) {
-  if (name == "fp32") return Precision::fp32;
-  if (name == "tf32") return Precision::tf32;
-  if (name == "bf16" || name == "fp16") return Precision::bf16;
-  if (name == "fp8") return Precision::fp8;
-  return std::nullopt;
+  return parse_enum<Precision>(name);
 }
 
 double peak_tflops(const GpuSpec& gpu, Precision p) {
@@ -51,6 +49,7 @@ double peak_tflops(const GpuSpec& gpu, Precision p) {
     case Precision::tf32:
       return gpu.tf32_tflops > 0 ? gpu.tf32_tflops : gpu.fp32_tflops;
     case Precision::bf16:
+    case Precision::fp16:
       return gpu.bf16_tflops;
     case Precision::fp8:
       return gpu.fp8_tflops > 0 ? gpu.fp8_tflops : gpu.bf16_tflops;

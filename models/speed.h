@@ -18,9 +18,10 @@ enum class Precision : uint8_t {
   tf32,  //!< TF32 tensor cores (FP32 where the GPU has none)
   bf16,  //!< BF16/FP16 tensor cores (V100/T4: FP16)
   fp8,   //!< FP8 tensor cores (BF16/FP16 where the GPU has none)
+  fp16,  //!< FP16 tensor cores: the BF16 rate (as written, so echoes and reports show it)
 };
 
-//! Precision from "fp32", "tf32", "bf16", "fp16" (= bf16 tensor rate) or "fp8", or nullopt.
+//! Precision from "fp32", "tf32", "bf16", "fp16" or "fp8" (models/names.h), or nullopt.
 [[nodiscard]] std::optional<Precision> parse_precision(std::string_view name);
 
 //! Dense peak throughput of `gpu` at `p` [TFLOPS], falling back to the next wider format the

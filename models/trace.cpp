@@ -202,7 +202,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   }
   if (!columns_ok) return std::nullopt;
 
-  const bool datetime = fmt.time_format == "datetime";
+  const bool datetime = fmt.time_format == TimeFormat::datetime;
   TraceData out;
   std::vector<std::string> f;
   while (true) {

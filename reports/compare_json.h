@@ -15,8 +15,8 @@ namespace gpuplan::reports {
 [[nodiscard]] nlohmann::json compare_json(const Scenario& a, const Scenario& b,
                                           const study::Comparison& c);
 
-//! A self-contained page (no script, strict CSP) with the table of compare.json `doc`; every
-//! value from the document is HTML-escaped.
+//! The comparison page (reports/assets/compare.html): compare.json `doc` as its data island, the
+//! table built by compare.js with textContent only, under the pages' strict hash-based CSP.
 [[nodiscard]] std::string render_compare_html(const nlohmann::json& doc);
 
 }  // namespace gpuplan::reports

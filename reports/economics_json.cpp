@@ -1,6 +1,7 @@
 #include "reports/economics_json.h"
 
 #include "models/economics/tco.h"
+#include "models/names.h"
 
 namespace gpuplan {
 namespace {
@@ -14,10 +15,10 @@ void add_pool_economics(json& per_pool, const Scenario& sc, const CompiledScenar
   for (size_t p = 0; p < sc.pools.size() && p < per_pool.size(); ++p) {
     json& jp = per_pool[p];
     const PoolEconomics& pe = sc.pools[p].econ;
-    jp["billing"] = {{"granularity", economics::granularity_name(pe.granularity)},
+    jp["billing"] = {{"granularity", std::string(enum_name(pe.granularity))},
                      {"minimum_s", pe.billing_minimum_s}};
     if (pe.reserved) {
-      jp["reserved"] = {{"upfront", pe.upfront},
+      jp["reserved"] = {{"upfront", std::string(enum_name(pe.upfront))},
                         {"term_years", pe.reserved->term_years},
                         {"upfront_usd_per_node", pe.reserved->upfront_usd},
                         {"hourly_usd_per_node", pe.reserved->hourly_usd},
@@ -35,7 +36,8 @@ void add_pool_economics(json& per_pool, const Scenario& sc, const CompiledScenar
       const PoolEconSpec& e = cs.pool_econ[p];
       jp["spot"] = {
           {"interruptions_per_node_hour", pe.spot->hazard_per_node_hour},
-          {"advisor_band", pe.spot->advisor_band},
+          {"advisor_band",
+           pe.spot->advisor_band ? std::string(enum_name(*pe.spot->advisor_band)) : ""},
           {"waves_per_hour", pe.spot->wave_rate_per_hour},
           {"notice_s", e.notice_s},
           {"discount_vs_on_demand", economics::discount_vs_on_demand(

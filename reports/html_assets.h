@@ -8,6 +8,8 @@ extern const char gpuplan_embed_report_html[];
 extern const unsigned long gpuplan_embed_report_html_size;
 extern const char gpuplan_embed_sweep_html[];
 extern const unsigned long gpuplan_embed_sweep_html_size;
+extern const char gpuplan_embed_compare_html[];
+extern const unsigned long gpuplan_embed_compare_html_size;
 extern const char gpuplan_embed_style_css[];
 extern const unsigned long gpuplan_embed_style_css_size;
 extern const char gpuplan_embed_capture_js[];
@@ -20,6 +22,8 @@ extern const char gpuplan_embed_report_js[];
 extern const unsigned long gpuplan_embed_report_js_size;
 extern const char gpuplan_embed_sweep_js[];
 extern const unsigned long gpuplan_embed_sweep_js_size;
+extern const char gpuplan_embed_compare_js[];
+extern const unsigned long gpuplan_embed_compare_js_size;
 extern const char gpuplan_embed_quote_html[];
 extern const unsigned long gpuplan_embed_quote_html_size;
 extern const char gpuplan_embed_quote_css[];
@@ -36,6 +40,9 @@ inline std::string_view report_html() {
 //! reports/assets/sweep.html: the template of sweep.html.
 inline std::string_view sweep_html() {
   return {gpuplan_embed_sweep_html, gpuplan_embed_sweep_html_size};
+}
+inline std::string_view compare_html() {
+  return {gpuplan_embed_compare_html, gpuplan_embed_compare_html_size};
 }
 //! reports/assets/style.css: the style sheet of every page, for screen and print (A4).
 inline std::string_view style_css() {
@@ -60,6 +67,9 @@ inline std::string_view report_js() {
 //! reports/assets/sweep.js: builds sweep.html from the sweep document.
 inline std::string_view sweep_js() {
   return {gpuplan_embed_sweep_js, gpuplan_embed_sweep_js_size};
+}
+inline std::string_view compare_js() {
+  return {gpuplan_embed_compare_js, gpuplan_embed_compare_js_size};
 }
 
 //! reports/assets/quote.html: the template of quote.html (printed to quote.pdf).

@@ -10,18 +10,8 @@
 namespace gpuplan {
 namespace {
 
-const char* placement_name(Placement p) {
-  switch (p) {
-    case Placement::best_fit:
-      return "best_fit";
-    case Placement::pack:
-      return "pack";
-    case Placement::spread:
-      return "spread";
-    case Placement::topology_aware:
-      return "topology_aware";
-  }
-  return "best_fit";
+std::string placement_name(Placement p) {
+  return std::string(enum_name(p));
 }
 
 //! Time-averaged load of uplink group g with `crossing_nodes` nodes crossing it on average: their
@@ -42,7 +32,7 @@ nlohmann::json network_json(const Scenario& sc, const CompiledScenario& cs,
   const double rate_changes = s.mean("network.rate_changes");
   nlohmann::json out = {
       {"placement", placement_name(sc.scheduler.placement)},
-      {"topology", sc.topology.kind == TopologyKind::none ? "none" : sc.topology.kind_name},
+      {"topology", std::string(enum_name(sc.topology.kind))},
       {"stranded_gpus", stranded},
       {"stranded_share", provisioned > 0 ? stranded / provisioned : 0},
       {"mean_comm_slowdown", s.mean("network.mean_comm_slowdown")},
@@ -66,9 +56,12 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
                                                  : nlohmann::json(tt.level_bw_gbps[L]));
     lat.push_back(tt.level_latency_s[L]);
   }
-  nlohmann::json out = {{"kind", sc.topology.kind_name}, {"name", plan.topology.name},
-                        {"hosts", tt.n_hosts},           {"hosts_per_node", plan.hosts_per_node},
-                        {"levels", tt.n_levels},         {"level_bw_gbps", bw},
+  nlohmann::json out = {{"kind", std::string(enum_name(sc.topology.kind))},
+                        {"name", plan.topology.name},
+                        {"hosts", tt.n_hosts},
+                        {"hosts_per_node", plan.hosts_per_node},
+                        {"levels", tt.n_levels},
+                        {"level_bw_gbps", bw},
                         {"level_latency_s", lat}};
   // NaN: an edge with no measured load, drawn plain (every edge when no loads are given).
   std::vector<double> edge_load(plan.edge_groups.size(), std::nan(""));

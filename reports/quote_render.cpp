@@ -7,6 +7,7 @@
 #include <set>
 
 #include "models/economics/billing.h"
+#include "models/names.h"
 #include "reports/format.h"
 #include "reports/assessment.h"
 #include "reports/html_assets.h"
@@ -22,18 +23,8 @@ using reports::format_money;
 using reports::format_number;
 using reports::format_percent;
 
-const char* precision_name(Precision p) {
-  switch (p) {
-    case Precision::fp32:
-      return "fp32";
-    case Precision::tf32:
-      return "tf32";
-    case Precision::bf16:
-      return "bf16";
-    case Precision::fp8:
-      return "fp8";
-  }
-  return "bf16";
+std::string precision_name(Precision p) {
+  return std::string(enum_name(p));
 }
 
 //! 7.0e10 -> "70B", 2e12 -> "2T", 1.5e9 -> "1.5B".

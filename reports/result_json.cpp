@@ -85,7 +85,7 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
   json per_pool_cost = json::object(), pools = json::array();
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
-    const InstanceType* inst = find_instance(sc, pool.instance);
+    const InstanceType* inst = &sc.instance_of(pool);
     const std::string k = "per_pool." + pool.name + ".";
     const double cost = mean("cost_usd.per_pool." + pool.name);
     per_pool_cost[pool.name] = cost;
@@ -94,7 +94,7 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
                      {"gpu", inst ? inst->gpu : ""},
                      {"nodes", pool.count},
                      {"gpus", pool.count * cs.pools[p].gpus_per_node},
-                     {"pricing", pool.pricing},
+                     {"pricing", std::string(enum_name(pool.pricing))},
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
                      {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},

@@ -63,18 +63,19 @@ json sweep_json(const SweepRequest& req, const std::vector<SweepAxis>& axes,
     for (const auto& v : a.values) vals.push_back(value_json(v));
     axes_json.push_back({{"path", a.path}, {"values", vals}});
   }
-  json doc = {{"scenario", req.scenario},
-          {"gpuplan_version", GPUPLAN_VERSION},
-          {"generated_at", utc_now_iso8601()},
-          {"command", req.command},
-          {"seed", req.seed},
-          {"replications", req.replications},
-          {"common_random_numbers", true},
-          {"target", req.wait_p90_target_s ? json::object({{"wait_p90_s", *req.wait_p90_target_s}})
-                                           : json(nullptr)},
-          {"vary", axes_json},
-          {"points", points},
-          {"pareto", {{"cost_vs_wait_p90", wait_idx}, {"cost_vs_utilization", util_idx}}}};
+  json doc = {
+      {"scenario", req.scenario},
+      {"gpuplan_version", GPUPLAN_VERSION},
+      {"generated_at", utc_now_iso8601()},
+      {"command", req.command},
+      {"seed", req.seed},
+      {"replications", req.replications},
+      {"common_random_numbers", true},
+      {"target", req.wait_p90_target_s ? json::object({{"wait_p90_s", *req.wait_p90_target_s}})
+                                       : json(nullptr)},
+      {"vary", axes_json},
+      {"points", points},
+      {"pareto", {{"cost_vs_wait_p90", wait_idx}, {"cost_vs_utilization", util_idx}}}};
   doc["assessment"] = reports::assess_sweep(doc);  // the verdicts sweep.html shows
   return doc;
 }

@@ -57,21 +57,21 @@ std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText
   for (const RecommendCandidate& c : sc.recommend->candidates) {
     const auto pool = std::find_if(sc.pools.begin(), sc.pools.end(),
                                    [&](const Pool& p) { return p.name == c.pool; });
-    for (const std::string& inst : c.instances) {
-      for (const std::string& pricing : c.pricing) {
+    for (const uint32_t inst_idx : c.instances) {
+      const std::string& inst = sc.instances.at(inst_idx).id;
+      for (const Pricing pricing : c.pricing) {
         RecommendOption opt;
         opt.pool_idx = std::size_t(pool - sc.pools.begin());
         opt.pool = c.pool;
         opt.instance = inst;
-        opt.pricing = pricing;
+        opt.pricing = std::string(enum_name(pricing));
         opt.count_min = c.count_min;
         opt.count_max = c.count_max;
         const auto probe_sc = load_variant(t, pinned(opt, c.count_max), diags);
         if (!probe_sc) return std::nullopt;
-        const InstanceType* it = find_instance(*probe_sc, inst);
-        opt.gpus_per_node = it->gpus_per_node;
-        if (const GpuSpec* g = builtin_catalog().find_gpu(it->gpu))
-          opt.bf16_tflops = g->bf16_tflops;
+        const Pool& probe_pool = probe_sc->pools[opt.pool_idx];
+        opt.gpus_per_node = probe_sc->instance_of(probe_pool).gpus_per_node;
+        opt.bf16_tflops = probe_sc->gpu_of(probe_pool).bf16_tflops;
         opt.price_per_node_hour = probe_sc->pools[opt.pool_idx].price_per_node_hour;
         options.push_back(std::move(opt));
       }

@@ -95,7 +95,7 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
     const double gpn = cs.pools[p].gpus_per_node;
-    if (pool.pricing == "on_prem") continue;
+    if (pool.pricing == Pricing::on_prem) continue;
     if (mix.on_demand_usd_per_gpu_hour == 0 && pool.econ.on_demand_per_node_hour > 0)
       mix.on_demand_usd_per_gpu_hour = pool.econ.on_demand_per_node_hour / gpn;
     if (pool.econ.reserved) {
@@ -122,13 +122,14 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   std::optional<economics::OnPremNode> node;
   uint32_t scenario_onprem_nodes = 0;
   for (const Pool& pool : sc.pools) {
-    if (pool.pricing == "on_prem") scenario_onprem_nodes += pool.count;
+    if (pool.pricing == Pricing::on_prem) scenario_onprem_nodes += pool.count;
     if (t.server && pool.name == *t.server) node = pool.econ.on_prem;
   }
   json options = json::object();
   std::optional<Eigen::VectorXd> cloud_cum;
-  for (const std::string& name : t.compare) {
-    if (name == "cloud") {
+  for (const TcoOption option : t.compare) {
+    const std::string name(enum_name(option));
+    if (option == TcoOption::cloud) {
       const auto c = economics::cloud_monthly_cost(mix, *demand, basis);
       if (!c) continue;
       options["cloud"] = option_json(c->total_usd, t.discount_rate);
@@ -140,11 +141,12 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
       const double peak = demand->maxCoeff();
       const uint32_t sized =
           static_cast<uint32_t>(std::ceil(peak / (gpn * economics::HOURS_PER_MONTH) - 1e-9));
-      fleet.n_nodes = name == "on_prem" ? t.on_prem_nodes.value_or(std::max<uint32_t>(1, sized))
-                                        : t.hybrid_nodes.value_or(scenario_onprem_nodes);
+      fleet.n_nodes = option == TcoOption::on_prem
+                          ? t.on_prem_nodes.value_or(std::max<uint32_t>(1, sized))
+                          : t.hybrid_nodes.value_or(scenario_onprem_nodes);
       json o;
       Eigen::VectorXd total;
-      if (name == "on_prem") {
+      if (option == TcoOption::on_prem) {
         const auto c = economics::on_prem_monthly_cost(fleet, *demand, basis);
         if (!c) continue;
         total = c->total_usd;

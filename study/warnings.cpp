@@ -56,7 +56,7 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                 "horizon and are not steady-state figures.");
   }
   for (const Pool& p : sc.pools) {
-    const InstanceType* inst = find_instance(sc, p.instance);
+    const InstanceType* inst = &sc.instance_of(p);
     if (inst && is_stale(inst->as_of, today_utc())) {
       w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +

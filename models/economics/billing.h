@@ -18,18 +18,7 @@ enum class BillingGranularity : uint8_t {
   per_millisecond,  //!< round up to whole milliseconds (serverless)
 };
 
-//! The scenario's word for a granularity: "second", "hour" or "millisecond".
-[[nodiscard]] constexpr const char* granularity_name(BillingGranularity g) {
-  switch (g) {
-    case BillingGranularity::per_second:
-      return "second";
-    case BillingGranularity::per_hour:
-      return "hour";
-    case BillingGranularity::per_millisecond:
-      return "millisecond";
-  }
-  return "second";
-}
+//! The scenario's words for granularities are in models/names.h (enum_name, parse_enum).
 
 //! Billing rule of one pool: granularity plus a minimum charge per usage interval.
 struct BillingRule {

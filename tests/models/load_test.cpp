@@ -85,11 +85,13 @@ TEST_CASE("load::scenario") {
     CHECK(sc.horizon_s == 2592000);
     CHECK(sc.warmup_s == 86400);
     CHECK(sc.scheduler.queue == QueuePolicy::backfill);
-    REQUIRE(sc.instances.size() == 1);
+    // The inline lab.g1, then the catalog's p5.48xlarge that pool "big" names.
+    REQUIRE(sc.instances.size() == 2);
     // The GPU id is stored in the catalog's spelling.
     CHECK(sc.instances[0].gpu == "A100-80GB");
+    CHECK(sc.instances[1].id == "p5.48xlarge");
     REQUIRE(sc.pools.size() == 2);
-    CHECK(sc.pools[0].pricing == "on_demand");
+    CHECK(sc.pools[0].pricing == Pricing::on_demand);
     // lab.g1 costs 2.0 USD per node-hour on demand.
     CHECK(sc.pools[0].price_per_node_hour == 2.0);
     // p5.48xlarge spot is the catalog's spot price.
@@ -104,7 +106,8 @@ TEST_CASE("load::scenario") {
     CHECK(sc.workload[0].duration.a == 1);
     // 12/h = 1/300 per second.
     CHECK(sc.workload[1].rate_per_s == doctest::Approx(1.0 / 300));
-    CHECK(sc.workload[1].reference_gpu == "H100-SXM");
+    REQUIRE(sc.workload[1].reference_gpu != nullptr);
+    CHECK(sc.workload[1].reference_gpu->id == "H100-SXM");
     CHECK(sc.workload[1].pools == std::vector<std::string>{"big"});
     // GPU counts sorted numerically (not as strings "1" < "16" < "2").
     CHECK(sc.workload[1].gpus.values == std::vector<uint32_t>{1, 2, 4, 16});
@@ -255,6 +258,18 @@ TEST_CASE("load::pools") {
   SUBCASE("a class may only name existing pools") {
     const auto r = load(GOOD, {R"(workload.1.pools=["bigg"])"});
     CHECK(r.at("/workload/1/pools/0").message == "unknown pool \"bigg\"; did you mean \"big\"?");
+  }
+  SUBCASE("a loaded pool holds its instance type and GPU, resolved once") {
+    const auto r = load(GOOD);
+    REQUIRE_MESSAGE(r.sc, r.d.to_text());
+    const Scenario& sc = *r.sc;
+    CHECK(sc.instance_of(sc.pools[0]).id == "lab.g1");
+    CHECK(sc.instance_of(sc.pools[1]).id == "p5.48xlarge");
+    REQUIRE(sc.pools[1].gpu != nullptr);
+    // the built-in catalog's own entry, so the pointer outlives any copy of the scenario
+    CHECK(sc.pools[1].gpu == builtin_catalog().find_gpu("H100-SXM"));
+    CHECK(&sc.gpu_of(sc.pools[0]) == builtin_catalog().find_gpu("A100-80GB"));
+    CHECK(sc.pools[1].pricing == Pricing::spot);
   }
 }
 

@@ -190,31 +190,6 @@ TEST_CASE("quote::spot_timing") {
   }
 }
 
-TEST_CASE("quote::erlang") {
-  SUBCASE("M/M/1: P(wait) is rho and the response time is Exp(mu - lambda)") {
-    // rho = 0.5 / 1
-    CHECK(erlang_c(1, 0.5) == doctest::Approx(0.5));
-    // W_q = rho / (mu - lambda) = 0.5 / 0.5 = 1 s
-    CHECK(mmc_mean_wait_s(1, 0.5, 1.0) == doctest::Approx(1.0));
-    // P(T > t) = exp(-(mu - lambda) t) = exp(-1) at t = 2 s
-    CHECK(mmc_response_tail(1, 0.5, 1.0, 2.0) == doctest::Approx(std::exp(-1.0)));
-    // p99 = ln(100) / 0.5 = 9.21 s
-    CHECK(mmc_response_quantile_s(1, 0.5, 1.0, 0.99) == doctest::Approx(std::log(100.0) / 0.5));
-  }
-  SUBCASE("M/M/c mean wait matches the textbook Erlang C sum") {
-    for (uint32_t c : {2u, 8u, 64u}) {
-      const double lambda = 0.8 * c;
-      CAPTURE(c);
-      // the same formula summed term by term (tests/sim/scenario_builder.h)
-      CHECK(mmc_mean_wait_s(c, lambda, 1.0) ==
-            doctest::Approx(test::erlang_c_wait(c, lambda, 1.0)));
-    }
-  }
-  SUBCASE("an unstable queue has an infinite wait") {
-    CHECK(std::isinf(mmc_mean_wait_s(4, 4.0, 1.0)));
-  }
-}
-
 TEST_CASE("quote::inference") {
   const Catalog& cat = builtin_catalog();
   const InstanceType& g6 = *cat.find_instance("g6.xlarge");

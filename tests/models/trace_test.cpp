@@ -108,7 +108,7 @@ TEST_CASE("load::trace") {
     Diagnostics d2;
     CHECK_FALSE(parse("", {}, d2));
     TraceFormat fmt;
-    fmt.time_format = "datetime";
+    fmt.time_format = TimeFormat::datetime;
     Diagnostics d3;
     CHECK_FALSE(parse("submit_time,num_gpus,duration\n2017-02-30 00:00:00,1,5\n", fmt, d3));
     CHECK(d3.sorted()[0].message.find("\"2017-02-30 00:00:00\" as a date-time") !=
@@ -136,7 +136,7 @@ TEST_CASE("load::trace_files") {
     TraceFormat fmt;
     fmt.path = DATA + "philly_jobs.csv";
     fmt.submit_column = "timestamp";
-    fmt.time_format = "datetime";
+    fmt.time_format = TimeFormat::datetime;
     Diagnostics d;
     const auto t = read_trace(fmt, "/workload/0/trace", d);
     REQUIRE(t);

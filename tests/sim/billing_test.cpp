@@ -75,7 +75,7 @@ TEST_CASE("sim::billing") {
   }
   SUBCASE("a reserved pool bills every node for the whole window, idle or not") {
     Scenario sc = test::one_pool(4, 8, 10 * 3600.0);
-    sc.pools[0].pricing = "reserved_1y";
+    sc.pools[0].pricing = Pricing::reserved_1y;
     sc.pools[0].price_per_node_hour = 2.5;
     sc.workload.push_back(trace_class({0}, 3600, 8));
     const Run r = run(sc);
@@ -88,7 +88,7 @@ TEST_CASE("sim::billing") {
   }
   SUBCASE("a spot discount of 70% off $10 per node-hour bills $3 per node-hour") {
     Scenario sc = test::one_pool(2, 8, 5 * 3600.0);
-    sc.pools[0].pricing = "spot";
+    sc.pools[0].pricing = Pricing::spot;
     sc.pools[0].price_per_node_hour = 10 * (1 - 0.7);
     sc.pools[0].econ.spot = SpotConfig{};
     sc.workload.push_back(test::mm_class(1.0 / 3600, 60));
@@ -97,7 +97,7 @@ TEST_CASE("sim::billing") {
   }
   SUBCASE("a spot price series is integrated step by step") {
     Scenario sc = test::one_pool(1, 8, 3 * 3600.0);
-    sc.pools[0].pricing = "spot";
+    sc.pools[0].pricing = Pricing::spot;
     sc.pools[0].price_per_node_hour = 2;
     sc.pools[0].econ.spot = SpotConfig{};
     sc.pools[0].econ.spot->price_series = {{0, 2.0}, {3600, 4.0}, {5400, 1.0}};
@@ -126,7 +126,7 @@ TEST_CASE("sim::billing::on_prem") {
     // Through the engine: one server, a 6-GPU job busy all the time (75% of the GPUs).
     const double horizon = 30 * 86400.0;
     Scenario sc = test::one_pool(1, 8, horizon);
-    sc.pools[0].pricing = "on_prem";
+    sc.pools[0].pricing = Pricing::on_prem;
     sc.pools[0].econ.on_prem = node;
     sc.workload.push_back(trace_class({0}, 2 * horizon, 6));
     const Run r = run(sc);

@@ -9,6 +9,7 @@
 #include "sim/mc_run.h"
 #include "sim/mc_stats.h"
 #include "tests/sim/scenario_builder.h"
+#include "models/queueing.h"
 
 using namespace gpuplan;
 
@@ -90,7 +91,7 @@ TEST_CASE("sim::mc::coverage_erlang_c") {
   const McStudy st = run_monte_carlo(m, o);
   const std::vector<double> waits = column(m, st, HeadlineIndex::WAIT_MEAN);
   // Erlang C: P_wait = 1/3, W_q = P_wait / (c mu - lambda) = 1/3 s
-  const double expected = test::erlang_c_wait(2, 1.0, 1.0);
+  const double expected = queueing::mmc_mean_wait_s(2, 1.0, 1.0);
   CHECK(expected == doctest::Approx(1.0 / 3.0));
   uint32_t covered = 0;
   for (uint32_t i = 0; i < STUDIES; ++i) {

@@ -18,7 +18,7 @@ namespace {
 //! `work_s` seconds queued at t = 0 and run one after another.
 Scenario spot_queue(double hazard_per_h, uint32_t n_jobs, double work_s, double horizon_s) {
   Scenario sc = test::one_pool(1, 1, horizon_s);
-  sc.pools[0].pricing = "spot";
+  sc.pools[0].pricing = Pricing::spot;
   SpotConfig sp;
   sp.hazard_per_node_hour = hazard_per_h;
   sp.notice_s = 0;
@@ -172,7 +172,7 @@ TEST_CASE("sim::preemption::notice") {
 TEST_CASE("sim::preemption::waves") {
   SUBCASE("reclaim waves arrive at their rate and take about the mean share of live nodes") {
     Scenario sc = test::one_pool(32, 1, 200 * 3600.0);
-    sc.pools[0].pricing = "spot";
+    sc.pools[0].pricing = Pricing::spot;
     SpotConfig sp;
     sp.wave_rate_per_hour = 6.95;
     sp.return_delay = DelaySpec{DistKind::fixed, 60, 0, {}, {}};

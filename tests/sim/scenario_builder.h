@@ -29,6 +29,7 @@ inline Scenario one_pool(uint32_t nodes, uint32_t gpus_per_node, double horizon_
   Pool p;
   p.name = "main";
   p.instance = sc.instances.back().id;
+  p.gpu = builtin_catalog().find_gpu(sc.instances.back().gpu);
   p.count = nodes;
   p.price_per_node_hour = 1.0;
   sc.pools.push_back(p);
@@ -45,20 +46,6 @@ inline JobClass mm_class(double rate_per_s, double mean_duration_s) {
   c.duration.kind = DistKind::exponential;
   c.duration.a = mean_duration_s;
   return c;
-}
-
-//! Erlang C: mean wait in queue of M/M/c with arrival rate lambda and service rate mu.
-inline double erlang_c_wait(uint32_t c, double lambda, double mu) {
-  const double a = lambda / mu;  // offered load in servers
-  const double rho = a / c;
-  double term = 1.0, sum = 1.0;  // sum_{k<c} a^k / k!
-  for (uint32_t k = 1; k < c; ++k) {
-    term *= a / k;
-    sum += term;
-  }
-  const double last = term * a / c / (1.0 - rho);  // a^c / c! / (1 - rho)
-  const double p_wait = last / (sum + last);
-  return p_wait / (c * mu - lambda);
 }
 
 }  // namespace gpuplan::test

@@ -32,11 +32,11 @@ Scenario leaf_spine_4096(double days, Placement placement) {
   p.name = "main";
   p.instance = it.id;
   p.count = 512;
-  p.pricing = "on_prem";
+  p.pricing = Pricing::on_prem;
+  p.gpu = builtin_catalog().find_gpu(it.gpu);
   p.price_per_node_hour = 16.0;
   sc.pools.push_back(p);
   sc.topology.kind = TopologyKind::leaf_spine;
-  sc.topology.kind_name = "leaf_spine";
   sc.topology.nodes_per_leaf = 32;
   sc.topology.spines = 8;
   sc.topology.oversubscription = 3;

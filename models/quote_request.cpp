@@ -1,0 +1,246 @@
+//! Reading a quote request (models/quote.h) with the one field reader (models/field_reader.h).
+#include <algorithm>
+
+#include "models/field_reader.h"
+#include "models/jsonc.h"
+#include "models/names.h"
+#include "models/quote.h"
+
+namespace gpuplan::quote {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> known_providers(const Catalog& c) {
+  std::vector<std::string> out;
+  for (const auto& it : c.instances)
+    if (std::find(out.begin(), out.end(), it.provider) == out.end()) out.push_back(it.provider);
+  return out;
+}
+
+template <class T, class U>
+void set_if(std::optional<U> v, T& field) {
+  if (v) field = static_cast<T>(*v);
+}
+
+//! The members of one request section, read at `ptr`; unknown keys reported on construction.
+class Section {
+ public:
+  Section(FieldReader& r, const json& j, std::string ptr, const std::vector<std::string>& keys)
+      : r_(r), j_(j), ptr_(std::move(ptr)), ok_(r.object(j, ptr_)) {
+    if (ok_) r_.check_keys(j, ptr_, keys);
+  }
+  [[nodiscard]] const json* get(const char* key) const {
+    return ok_ ? FieldReader::get(j_, key) : nullptr;
+  }
+  [[nodiscard]] std::string at(const char* key) const { return fields::child(ptr_, key); }
+  //! Records missing_key when `key` is absent from an object section.
+  void need(const char* key, std::string_view hint) const {
+    if (ok_) r_.need(j_, ptr_, key, hint);
+  }
+  //! Reads member `key` with `read(value, pointer)` when present.
+  template <class F>
+  auto read(const char* key, F read) const -> decltype(read(std::declval<const json&>(), "")) {
+    const json* v = get(key);
+    if (v == nullptr) return std::nullopt;
+    return read(*v, at(key));
+  }
+  [[nodiscard]] bool is_object() const { return ok_; }
+
+ private:
+  FieldReader& r_;
+  const json& j_;
+  std::string ptr_;
+  bool ok_;
+};
+
+// A precision among `allowed`, reported against `allowed` so the suggestion is one the section
+// supports.
+std::optional<Precision> precision(FieldReader& r, const Section& s,
+                                   const std::vector<std::string>& allowed) {
+  return s.read("precision", [&](const json& v, const std::string& p) -> std::optional<Precision> {
+    auto k = r.choice(v, p, "precision", allowed);
+    if (!k) return std::nullopt;
+    return parse_enum<Precision>(allowed[*k]);
+  });
+}
+
+std::optional<TrainingRequest> read_training(const json& j, Diagnostics& d) {
+  const size_t before = d.size();
+  FieldReader r(d);
+  const Section s(r, j, "/training", training_keys());
+  TrainingRequest t;
+  s.need("params", "the model's parameter count, e.g. \"70B\"");
+  s.need("tokens", "the training tokens, e.g. \"2T\"");
+  if (s.is_object() && !s.get("deadline") && !s.get("budget"))
+    d.error("/training", DiagCode::missing_key,
+            "a training request needs \"deadline\" (e.g. \"30d\") or \"budget\" (e.g. \"$5M\")");
+  const auto count = [&](double lo, double hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.count(v, p, lo, hi); };
+  };
+  const auto number = [&](double lo, double hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.number(v, p, lo, hi); };
+  };
+  const auto duration = [&](double lo) {
+    return [&r, lo](const json& v, const std::string& p) {
+      return r.at_least(r.duration(v, p, false), p, lo, "s");
+    };
+  };
+  set_if(s.read("params", count(1e6, 1e15)), t.params);
+  set_if(s.read("tokens", count(1e6, 1e17)), t.tokens);
+  if (auto x = s.read("deadline", duration(1))) t.deadline_s = *x;
+  if (auto x =
+          s.read("budget", [&](const json& v, const std::string& p) { return r.money(v, p, 0); }))
+    t.budget_usd = *x;
+  set_if(precision(r, s, {"bf16", "fp16", "fp8", "tf32", "fp32"}), t.precision);
+  set_if(s.read("mfu", number(0.01, 1)), t.mfu);
+  set_if(s.read("tokens_per_step", count(1, 1e12)), t.tokens_per_step);
+  set_if(s.read("overlap", number(0, 1)), t.overlap);
+  set_if(s.read("checkpoint", duration(0)), t.checkpoint_s);
+  set_if(s.read("restart", duration(0)), t.restart_s);
+  set_if(s.read("replacement", duration(0)), t.replacement_s);
+  set_if(s.read("max_gpus",
+                [&](const json& v, const std::string& p) { return r.integer(v, p, 1, 1 << 20); }),
+         t.max_gpus);
+  if (d.size() != before) return std::nullopt;
+  return t;
+}
+
+std::optional<InferenceRequest> read_inference(const json& j, Diagnostics& d) {
+  const size_t before = d.size();
+  FieldReader r(d);
+  const Section s(r, j, "/inference", inference_keys());
+  InferenceRequest q;
+  s.need("params", "the model's parameter count, e.g. \"8B\"");
+  s.need("requests_per_s", "the request rate, e.g. 2000 or \"2000/s\"");
+  s.need("tokens_out", "generated tokens per request, e.g. 128");
+  s.need("p99_latency", "the p99 latency target of wait + service, e.g. \"2s\"");
+  const auto count = [&](double lo, double hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.count(v, p, lo, hi); };
+  };
+  const auto number = [&](double lo, double hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.number(v, p, lo, hi); };
+  };
+  set_if(s.read("params", count(1e6, 1e15)), q.params);
+  set_if(precision(r, s, {"bf16", "fp16", "fp8"}), q.precision);
+  set_if(s.read("requests_per_s",
+                [&](const json& v, const std::string& p) {
+                  return r.at_least(r.rate(v, p), p, 1e-6, "/s");
+                }),
+         q.requests_per_s);
+  set_if(s.read("tokens_in", count(0, 1e7)), q.tokens_in);
+  set_if(s.read("tokens_out", count(1, 1e7)), q.tokens_out);
+  set_if(s.read("p99_latency",
+                [&](const json& v, const std::string& p) {
+                  return r.at_least(r.duration(v, p, false), p, 1e-6, "s");
+                }),
+         q.p99_latency_s);
+  set_if(s.read("batch",
+                [&](const json& v, const std::string& p) { return r.integer(v, p, 1, 4096); }),
+         q.batch);
+  set_if(s.read("bandwidth_efficiency", number(0.01, 1)), q.bandwidth_efficiency);
+  set_if(s.read("prefill_mfu", number(0.01, 1)), q.prefill_mfu);
+  set_if(s.read("memory_reserve", number(0, 0.95)), q.memory_reserve);
+  set_if(s.read("months", number(0.01, 120)), q.months);
+  if (d.size() != before) return std::nullopt;
+  return q;
+}
+
+bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
+  const size_t before = d.size();
+  FieldReader r(d);
+  const Section s(r, j, "/options", options_keys());
+  const Catalog& cat = builtin_catalog();
+  std::vector<std::string> gpus, instances;
+  for (const auto& g : cat.gpus) gpus.push_back(g.id);
+  for (const auto& it : cat.instances) instances.push_back(it.id);
+  const auto names = [&](std::string_view what, const std::vector<std::string>& known) {
+    return [&r, what, &known](const json& v, const std::string& p) {
+      return r.names(v, p, what, known);
+    };
+  };
+  const std::vector<std::string> providers = known_providers(cat);
+  // NOTE: a quote prices cloud plans; on-prem comes with on-prem instance types, not as a plan.
+  const std::vector<std::string> pricings(enum_names<Pricing>().begin(),
+                                          enum_names<Pricing>().end() - 1);
+  const auto whole = [&](uint64_t lo, uint64_t hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.integer(v, p, lo, hi); };
+  };
+  set_if(s.read("providers", names("provider", providers)), o.providers);
+  set_if(s.read("gpus", names("GPU", gpus)), o.gpus);
+  set_if(s.read("instances", names("instance type", instances)), o.instances);
+  set_if(s.read("pricing", names("pricing", pricings)), o.pricing);
+  set_if(s.read("spot_shares",
+                [&](const json& v, const std::string& p) { return r.numbers(v, p, 0.01, 1); }),
+         o.spot_shares);
+  set_if(s.read("spot_hazard_per_node_hour",
+                [&](const json& v, const std::string& p) { return r.number(v, p, 0, 100); }),
+         o.spot_hazard_per_node_hour);
+  set_if(s.read("replicas", whole(10, 100000)), o.replicas);
+  set_if(s.read("sim_requests", whole(1000, 100000000)), o.sim_requests);
+  set_if(s.read("seed", whole(0, 9007199254740992ull)), o.seed);
+  set_if(s.read("top", whole(1, 1000)), o.top);
+  return d.size() == before;
+}
+
+}  // namespace
+
+const std::vector<std::string>& request_keys() {
+  static const std::vector<std::string> k = {"name", "customer", "training", "inference",
+                                             "options"};
+  return k;
+}
+const std::vector<std::string>& training_keys() {
+  static const std::vector<std::string> k = {
+      "params",          "tokens",  "deadline",   "budget",  "precision",   "mfu",
+      "tokens_per_step", "overlap", "checkpoint", "restart", "replacement", "max_gpus"};
+  return k;
+}
+const std::vector<std::string>& inference_keys() {
+  static const std::vector<std::string> k = {
+      "params",      "precision",      "requests_per_s", "tokens_in",
+      "tokens_out",  "p99_latency",    "batch",          "bandwidth_efficiency",
+      "prefill_mfu", "memory_reserve", "months"};
+  return k;
+}
+const std::vector<std::string>& options_keys() {
+  static const std::vector<std::string> k = {"providers",   "gpus",
+                                             "instances",   "pricing",
+                                             "spot_shares", "spot_hazard_per_node_hour",
+                                             "replicas",    "sim_requests",
+                                             "seed",        "top"};
+  return k;
+}
+
+std::optional<QuoteRequest> parse_request(const json& j, Diagnostics& diags) {
+  const size_t before = diags.size();
+  FieldReader r(diags);
+  const Section s(r, j, "", request_keys());
+  if (!s.is_object()) return std::nullopt;
+  QuoteRequest q;
+  q.source = j;
+  set_if(s.read("name", [&](const json& v, const std::string& p) { return r.string(v, p); }),
+         q.name);
+  set_if(s.read("customer", [&](const json& v, const std::string& p) { return r.string(v, p); }),
+         q.customer);
+  if (!s.get("training") && !s.get("inference"))
+    diags.error("", DiagCode::missing_key,
+                "a quote request needs \"training\" (model, tokens, deadline or budget) or "
+                "\"inference\" (model, request rate, latency target), or both");
+  if (const json* t = s.get("training")) q.training = read_training(*t, diags);
+  if (const json* i = s.get("inference")) q.inference = read_inference(*i, diags);
+  if (const json* o = s.get("options")) read_options(*o, q.options, diags);
+  if (diags.size() != before) return std::nullopt;
+  return q;
+}
+
+std::optional<QuoteRequest> parse_request_text(std::string_view text, const std::string& file,
+                                               Diagnostics& diags) {
+  diags.set_file(file);
+  auto doc = parse_jsonc(text, file, diags);
+  if (!doc) return std::nullopt;
+  const LinesAttached lines(diags, doc->lines);
+  return parse_request(doc->value, diags);
+}
+
+}  // namespace gpuplan::quote
