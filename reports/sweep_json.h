@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/mc_sweep.h"
+#include "study/sweep_grid.h"
 #include "study/sweep.h"
 
 namespace gpuplan::reports {

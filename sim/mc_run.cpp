@@ -4,8 +4,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "sim/mc_cpu.h"
-#include "sim/mc_cuda.h"
+#include "sim/backends/mc_cpu.h"
+#include "sim/backends/mc_cuda.h"
 #include "sim/mc_metrics.h"
 #include "sim/mc_stats.h"
 #include "sim/replica_buffers.h"

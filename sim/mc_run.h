@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/mc_batch.h"
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 
 namespace gpuplan {
 
@@ -31,7 +31,7 @@ struct McOptions {
   uint32_t threads = 0;               //!< CPU threads; 0 = OpenMP default
   McBackend backend = McBackend::cpu;
   double target_ci_rel = 0;  //!< > 0: add batches until every headline CI half-width <= rel |mean|
-  //! Processes the study is split across (sim/mc_mpi.h); every one calls run_monte_carlo.
+  //! Processes the study is split across (sim/backends/mc_mpi.h); every one calls run_monte_carlo.
   ProcessGroup processes;
   //! Called on rank 0 before the first batch (done = 0) and after each round; may be empty.
   std::function<void(const McStudy& study, uint32_t done, uint32_t planned)> progress;

@@ -1,6 +1,6 @@
 #pragma once
 //! Replica outcomes as flat bytes, so MPI processes can hand their replicas to rank 0
-//! (sim/mc_mpi.h). Host only; the bytes never leave one build of gpuplan.
+//! (sim/backends/mc_mpi.h). Host only; the bytes never leave one build of gpuplan.
 #include <cstddef>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 //! Host-side storage for one replica, and the one list of a replica's arrays (layout_replica) that
-//! every backend allocates through: host buffers here, device batches in sim/mc_cuda.cu.
+//! every backend allocates through: host buffers here, device batches in sim/backends/mc_cuda.cu.
 #include <cstddef>
 #include <type_traits>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "sim/mc_recommend.h"
+#include "study/count_search.h"
 
 #include <algorithm>
 

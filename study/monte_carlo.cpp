@@ -1,6 +1,6 @@
 #include "study/monte_carlo.h"
 
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 #include "study/aggregate.h"
 
 namespace gpuplan::study {

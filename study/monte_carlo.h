@@ -1,6 +1,6 @@
 #pragma once
 //! `gpuplan mc` as a library call: replications 0..N-1 of a compiled scenario on the CPU or CUDA
-//! backend, split across the MPI processes of the command (sim/mc_mpi.h), summarised.
+//! backend, split across the MPI processes of the command (sim/backends/mc_mpi.h), summarised.
 #include <cstdint>
 #include <functional>
 

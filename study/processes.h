@@ -1,13 +1,13 @@
 #pragma once
 //! The processes a command's studies run on: this process alone, or the ones an MPI launcher
-//! started (sim/mc_mpi.h). Studies split their replications across them by themselves; a command
-//! only opens them, checks its input alike on all of them, and asks whether it is the one that
-//! prints and writes.
+//! started (sim/backends/mc_mpi.h). Studies split their replications across them by themselves; a
+//! command only opens them, checks its input alike on all of them, and asks whether it is the one
+//! that prints and writes.
 #include <sstream>
 #include <streambuf>
 #include <string_view>
 
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 
 namespace gpuplan::study {
 

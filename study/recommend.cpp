@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "sim/mc_metrics.h"
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 
 namespace gpuplan::study {
 namespace {

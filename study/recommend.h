@@ -13,7 +13,7 @@
 
 #include "models/compile.h"
 #include "models/scenario.h"
-#include "sim/mc_recommend.h"
+#include "study/count_search.h"
 #include "study/monte_carlo.h"
 #include "study/scenario_text.h"
 #include "study/summary.h"

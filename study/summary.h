@@ -59,7 +59,8 @@ struct Summary {
   McSummary stats;
   //! Each replication's saturation cause (replicas.csv).
   std::vector<SaturationCause> saturation;
-  //! Wait / JCT quantile sketches [n_classes * SKETCH_BINS] (sim/core/sketch.h) pooled over the replications in statistics.
+  //! Wait / JCT quantile sketches [n_classes * SKETCH_BINS] (sim/core/sketch.h) pooled over the
+  //! replications in statistics.
   std::vector<uint64_t> wait_hist, jct_hist;
   //! N = 1 (study::run): the replication itself, whose state holds the run-only detail (
   //! quantiles, billing, per-pool and per-class preemption, placement).

@@ -1,6 +1,6 @@
 #include "study/sweep.h"
 
-#include "sim/mc_sweep.h"
+#include "study/sweep_grid.h"
 
 namespace gpuplan::study {
 

@@ -45,7 +45,7 @@ struct Sweep {
                           const SweepPointDone& done = {});
 
 //! Marks front_cost_wait and front_cost_utilization of `points` from their summaries and
-//! `eligible` (sim/mc_sweep.h pareto_front).
+//! `eligible` (study/sweep_grid.h pareto_front).
 void mark_pareto(std::vector<SweepPoint>& points);
 
 }  // namespace gpuplan::study

@@ -1,4 +1,4 @@
-#include "sim/mc_sweep.h"
+#include "study/sweep_grid.h"
 
 namespace gpuplan {
 

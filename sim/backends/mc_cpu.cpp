@@ -1,4 +1,4 @@
-#include "sim/mc_cpu.h"
+#include "sim/backends/mc_cpu.h"
 
 #include <omp.h>
 

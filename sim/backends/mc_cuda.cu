@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "sim/core/engine.h"
-#include "sim/mc_cuda.h"
+#include "sim/backends/mc_cuda.h"
 #include "sim/replica_buffers.h"
 
 namespace gpuplan {

@@ -1,6 +1,6 @@
 #pragma once
 //! The CUDA Monte Carlo backend, seen from the host: no CUDA types, so every target can include
-//! it. Defined in sim/mc_cuda.cu, which is built only when CMake finds nvcc (GPUPLAN_HAVE_CUDA).
+//! it. Defined in sim/backends/mc_cuda.cu, which is built only when CMake finds nvcc (GPUPLAN_HAVE_CUDA).
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 
 #include <climits>
 #include <cstdlib>

@@ -1,11 +1,11 @@
 //! Replica outcomes as bytes for MPI (sim/outcome_pack.h) and the split of a round across
-//! processes (sim/mc_mpi.h), both checked without MPI.
+//! processes (sim/backends/mc_mpi.h), both checked without MPI.
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
-#include "sim/mc_cpu.h"
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_cpu.h"
+#include "sim/backends/mc_mpi.h"
 #include "sim/outcome_pack.h"
 #include "tests/sim/scenario_builder.h"
 

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "sim/mc_metrics.h"
-#include "sim/mc_recommend.h"
+#include "study/count_search.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -34,7 +34,7 @@ ProbeOutcome probe(Scenario sc, uint32_t count, double price) {
 
 }  // namespace
 
-TEST_CASE("sim::mc_recommend") {
+TEST_CASE("study::count_search") {
   const Scenario sc = mm_scenario();
   const auto at_price = [&](double price) {
     return [&sc, price](uint32_t n) { return probe(sc, n, price); };

@@ -1,11 +1,11 @@
 //! Sweep building blocks: --vary parsing, the grid of combinations and Pareto fronts.
 #include <doctest/doctest.h>
 
-#include "sim/mc_sweep.h"
+#include "study/sweep_grid.h"
 
 using namespace gpuplan;
 
-TEST_CASE("sim::mc_sweep::parse_sweep_axis") {
+TEST_CASE("study::sweep_grid::parse_sweep_axis") {
   std::string error;
   SUBCASE("a path and comma-separated values") {
     const auto a = parse_sweep_axis("pools.0.count=8,12,16", error);
@@ -26,7 +26,7 @@ TEST_CASE("sim::mc_sweep::parse_sweep_axis") {
   }
 }
 
-TEST_CASE("sim::mc_sweep::sweep_grid") {
+TEST_CASE("study::sweep_grid::sweep_grid") {
   SUBCASE("every combination, the last axis varying fastest") {
     const std::vector<SweepAxis> axes = {{"a", {"1", "2"}}, {"b", {"x", "y", "z"}}};
     const auto g = sweep_grid(axes);
@@ -39,7 +39,7 @@ TEST_CASE("sim::mc_sweep::sweep_grid") {
   }
 }
 
-TEST_CASE("sim::mc_sweep::pareto_front") {
+TEST_CASE("study::sweep_grid::pareto_front") {
   // cost and p90 wait of five configurations; point 3 is dominated by point 1 (cheaper, shorter)
   const std::vector<double> cost = {100, 120, 150, 130, 90};
   const std::vector<double> wait = {50, 20, 10, 25, 80};

@@ -14,7 +14,7 @@
 #include "reports/result_json.h"
 #include "reports/sweep_html.h"
 #include "reports/sweep_json.h"
-#include "sim/mc_sweep.h"
+#include "study/sweep_grid.h"
 #include "study/processes.h"
 #include "study/sweep.h"
 #include "tools/gpuplan/cmd_mc.h"

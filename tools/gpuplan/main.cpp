@@ -3,12 +3,12 @@
 #include <iostream>
 #include <string_view>
 
-#include "sim/mc_mpi.h"
+#include "sim/backends/mc_mpi.h"
 #include "tools/gpuplan/commands.h"
 
 namespace {
 
-//! Subcommands that split their replicas across MPI processes (sim/mc_mpi.h).
+//! Subcommands that split their replicas across MPI processes (sim/backends/mc_mpi.h).
 bool splits_across_processes(std::string_view command) {
   return command == "mc" || command == "sweep" || command == "recommend" || command == "compare";
 }
