@@ -61,9 +61,9 @@ json compare_json(const Scenario& a, const Scenario& b, const study::Comparison&
 }
 
 std::string render_compare_html(const json& doc) {
-  return render_page(assets::compare_html(), assets::style_css(),
+  return render_page(assets::page_html(), assets::style_css(),
                      join_scripts({assets::common_js(), assets::compare_js()}),
-                     doc.is_object() ? doc : json::object());
+                     doc.is_object() ? doc : json::object(), "comparison");
 }
 
 }  // namespace gpuplan::reports

@@ -4,12 +4,8 @@
 //! at run time.
 #include <string_view>
 
-extern const char gpuplan_embed_report_html[];
-extern const unsigned long gpuplan_embed_report_html_size;
-extern const char gpuplan_embed_sweep_html[];
-extern const unsigned long gpuplan_embed_sweep_html_size;
-extern const char gpuplan_embed_compare_html[];
-extern const unsigned long gpuplan_embed_compare_html_size;
+extern const char gpuplan_embed_page_html[];
+extern const unsigned long gpuplan_embed_page_html_size;
 extern const char gpuplan_embed_style_css[];
 extern const unsigned long gpuplan_embed_style_css_size;
 extern const char gpuplan_embed_capture_js[];
@@ -33,16 +29,9 @@ extern const unsigned long gpuplan_embed_quote_js_size;
 
 namespace gpuplan::reports::assets {
 
-//! reports/assets/report.html: the template of report.html (run and Monte Carlo results).
-inline std::string_view report_html() {
-  return {gpuplan_embed_report_html, gpuplan_embed_report_html_size};
-}
-//! reports/assets/sweep.html: the template of sweep.html.
-inline std::string_view sweep_html() {
-  return {gpuplan_embed_sweep_html, gpuplan_embed_sweep_html_size};
-}
-inline std::string_view compare_html() {
-  return {gpuplan_embed_compare_html, gpuplan_embed_compare_html_size};
+//! reports/assets/page.html: the skeleton of report.html, sweep.html and compare.html.
+inline std::string_view page_html() {
+  return {gpuplan_embed_page_html, gpuplan_embed_page_html_size};
 }
 //! reports/assets/style.css: the style sheet of every page, for screen and print (A4).
 inline std::string_view style_css() {

@@ -55,14 +55,16 @@ std::string join_scripts(std::initializer_list<std::string_view> scripts) {
 }
 
 std::string render_page(std::string_view tmpl, std::string_view css, std::string_view page_js,
-                        const nlohmann::json& data) {
+                        const nlohmann::json& data, std::string_view page_name, bool charts) {
   const std::pair<std::string_view, std::string> slots[] = {
       {"css", std::string(css)},
       {"capture_js", script_safe(assets::capture_js())},
-      // NOTE: only pages with charts carry Chart.js (the quote page has none).
-      {"chartjs", tmpl.find("{{chartjs}}") == std::string_view::npos
-                      ? std::string()
-                      : script_safe(gpuplan::embedded::chartjs())},
+      {"page_name", html_escape(page_name)},
+      // NOTE: only pages with charts carry Chart.js (about 200 kB).
+      {"chartjs_script", charts ? std::string("<script id=\"gp-chartjs\">\n")
+                                      .append(script_safe(gpuplan::embedded::chartjs()))
+                                      .append("\n</script>\n")
+                                : std::string()},
       {"page_js", script_safe(page_js)},
       {"data", json_for_script(data)}};
   std::string out;

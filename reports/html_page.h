@@ -10,12 +10,14 @@
 namespace gpuplan::reports {
 
 //! Fills `tmpl`'s slots: {{css}} `css`, {{capture_js}} the error capture (capture.js),
-//! {{chartjs}} the embedded Chart.js, {{page_js}} `page_js`, {{data}} `data` as a JSON data
+//! {{page_name}} `page_name` (escaped), {{chartjs_script}} a script element with the embedded
+//! Chart.js when `charts` (else nothing), {{page_js}} `page_js`, {{data}} `data` as a JSON data
 //! island (json_for_script: `<`, `>`, `&`, U+2028/2029 escaped), and {{csp}} a
 //! Content-Security-Policy that allows exactly the page's inline scripts and style element by
 //! their SHA-256 hashes and fetches nothing. Unknown `{{…}}` text is left as it is.
 [[nodiscard]] std::string render_page(std::string_view tmpl, std::string_view css,
-                                      std::string_view page_js, const nlohmann::json& data);
+                                      std::string_view page_js, const nlohmann::json& data,
+                                      std::string_view page_name = {}, bool charts = false);
 
 //! The scripts joined into one, each on its own lines (common.js, charts.js, then the page's).
 [[nodiscard]] std::string join_scripts(std::initializer_list<std::string_view> scripts);

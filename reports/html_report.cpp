@@ -17,9 +17,9 @@ std::string render_html_report(const json& result) {
       topo != nullptr && topo->is_object() && topo->contains("svg") && (*topo)["svg"].is_string()) {
     (*topo)["svg"] = sanitize_svg((*topo)["svg"].get<std::string>());
   }
-  return render_page(assets::report_html(), assets::style_css(),
+  return render_page(assets::page_html(), assets::style_css(),
                      join_scripts({assets::common_js(), assets::charts_js(), assets::report_js()}),
-                     data);
+                     data, "capacity report", true);
 }
 
 }  // namespace gpuplan::reports

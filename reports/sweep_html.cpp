@@ -8,9 +8,9 @@ namespace gpuplan::reports {
 std::string render_sweep_html(const nlohmann::json& sweep) {
   nlohmann::json data = sweep.is_object() ? sweep : nlohmann::json::object();
   data["assessment"] = assess_sweep(data);
-  return render_page(assets::sweep_html(), assets::style_css(),
+  return render_page(assets::page_html(), assets::style_css(),
                      join_scripts({assets::common_js(), assets::charts_js(), assets::sweep_js()}),
-                     data);
+                     data, "sweep report", true);
 }
 
 }  // namespace gpuplan::reports

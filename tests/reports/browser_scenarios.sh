@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every bundled scenario through `gpuplan run` and checks each report in headless Chromium
 # (tests/reports/browser_check.sh): no console error, no empty chart, a PNG screenshot per report.
-# Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png), a
-# report whose scenario name tries to inject markup, and the quote pages (plus one quote.pdf).
+# Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png), the
+# compare.html of one `gpuplan compare`, a report whose scenario name tries to inject markup, and
+# the quote pages (plus one quote.pdf).
 #
 #   tests/reports/browser_scenarios.sh GPUPLAN_BINARY OUT_DIR
 #
@@ -43,6 +44,11 @@ n=$((n + 1))
 # A Monte Carlo study of a TCO scenario: the projection's p10-p90 bands and NPV intervals.
 "$bin" mc scenarios/hybrid_burst.json --replications 4 --quiet --out "$out/hybrid_burst-mc"
 bash "$here/browser_check.sh" "$out/hybrid_burst-mc/report.html" "$out/hybrid_burst-mc.png"
+n=$((n + 1))
+# A paired comparison (8 vs 10 nodes, common random numbers): compare.html from the shared skeleton.
+"$bin" compare scenarios/mc_quickstart.json scenarios/mc_quickstart.json --replications 8 \
+  --set-a pools.0.count=8 --set-b pools.0.count=10 --quiet --out "$out/compare"
+bash "$here/browser_check.sh" "$out/compare/compare.html" "$out/compare.png"
 n=$((n + 1))
 # Names that try to break out of the data island: the page must show them as text (a scenario
 # name names the output folder, so only the pool name carries the "/" of "</script>").
