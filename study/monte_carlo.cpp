@@ -16,7 +16,11 @@ Summary monte_carlo(const Scenario& sc, const CompiledScenario& cs, const MonteC
   mo.processes = mpi_world();
   mo.progress = o.progress;
   const McStudy st = run_monte_carlo(cs.view(), mo);
-  if (!mo.processes.root()) return Summary{.held = false};
+  if (!mo.processes.root()) {
+    Summary none;
+    none.held = false;  // NOTE: only rank 0 holds the study
+    return none;
+  }
   StudyInfo info;
   info.monte_carlo = true;
   info.replications_requested = o.replications;
