@@ -46,11 +46,10 @@ TEST_CASE("models::catalog") {
       CHECK(std::set<std::string>{"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie"}.count(
           it.intra_node_fabric));
       CHECK(parse_as_of(it.as_of).has_value());
-      const bool tagged = it.source.find("[V]") != std::string::npos ||
-                          it.source.find("[D]") != std::string::npos ||
-                          it.source.find("[3P]") != std::string::npos ||
-                          it.source.find("[M]") != std::string::npos;
-      CHECK(tagged);
+      // every row names its public source, in words a customer can read (no internal tags)
+      CHECK_FALSE(it.source.empty());
+      CHECK(it.source.find("DATA.md") == std::string::npos);
+      CHECK(it.source.find("[") == std::string::npos);
       CHECK((it.price_per_hour.on_demand || it.price_per_hour.on_prem));
       // Reserved and spot prices are discounts: never above on-demand.
       if (it.price_per_hour.on_demand) {
@@ -74,9 +73,10 @@ TEST_CASE("models::catalog") {
     // p5 reserved derived from the P4 discount: 98.32 x 0.59 = 58.01, flagged [D].
     const InstanceType* p5 = c.find_instance("p5.48xlarge");
     CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(58.0088));
-    CHECK(p5->source.find("[D]") != std::string::npos);
+    CHECK(p5->source.find("(derived)") != std::string::npos);
     // Azure ND96isr H100 v5 comes from a third-party page only.
-    CHECK(c.find_instance("Standard_ND96isr_H100_v5")->source.find("[3P]") != std::string::npos);
+    CHECK(c.find_instance("Standard_ND96isr_H100_v5")->source.find("(third-party)") !=
+          std::string::npos);
     // On-prem HGX H100: DATA.md 6.2 worked example, ~$1.42/GPU-h x 8 = ~$11.33/h.
     const InstanceType* hgx = c.find_instance("onprem.hgx-h100-8");
     REQUIRE(hgx);
@@ -159,7 +159,7 @@ TEST_CASE("models::catalog_table") {
     const auto j = nlohmann::json::parse(format_catalog_json(sel.instances, today));
     // Two on-prem templates.
     REQUIRE(j.size() == 2);
-    CHECK(j[0]["source"].get<std::string>().find("[D]") != std::string::npos);
+    CHECK(j[0]["source"].get<std::string>().find("(derived)") != std::string::npos);
     CHECK(j[0].contains("stale"));
     // HGX H100: ~$1.42 per GPU-hour.
     CHECK(j[0]["price_per_gpu_hour"]["on_prem"].get<double>() ==
