@@ -2,12 +2,8 @@
 
 #include "reports/format.h"
 
+#include <algorithm>
 #include <array>
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstring>
-#include <stdexcept>
 #include <vector>
 
 namespace gpuplan::reports {
@@ -51,18 +47,6 @@ void write_row(std::ostream& out, const std::vector<std::string>& cells) {
     out << cells[i];
   }
   out << '\n';
-}
-
-const std::string NO_NAME;  // pool cell of a job that never started
-
-const std::string& name_at(std::span<const std::string> names, uint32_t idx, const char* what,
-                           uint64_t job) {
-  if (idx >= names.size()) {
-    throw std::out_of_range("job " + std::to_string(job) + ": " + what + " index " +
-                            std::to_string(idx) + " has no name (" + std::to_string(names.size()) +
-                            " known)");
-  }
-  return names[idx];
 }
 
 }  // namespace
@@ -148,113 +132,6 @@ void write_per_class_csv(const json& result, std::ostream& out) {
     }
     write_row(out, row);
   }
-}
-
-JobsCsv::JobsCsv(std::span<const std::string> class_names,
-                 std::span<const std::string> pool_names) {
-  for (const std::string& c : class_names) classes_.push_back(csv_text_field(c));
-  for (const std::string& p : pool_names) pools_.push_back(csv_text_field(p));
-}
-
-std::string_view JobsCsv::header() {
-  return "job,class,class_job,pool,gpus,submit_s,start_s,finish_s,wait_s,jct_s\n";
-}
-
-void JobsCsv::append(std::span<const JobRecord> jobs, std::string& out) {
-  // NOTE: a row is at most 5 doubles (24 chars each), 4 integers (20 each) and the two names.
-  constexpr std::size_t NUMBERS_MAX = 5 * 24 + 4 * 20 + 10;
-  for (const JobRecord& job : jobs) {
-    const std::string& cls = name_at(classes_, job.class_idx, "class", next_row_);
-    const std::string& pool =
-        job.pool_idx == NO_POOL ? NO_NAME : name_at(pools_, job.pool_idx, "pool", next_row_);
-    const std::size_t at = out.size();
-    out.resize(at + cls.size() + pool.size() + NUMBERS_MAX);
-    char* p = out.data() + at;
-    const auto text = [&p](const std::string& t) {
-      std::memcpy(p, t.data(), t.size());
-      p += t.size();
-    };
-    const auto number = [&p](auto v) { p = std::to_chars(p, p + 24, v).ptr; };
-    const auto time = [&p, &number](double v) {
-      if (std::isfinite(v)) number(v);
-      *p++ = ',';
-    };
-    number(next_row_++);
-    *p++ = ',';
-    text(cls);
-    *p++ = ',';
-    number(job.job_idx);
-    *p++ = ',';
-    text(pool);
-    *p++ = ',';
-    number(job.gpus);
-    *p++ = ',';
-    time(job.submit_s);
-    time(job.start_s);
-    time(job.finish_s);
-    time(job.start_s - job.submit_s);
-    if (std::isfinite(job.finish_s)) number(job.finish_s - job.submit_s);
-    *p++ = '\n';
-    out.resize(std::size_t(p - out.data()));
-  }
-}
-
-void write_jobs_csv(std::span<const JobRecord> jobs, std::span<const std::string> class_names,
-                    std::span<const std::string> pool_names, std::ostream& out) {
-  JobsCsv csv(class_names, pool_names);
-  std::string text(JobsCsv::header());
-  csv.append(jobs, text);
-  out << text;
-}
-
-JobsCsvFile::JobsCsvFile(std::filesystem::path path, std::span<const std::string> class_names,
-                         std::span<const std::string> pool_names)
-    : path_(std::move(path)), csv_(class_names, pool_names) {
-  std::error_code ec;
-  if (path_.filename().empty() || std::filesystem::is_directory(path_, ec)) {
-    error_ = "is a folder; name a file, e.g. " + (path_ / "jobs.csv").string();
-    return;
-  }
-  tmp_ = path_.parent_path() / std::string(".").append(path_.filename().string()).append(".tmp");
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (file_ == nullptr) {
-    const std::filesystem::path dir = path_.parent_path().empty() ? "." : path_.parent_path();
-    const int why = errno;
-    error_ = std::filesystem::is_directory(dir, ec)
-                 ? "cannot write into " + dir.string() + ": " + std::strerror(why)
-             : std::filesystem::exists(dir, ec) ? dir.string() + " is not a folder"
-                                                : "the folder " + dir.string() + " does not exist";
-    return;
-  }
-  buffer_.assign(JobsCsv::header());
-}
-
-JobsCsvFile::~JobsCsvFile() {
-  if (file_ == nullptr) return;
-  std::fclose(file_);
-  std::error_code ec;
-  std::filesystem::remove(tmp_, ec);
-}
-
-void JobsCsvFile::write(const JobRecord* records, std::size_t n) {
-  csv_.append(std::span<const JobRecord>(records, n), buffer_);
-  rows_ += n;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    throw std::runtime_error(tmp_.string() + ": cannot write: " + std::strerror(errno));
-  buffer_.clear();
-}
-
-bool JobsCsvFile::commit() {
-  if (file_ == nullptr) return false;
-  const bool written = std::fwrite(buffer_.data(), 1, buffer_.size(), file_) == buffer_.size();
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  std::error_code ec;
-  if (written && closed) std::filesystem::rename(tmp_, path_, ec);
-  if (written && closed && !ec) return true;
-  error_ = "cannot write: " + (ec ? ec.message() : std::string(std::strerror(errno)));
-  std::filesystem::remove(tmp_, ec);
-  return false;
 }
 
 }  // namespace gpuplan::reports

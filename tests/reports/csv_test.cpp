@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,31 +97,5 @@ TEST_CASE("reports::csv") {
     CHECK(csv_text_field("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"");
     CHECK(csv_text_field("@sum") == "'@sum");
     CHECK(csv_text_field("-x") == "'-x");
-  }
-
-  SUBCASE("per-job rows name class and pool and derive wait and JCT; unreached times stay empty") {
-    const std::vector<JobRecord> jobs{{0, 0, 8, 1, 10.0, 12.5, 100.0},
-                                      {1, 0, 1, NO_POOL, 20.0, NOT_REACHED, NOT_REACHED},
-                                      {1, 1, 2, 0, 30.0, 30.0, NOT_REACHED}};
-    const std::vector<std::string> classes{"training", "batch, \"nightly\""};
-    const std::vector<std::string> pools{"a100", "h100-spot"};
-    std::ostringstream out;
-    write_jobs_csv(jobs, classes, pools, out);
-    const auto lines = lines_of(out.str());
-    REQUIRE(lines.size() == 4);
-    CHECK(lines[0] == "job,class,class_job,pool,gpus,submit_s,start_s,finish_s,wait_s,jct_s");
-    // wait = 12.5 - 10 = 2.5 s, JCT = 100 - 10 = 90 s
-    CHECK(lines[1] == "0,training,0,h100-spot,8,10,12.5,100,2.5,90");
-    CHECK(lines[2] == "1,\"batch, \"\"nightly\"\"\",0,,1,20,,,,");
-    CHECK(lines[3] == "2,\"batch, \"\"nightly\"\"\",1,a100,2,30,30,,0,");
-  }
-
-  SUBCASE("a record whose class or pool index has no name throws std::out_of_range") {
-    const std::vector<std::string> names{"only"};
-    std::ostringstream out;
-    const std::vector<JobRecord> bad_class{{3, 0, 1, 0, 0, 1, 2}};
-    CHECK_THROWS_AS(write_jobs_csv(bad_class, names, names, out), std::out_of_range);
-    const std::vector<JobRecord> bad_pool{{0, 0, 1, 7, 0, 1, 2}};
-    CHECK_THROWS_AS(write_jobs_csv(bad_pool, names, names, out), std::out_of_range);
   }
 }

@@ -3,11 +3,13 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "models/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
+#include "reports/jobs_csv_file.h"
 #include "reports/result_json.h"
 #include "study/run.h"
 #include "tools/gpuplan/commands.h"
@@ -17,6 +19,7 @@ namespace gpuplan::cli {
 namespace {
 
 using reports::JobsCsvFile;
+using reports::JobsCsvWriteError;
 using reports::render_html_report;
 using reports::write_per_class_csv;
 using reports::write_timeseries_csv;
@@ -42,7 +45,21 @@ int run(const RunOptions& ro) {
     }
     sink = [&jobs](const JobRecord* records, std::size_t n) { jobs->write(records, n); };
   }
-  const study::Summary s = study::run(*sc, cs, {.jobs = sink});
+  std::optional<study::Summary> summary;
+  try {
+    summary = study::run(*sc, cs, {.jobs = sink});
+  } catch (const JobsCsvWriteError& e) {
+    // NOTE: the writer's temp file goes with `jobs`, so a failed write leaves no file behind.
+    std::cerr << "--jobs " << ro.jobs << ": " << e.what() << "\n";
+    return 1;
+  }
+  // NOTE: every row is on disk before any other output is written, so a late write error
+  // leaves no outputs either.
+  if (jobs && !jobs->finish()) {
+    std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
+    return 1;
+  }
+  const study::Summary& s = *summary;
   const nlohmann::json result = result_json(*sc, cs, s);
 
   std::ostringstream series_csv, classes_csv;
@@ -55,7 +72,7 @@ int run(const RunOptions& ro) {
                            {"classes.csv", classes_csv.str()}}))
     return 1;
   if (jobs && !jobs->commit()) {
-    std::cerr << ro.jobs << ": " << jobs->error() << "\n";
+    std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
     return 1;
   }
   if (!o.quiet) {

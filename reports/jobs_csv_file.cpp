@@ -1,0 +1,180 @@
+#include "reports/jobs_csv_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace gpuplan::reports {
+namespace {
+
+// NOTE: 4 MB per write() call: few system calls, and the text buffer stays small.
+constexpr std::size_t TEXT_CHUNK = std::size_t(4) << 20;  // [bytes]
+
+std::string cannot_write(int err) {
+  return std::string("cannot write: ") + std::strerror(err);
+}
+
+}  // namespace
+
+JobsCsvFile::JobsCsvFile(std::filesystem::path path, std::span<const std::string> class_names,
+                         std::span<const std::string> pool_names)
+    : path_(std::move(path)), csv_(class_names, pool_names) {
+  std::error_code ec;
+  if (path_.filename().empty() || std::filesystem::is_directory(path_, ec)) {
+    error_ = "is a folder; name a file, e.g. " + (path_ / "jobs.csv").string();
+    return;
+  }
+  tmp_ = path_.parent_path() / std::string(".").append(path_.filename().string()).append(".tmp");
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
+    const int why = errno;
+    tmp_.clear();
+    const std::filesystem::path dir = path_.parent_path().empty() ? "." : path_.parent_path();
+    error_ = std::filesystem::is_directory(dir, ec)
+                 ? "cannot write into " + dir.string() + ": " + std::strerror(why)
+             : std::filesystem::exists(dir, ec) ? dir.string() + " is not a folder"
+                                                : "the folder " + dir.string() + " does not exist";
+    return;
+  }
+  writer_ = std::thread([this] { writer_loop(); });
+}
+
+JobsCsvFile::~JobsCsvFile() {
+  stop_writer();
+  discard();
+}
+
+void JobsCsvFile::write(const JobRecord* records, std::size_t n) {
+  if (fd_ < 0 || finished_) throw std::logic_error("JobsCsvFile::write: the file is not open");
+  if (n == 0) return;
+  std::size_t slot = 0;
+  {
+    std::unique_lock lock(mutex_);
+    drained_.wait(lock, [this] { return n_filled_ < SLOTS || failure_; });
+    if (failure_) std::rethrow_exception(failure_);
+    slot = (first_ + n_filled_) % SLOTS;
+  }
+  // NOTE: the writer reads only filled slots, so this copy needs no lock.
+  slots_[slot].assign(records, records + n);
+  {
+    const std::lock_guard lock(mutex_);
+    ++n_filled_;
+  }
+  filled_.notify_one();
+  rows_ += n;
+}
+
+void JobsCsvFile::writer_loop() {
+  try {
+    std::vector<char> text(TEXT_CHUNK + csv_.row_max());
+    const std::string_view header = JobsCsv::header();
+    std::memcpy(text.data(), header.data(), header.size());
+    std::size_t used = header.size();
+    for (;;) {
+      const std::vector<JobRecord>* chunk = nullptr;
+      {
+        std::unique_lock lock(mutex_);
+        filled_.wait(lock, [this] { return n_filled_ > 0 || closing_; });
+        if (n_filled_ == 0) break;
+        chunk = &slots_[first_];
+      }
+      for (const JobRecord& job : *chunk) {
+        if (used >= TEXT_CHUNK) {
+          write_text(text.data(), used);
+          used = 0;
+        }
+        used = std::size_t(csv_.write_row(job, text.data() + used) - text.data());
+      }
+      {
+        const std::lock_guard lock(mutex_);
+        first_ = (first_ + 1) % SLOTS;
+        --n_filled_;
+      }
+      drained_.notify_one();
+    }
+    write_text(text.data(), used);
+  } catch (...) {
+    {
+      const std::lock_guard lock(mutex_);
+      failure_ = std::current_exception();
+    }
+    drained_.notify_one();
+  }
+}
+
+void JobsCsvFile::write_text(const char* data, std::size_t n) {
+  while (n > 0) {
+    const ssize_t written = ::write(fd_, data, n);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      throw JobsCsvWriteError(cannot_write(errno));
+    }
+    data += written;
+    n -= std::size_t(written);
+  }
+}
+
+void JobsCsvFile::stop_writer() {
+  if (!writer_.joinable()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  filled_.notify_one();
+  writer_.join();
+}
+
+void JobsCsvFile::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::error_code ec;
+  if (!tmp_.empty()) std::filesystem::remove(tmp_, ec);
+  tmp_.clear();
+}
+
+bool JobsCsvFile::finish() {
+  if (finished_) return error_.empty();
+  if (fd_ < 0) return false;  // never opened; error() says why
+  finished_ = true;
+  stop_writer();
+  if (failure_) {
+    try {
+      std::rethrow_exception(failure_);
+    } catch (const JobsCsvWriteError& e) {
+      error_ = e.what();
+      discard();
+      return false;
+    } catch (...) {
+      discard();
+      throw;
+    }
+  }
+  const int closed = ::close(fd_);
+  const int why = errno;
+  fd_ = -1;
+  if (closed != 0) {
+    error_ = cannot_write(why);
+    discard();
+    return false;
+  }
+  return true;
+}
+
+bool JobsCsvFile::commit() {
+  if (!finish()) return false;
+  if (tmp_.empty()) return true;  // committed before
+  std::error_code ec;
+  std::filesystem::rename(tmp_, path_, ec);
+  if (ec) {
+    error_ = "cannot write: " + ec.message();
+    discard();
+    return false;
+  }
+  tmp_.clear();
+  return true;
+}
+
+}  // namespace gpuplan::reports
