@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -29,17 +28,6 @@ std::size_t longest(const std::vector<std::string>& names) {
   std::size_t n = 0;
   for (const std::string& s : names) n = std::max(n, s.size());
   return n;
-}
-
-// NOTE: std::to_chars writes at most 20 digits for a 64-bit integer.
-constexpr std::size_t INTEGER_MAX_CHARS = 20;
-
-char* write_integer(char* out, uint64_t v) {
-  if (v < 10) {
-    *out = char('0' + v);
-    return out + 1;
-  }
-  return std::to_chars(out, out + INTEGER_MAX_CHARS, v).ptr;
 }
 
 }  // namespace

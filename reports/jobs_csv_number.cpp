@@ -97,7 +97,6 @@ Decimal shortest_decimal(uint64_t m2, int e2, bool power_of_two) {
   // quarter below a power of two); its bounds belong to it when m2 is even (ties read back even).
   const bool accept_bounds = (m2 & 1) == 0;
   const uint64_t mv = 4 * m2;
-  const uint64_t mp = mv + 2;
   const uint64_t mm = mv - (power_of_two ? 1 : 2);
   const int e = e2 - 2;
   // NOTE: k is floor(log10(value)) or one less, so scaling by 10^s gives 18 or 19 digits: at
@@ -107,7 +106,9 @@ Decimal shortest_decimal(uint64_t m2, int e2, bool power_of_two) {
   const int shift = -(e + s);  // value * 10^s = m * 5^s / 2^shift; shift in [0, 56] here
   const u128 p5 = POW5[std::size_t(s)];
   const u128 mask = (u128(1) << shift) - 1;
-  const u128 xr = mv * p5, xp = mp * p5, xm = mm * p5;
+  const u128 xr = mv * p5;
+  const u128 xp = xr + 2 * p5;
+  const u128 xm = xr - (mv - mm) * p5;
   uint64_t vr = uint64_t(xr >> shift);
   uint64_t vp = uint64_t(xp >> shift);
   uint64_t vm = uint64_t(xm >> shift);
@@ -227,6 +228,16 @@ char* write_shortest(char* out, double value) {
   if (bits >> 63) *out++ = '-';
   const uint64_t m2 = mantissa | (uint64_t(1) << MANTISSA_BITS);
   return write_decimal(out, shortest_decimal(m2, e2, mantissa == 0));
+}
+
+char* write_integer(char* out, uint64_t value) {
+  if (value < 10) {
+    *out = char('0' + value);
+    return out + 1;
+  }
+  const int n = value >= POW10[19] ? 20 : decimal_length(value);
+  write_digits(out + n, value);
+  return out + n;
 }
 
 }  // namespace gpuplan::reports

@@ -153,6 +153,26 @@ TEST_CASE("reports::jobs_csv_number") {
   }
 }
 
+TEST_CASE("reports::jobs_csv_number integers") {
+  SUBCASE("integers are written as std::to_chars writes them, from 0 to 2^64 - 1") {
+    std::vector<uint64_t> values{0, 9, 10, 99, 100, 4294967295u, 18446744073709551615u};
+    for (uint64_t p = 1; p <= 1000000000000000000u; p *= 10)
+      values.insert(values.end(), {p - 1, p, p + 1});
+    values.push_back(10000000000000000000u);
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 100000; ++i) values.push_back(rng() >> (rng() % 64));
+    int mismatches = 0;
+    for (const uint64_t v : values) {
+      char mine[INTEGER_MAX_CHARS], std_buf[INTEGER_MAX_CHARS];
+      const std::string a(mine, write_integer(mine, v));
+      const std::string b(std_buf, std::to_chars(std_buf, std_buf + sizeof std_buf, v).ptr);
+      if (a != b && ++mismatches <= 5) CHECK(a == b);
+    }
+    // every integer matches
+    CHECK(mismatches == 0);
+  }
+}
+
 TEST_CASE("reports::jobs_csv") {
   const std::vector<std::string> classes{"training", "batch, \"nightly\"", "=sum"};
   const std::vector<std::string> pools{"a100", "h100-spot"};
@@ -248,7 +268,7 @@ TEST_CASE("reports::jobs_csv_file") {
     write_jobs_csv(jobs, classes, pools, expected);
     JobsCsvFile file(target, classes, pools);
     REQUIRE(file.error().empty());
-    // uneven chunks, many more than the writer's slots, across several 4 MB text buffers
+    // uneven chunks, many more than the writer's slots, across many 256 KiB text buffers
     for (std::size_t at = 0, n = 1; at < jobs.size(); at += n, n = n * 3 % 65537 + 1)
       file.write(jobs.data() + at, std::min(n, jobs.size() - at));
     // nothing appears at the target before commit

@@ -1,5 +1,6 @@
 //! `gpuplan run --jobs PATH` through the real CLI: the per-job CSV is written only when asked,
-//! one row per finished job in completion order, and an unwritable PATH is an input error.
+//! one row per finished job in completion order, an unwritable PATH is an input error, and a
+//! failed disk write is reported and leaves nothing behind.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,6 +105,28 @@ TEST_CASE("tools::run_jobs") {
       CHECK_FALSE(fs::exists(out));
     }
     CHECK(fs::is_empty(tmp / "a_folder"));
+  }
+  SUBCASE("a disk write that fails mid-run exits 1 naming the reason, and writes nothing") {
+    // NOTE: a 1 KiB file size limit makes write() fail with EFBIG, as a full disk fails with
+    // ENOSPC; SIGXFSZ is ignored (and stays ignored across exec) so gpuplan sees the error.
+    const fs::path jobs = tmp / "jobs.csv";
+    const std::string binary = (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string();
+    const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 1; exec " + binary + " run " +
+                            scenario + " --quiet --out " + out.string() + " --jobs " +
+                            jobs.string() + "\" 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string output;
+    std::array<char, 4096> buf{};
+    while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) output.append(buf.data(), n);
+    const int raw = ::pclose(p);
+    // exit 1: the input was fine, the disk was not
+    CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 1));
+    CHECK(output.find("--jobs " + jobs.string() + ": cannot write: File too large") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(jobs));
+    CHECK_FALSE(fs::exists(tmp / ".jobs.csv.tmp"));
+    CHECK_FALSE(fs::exists(out));
   }
   fs::remove_all(tmp);
 }
