@@ -151,9 +151,7 @@ TEST_CASE("reports::jobs_csv_number") {
     // 2 M values, no mismatch
     CHECK(mismatches == 0);
   }
-}
 
-TEST_CASE("reports::jobs_csv_number integers") {
   SUBCASE("integers are written as std::to_chars writes them, from 0 to 2^64 - 1") {
     std::vector<uint64_t> values{0, 9, 10, 99, 100, 4294967295u, 18446744073709551615u};
     for (uint64_t p = 1; p <= 1000000000000000000u; p *= 10)
