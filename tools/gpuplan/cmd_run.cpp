@@ -53,7 +53,7 @@ int run(const RunOptions& ro) {
     std::cerr << "--jobs " << ro.jobs << ": " << e.what() << "\n";
     return 1;
   }
-  // NOTE: every row is on disk before any other output is written, so a late write error
+  // NOTE: every row is written to the temp file before any other output, so a late write error
   // leaves no outputs either.
   if (jobs && !jobs->finish()) {
     std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
