@@ -423,6 +423,19 @@ TEST_CASE("load::files") {
     CHECK(d.sorted()[0].code == DiagCode::io_error);
     CHECK(d.sorted()[0].file == (dir / "nope.json").string());
   }
+  SUBCASE("a folder is not a readable scenario file, and a file reads back byte for byte") {
+    Diagnostics d;
+    CHECK_FALSE(read_scenario_file(dir.string(), d));
+    REQUIRE(d.size() == 1);
+    CHECK(contains(d.sorted()[0].message, "not a readable file"));
+    const auto path = (dir / "bytes.json").string();
+    std::ofstream(path, std::ios::binary) << "{\r\n}\n";
+    Diagnostics ok;
+    const auto text = read_scenario_file(path, ok);
+    REQUIRE(text);
+    CHECK(*text == "{\r\n}\n");
+    CHECK(ok.ok());
+  }
   SUBCASE("a file loads with its stem as the default name and traces relative to it") {
     std::ofstream(dir / "tiny.csv") << "submit_time,num_gpus,duration\n0,1,5\n3,2,7\n";
     const auto path = (dir / "mm1.json").string();
