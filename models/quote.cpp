@@ -21,8 +21,8 @@ using economics::SECONDS_PER_HOUR;
 constexpr double INF = std::numeric_limits<double>::infinity();
 constexpr double BYTES_PER_GB = 1e9;  // GpuSpec::mem_gb and mem_bw_tbps are decimal units
 constexpr uint32_t MAX_INFERENCE_NODES = 100000;
-// Deepest pipeline a layout may use: Llama 3 405B trained with 16 stages [M]; deeper pipelines
-// lose more to bubbles than the MFU assumption covers.
+// Deepest pipeline a layout may use: Llama 3 405B trained with 16 stages (arXiv:2407.21783); deeper
+// pipelines lose more to bubbles than the MFU assumption covers.
 constexpr uint32_t MAX_PIPELINE_STAGES = 16;
 constexpr double MAX_SLOWDOWN =
     10;  // expected / failure-free time beyond which spot "never" finishes

@@ -48,6 +48,15 @@ inline nlohmann::json read_json(const std::filesystem::path& p) {
   return nlohmann::json::parse(f, nullptr, true, /*ignore_comments=*/true);
 }
 
+//! The first citation of the internal reference document in `text` ("DATA.md" or one of its
+//! confidence tags "[V]", "[3P]", "[D]", "[M]"), or "" when there is none: customer-facing files
+//! cite the public source instead.
+inline std::string internal_citation(const std::string& text) {
+  for (const char* tag : {"DATA.md", "[V]", "[3P]", "[D]", "[M]"})
+    if (text.find(tag) != std::string::npos) return tag;
+  return "";
+}
+
 //! An empty, not yet created path under the temp folder, unique to this process and `name`.
 inline std::filesystem::path fresh_dir(const std::string& name) {
   // NOTE: the process id keeps concurrent test runs (several build trees) out of each other's way.

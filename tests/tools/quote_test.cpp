@@ -43,6 +43,9 @@ TEST_CASE("tools::quote") {
       CHECK(fs::file_size(out / "quote.html") > 0);
       const json q = json::parse(read_text(out / "quote.json"));
       CHECK(q["assumptions"].size() >= 4);
+      // the assumptions and prices cite public sources only, in the JSON and on the page
+      CHECK(internal_citation(q.dump()) == "");
+      CHECK(internal_citation(read_text(out / "quote.html")) == "");
       if (chromium_present()) {
         REQUIRE(fs::exists(out / "quote.pdf"));
         CHECK(read_text(out / "quote.pdf").rfind("%PDF", 0) == 0);

@@ -90,6 +90,9 @@ TEST_CASE("tools::scenarios") {
     REQUIRE(run.status == 0);
     const json result = read_json(out / "result.json");
     CHECK(fs::exists(out / "report.html"));
+    // generated output cites public sources only
+    CHECK(gpuplan_cli_test::internal_citation(gpuplan_cli_test::read_text(out / "result.json")) ==
+          "");
     if (update) {
       expected["expect"] = golden_subset(result);
       std::ofstream(golden) << expected.dump(2) << "\n";
