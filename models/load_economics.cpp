@@ -29,7 +29,8 @@ void Loader::load_pool_economics(const json& o, const std::string& p, Pricing pr
                                  Pool& pool) {
   PoolEconomics& e = pool.econ;
   if (inst != nullptr) {
-    e.provider = inst->provider;
+    e.spot_rules =
+        parse_enum<economics::SpotProvider>(inst->provider).value_or(economics::SpotProvider::aws);
     e.on_demand_per_node_hour = inst->price_per_hour.on_demand.value_or(0);
   }
   if (const json* v = get(o, "billing")) load_billing(*v, p + "/billing", e);
@@ -368,7 +369,7 @@ void Loader::load_class_economics(const json& o, const std::string& p, JobClass&
 // in "pools" is consent), so it needs a non-spot pool.
 void Loader::check_spot_eligibility(const Scenario& sc) {
   for (const JobClass& jc : sc.workload) {
-    if (jc.econ.spot_tolerant || !jc.pools.empty()) continue;
+    if (jc.econ.spot_tolerant || !jc.pool_indices.empty()) continue;
     bool any = false, spot_only = false;
     for (const Pool& pool : sc.pools) {
       if (pool.pricing == Pricing::spot)
@@ -419,17 +420,21 @@ void Loader::load_tco(const json& o, Scenario& sc) {
     }
   }
   std::vector<std::string> templates;
-  for (const Pool& pool : sc.pools)
-    if (pool.econ.on_prem) templates.push_back(pool.name);
+  std::vector<uint32_t> template_pools;
+  for (size_t k = 0; k < sc.pools.size(); ++k) {
+    if (!sc.pools[k].econ.on_prem) continue;
+    templates.push_back(sc.pools[k].name);
+    template_pools.push_back(static_cast<uint32_t>(k));
+  }
   if (const json* v = get(o, "server")) {
     if (auto k = choice(*v, p + "/server", "pool with an on_prem server template", templates))
-      t.server = templates[*k];
+      t.server_pool_idx = template_pools[*k];
   } else if (!templates.empty()) {
-    t.server = templates.front();
+    t.server_pool_idx = template_pools.front();
   }
   const bool needs_server = std::any_of(t.compare.begin(), t.compare.end(),
                                         [](TcoOption c) { return c != TcoOption::cloud; });
-  if (needs_server && !t.server && !sc.pools.empty()) {
+  if (needs_server && !t.server_pool_idx && !sc.pools.empty()) {
     d_.error(p + "/compare", DiagCode::missing_key,
              "comparing \"on_prem\" or \"hybrid\" needs a pool with \"pricing\": \"on_prem\" and "
              "an \"on_prem\" server template (capex, power) to price the servers");

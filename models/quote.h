@@ -21,6 +21,7 @@
 #include "models/catalog.h"
 #include "models/diagnostic.h"
 #include "models/field_reader.h"
+#include "models/plan_enums.h"
 #include "models/queueing.h"
 #include "models/speed.h"
 
@@ -81,7 +82,9 @@ struct QuoteOptions {
   std::vector<std::string> providers;  //!< "" = every provider except on_prem
   std::vector<std::string> gpus;       //!< GPU ids ("" = all)
   std::vector<std::string> instances;  //!< instance ids ("" = all)
-  std::vector<std::string> pricing = {"on_demand", "reserved_1y", "reserved_3y", "spot"};
+  //! Plans to price; Pricing::spot expands into one plan per `spot_shares` entry.
+  std::vector<Pricing> pricing = {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
+                                  Pricing::spot};
   std::vector<double> spot_shares = {0.5, 1.0};  //!< share of nodes on spot, for "spot"
   double spot_hazard_per_node_hour = DEFAULT_SPOT_HAZARD_PER_NODE_HOUR;
   uint32_t replicas = 400;         //!< Monte Carlo replicas of a spot training run
@@ -121,8 +124,8 @@ using gpuplan::parse_money;
 
 //! How an option pays: a base price, with `spot_share` of its nodes on spot instead.
 struct PricingPlan {
-  std::string base = "on_demand";  //!< on_demand | reserved_1y | reserved_3y | on_prem
-  double spot_share = 0;           //!< [0, 1] share of nodes on spot
+  Pricing base = Pricing::on_demand;  //!< how the non-spot nodes pay (never Pricing::spot)
+  double spot_share = 0;              //!< [0, 1] share of nodes on spot
   //! Label for tables: "on-demand", "1-yr reserved", "spot 50%", "spot 100%".
   [[nodiscard]] std::string label() const;
   //! Years committed (1 or 3 for reservations, else 0).

@@ -384,7 +384,7 @@ json quote_json(const QuoteReport& r) {
     o["provider"] = it.provider;
     o["gpu"] = gpu.id;
     o["gpus_per_node"] = it.gpus_per_node;
-    o["pricing"] = plan.base;
+    o["pricing"] = enum_name(plan.base);
     o["spot_share"] = plan.spot_share;
     o["pricing_label"] = plan.label();
     o["price_as_of"] = it.as_of;

@@ -108,7 +108,11 @@ TEST_CASE("load::scenario") {
     CHECK(sc.workload[1].rate_per_s == doctest::Approx(1.0 / 300));
     REQUIRE(sc.workload[1].reference_gpu != nullptr);
     CHECK(sc.workload[1].reference_gpu->id == "H100-SXM");
-    CHECK(sc.workload[1].pools == std::vector<std::string>{"big"});
+    // "big" is /pools/1: the class keeps its index, resolved once at load
+    CHECK(sc.workload[1].pool_indices == std::vector<uint32_t>{1});
+    CHECK_FALSE(sc.workload[1].may_use(0));
+    CHECK(sc.workload[1].may_use(1));
+    CHECK(sc.workload[0].may_use(0));
     // GPU counts sorted numerically (not as strings "1" < "16" < "2").
     CHECK(sc.workload[1].gpus.values == std::vector<uint32_t>{1, 2, 4, 16});
     // Their probabilities follow: 0.7, 0.1, 0.15, 0.05.
