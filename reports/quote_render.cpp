@@ -9,6 +9,7 @@
 #include "models/economics/billing.h"
 #include "models/names.h"
 #include "reports/format.h"
+#include "reports/quantity.h"
 #include "reports/assessment.h"
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
@@ -53,19 +54,9 @@ std::string sci(double x) {
   return s;
 }
 
-//! Money for tables: "$7.25M" from a million, "$12,345" from ten thousand, else with cents.
-std::string money_short(double usd) {
-  if (!std::isfinite(usd)) return "n/a";
-  char buf[32];
-  if (usd >= 1e9)
-    std::snprintf(buf, sizeof buf, "$%.2fB", usd / 1e9);
-  else if (usd >= 1e6)
-    std::snprintf(buf, sizeof buf, "$%.2fM", usd / 1e6);
-  else if (usd >= 1e4)
-    return "$" + format_number(usd, 0);
-  else
-    return format_money(usd);
-  return buf;
+//! Money as every command prints it (reports/quantity.h): "$7,251,234.12".
+std::string money_text(double usd) {
+  return reports::format_quantity(reports::Quantity::money, usd);
 }
 
 //! A training time: days with one decimal from a day up, else format_duration.
@@ -166,7 +157,7 @@ std::string training_request_text(const TrainingRequest& t) {
       "train " + count_text(t.params) + " parameters on " + count_text(t.tokens) + " tokens";
   if (t.deadline_s) s += " within " + time_text(*t.deadline_s);
   if (t.budget_usd)
-    s += std::string(t.deadline_s ? " and " : " within ") + money_short(*t.budget_usd);
+    s += std::string(t.deadline_s ? " and " : " within ") + money_text(*t.budget_usd);
   s += " (" + std::string(precision_name(t.precision)) + ", MFU " + format_percent(t.mfu, 0) +
        "; 6·N·D = " + sci(6 * t.params * t.tokens) + " FLOPs)";
   return s;
@@ -312,7 +303,7 @@ std::string format_quote_table(const QuoteReport& r) {
       if (shown >= top) continue;
       rows.push_back({std::to_string(++shown), o.instance->id, o.gpu->id,
                       nodes_text(o.gpus, o.nodes), o.plan.label(), time_text(o.timing.p50_s),
-                      p90_text(o), money_short(o.monthly_usd), money_short(o.total_usd),
+                      p90_text(o), money_text(o.monthly_usd), money_text(o.total_usd),
                       spot_risk_text(o), usd_per_tflops_text(o.usd_per_tflops_hour),
                       o.instance->as_of, training_flags(o)});
     }
@@ -339,7 +330,7 @@ std::string format_quote_table(const QuoteReport& r) {
            o.plan.label(), latency_text(o.p99_latency_s),
            check ? (check->saturated ? "saturated" : latency_text(check->p99_latency_s)) : "-",
            latency_text(o.mean_wait_s), check ? latency_text(check->mean_wait_s) : "-",
-           format_percent(o.utilization, 0), money_short(o.monthly_usd), money_short(o.total_usd),
+           format_percent(o.utilization, 0), money_text(o.monthly_usd), money_text(o.total_usd),
            "$" + format_number(o.usd_per_1k_requests, 4), spot_risk_text(o), o.instance->as_of,
            inference_flags(o)});
     }

@@ -10,6 +10,7 @@
 #include "models/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
+#include "reports/quantity.h"
 #include "reports/replicas_csv.h"
 #include "reports/result_json.h"
 #include "study/processes.h"
@@ -41,13 +42,12 @@ auto progress_printer(const std::string& label, bool quiet) {
   };
 }
 
-//! "mean [ci95_low, ci95_high]" of a metric path.
+//! "mean [ci95_low, ci95_high]" of a metric path, written as its quantity (reports/quantity.h).
 std::string with_ci(const study::Summary& s, const char* path) {
   const study::Statistic m = s.stat(path);
   const auto sp =
       m.spread.value_or(study::Statistic::Spread{m.mean, m.mean, m.mean, m.mean, m.mean});
-  return std::to_string(m.mean) + " [" + std::to_string(sp.ci95_low) + ", " +
-         std::to_string(sp.ci95_high) + "]";
+  return reports::format_with_ci(reports::quantity_of(path), m.mean, sp.ci95_low, sp.ci95_high);
 }
 
 int run_mc(const McCliOptions& o) {
@@ -67,16 +67,23 @@ int run_mc(const McCliOptions& o) {
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   if (!write_study(dir, result_json(*sc, cs, s), s)) return 1;
   if (o.scenario.quiet) return 0;
-  std::printf(
-      "%s: %u replications; mean wait %s s; mean JCT %s s; GPU utilization %s; cost $%s "
-      "(means, [95%% CI])\n",
-      sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
-      with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
-      with_ci(s, "cost_usd.total").c_str());
-  if (s.stats.n_saturated > 0)
+  // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
+  // means would only mislead.
+  if (s.stats.n_saturated > 0) {
     std::printf(
-        "  [SATURATED in %u replications: this configuration cannot keep up; see warnings]\n",
-        s.stats.n_saturated);
+        "%s: SATURATED in %u of %u replications: this configuration cannot keep up, so its waits "
+        "are not meaningful (see the warnings in report.html); GPU utilization %s; cost %s "
+        "(means, [95%% CI])\n",
+        sc->name.c_str(), s.stats.n_saturated, s.info.replications,
+        with_ci(s, "metrics.gpu_utilization").c_str(), with_ci(s, "cost_usd.total").c_str());
+  } else {
+    std::printf(
+        "%s: %u replications; mean wait %s; mean JCT %s; GPU utilization %s; cost %s "
+        "(means, [95%% CI])\n",
+        sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
+        with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
+        with_ci(s, "cost_usd.total").c_str());
+  }
   std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv}\n",
               dir.string().c_str());
   return 0;
