@@ -15,6 +15,7 @@
 #include "reports/result_json.h"
 #include "study/processes.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/console.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -65,16 +66,16 @@ int run_mc(const McCliOptions& o) {
   const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
-  if (!write_study(dir, result_json(*sc, cs, s), s)) return 1;
+  const nlohmann::json result = result_json(*sc, cs, s);
+  if (!write_study(dir, result, s)) return 1;
   if (o.scenario.quiet) return 0;
   // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
   // means would only mislead.
-  if (s.stats.n_saturated > 0) {
+  if (const std::string notice = saturation_notice(result); !notice.empty()) {
     std::printf(
-        "%s: SATURATED in %u of %u replications: this configuration cannot keep up, so its waits "
-        "are not meaningful (see the warnings in report.html); GPU utilization %s; cost %s "
-        "(means, [95%% CI])\n",
-        sc->name.c_str(), s.stats.n_saturated, s.info.replications,
+        "%s: %u replications; %s (see report.html); GPU utilization %s; cost %s (means, "
+        "[95%% CI])\n",
+        sc->name.c_str(), s.info.replications, notice.c_str(),
         with_ci(s, "metrics.gpu_utilization").c_str(), with_ci(s, "cost_usd.total").c_str());
   } else {
     std::printf(

@@ -12,6 +12,7 @@
 #include "reports/result_json.h"
 #include "study/run.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/console.h"
 #include "tools/gpuplan/common.h"
 
 namespace gpuplan::cli {
@@ -68,12 +69,11 @@ int run(const RunOptions& ro) {
         format_quantity(Quantity::count, double(m.jobs_completed)) +
         " completed; GPU utilization " + format_quantity(Quantity::fraction, m.gpu_utilization);
     const std::string cost = "cost " + format_quantity(Quantity::money, m.cost_usd);
-    // NOTE: a saturated run's waits grow with the horizon, so a mean wait would only mislead.
-    if (m.saturated()) {
-      std::printf(
-          "%s: SATURATED: this configuration cannot keep up, so its waits are not "
-          "meaningful (see the warnings in report.html); %s; %s\n",
-          sc->name.c_str(), counts.c_str(), cost.c_str());
+    // NOTE: the waits of a run that cannot keep up grow with the horizon, so a mean wait would
+    // only mislead; the verdict is the one report.html shows.
+    if (const std::string notice = saturation_notice(result); !notice.empty()) {
+      std::printf("%s: %s (see report.html); %s; %s\n", sc->name.c_str(), notice.c_str(),
+                  counts.c_str(), cost.c_str());
     } else {
       std::printf("%s: %s; mean wait %s (p90 %s); %s\n", sc->name.c_str(), counts.c_str(),
                   format_quantity(Quantity::seconds, m.wait_s.mean).c_str(),
