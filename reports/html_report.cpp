@@ -1,5 +1,7 @@
 #include "reports/html_report.h"
 
+#include <optional>
+
 #include "reports/format.h"
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
@@ -8,26 +10,44 @@ namespace gpuplan::reports {
 
 using nlohmann::json;
 
-std::string render_html_report(const json& result) {
-  static const json empty = json::object();
-  const json& data = result.is_object() ? result : empty;
-  const std::string scripts =
+namespace {
+
+const std::string& report_scripts() {
+  static const std::string js =
       join_scripts({assets::common_js(), assets::charts_js(), assets::report_js()});
-  // The topology drawing is sanitized where it is drawn (network_json); a drawing that is not
-  // (a result from elsewhere) is sanitized here, on a copy, so the page never carries it as is.
-  const json* topo = data.contains("topology") ? &data["topology"] : nullptr;
-  if (topo != nullptr && topo->is_object() && topo->contains("svg") && (*topo)["svg"].is_string()) {
-    const std::string& svg = (*topo)["svg"].get_ref<const std::string&>();
-    std::string safe = sanitize_svg(svg);
-    if (safe != svg) {
-      json copy = data;
-      copy["topology"]["svg"] = std::move(safe);
-      return render_page(assets::page_html(), assets::style_css(), scripts, copy, "capacity report",
-                         true);
-    }
-  }
-  return render_page(assets::page_html(), assets::style_css(), scripts, data, "capacity report",
-                     true);
+  return js;
+}
+
+// The result with an unsanitized topology drawing replaced by its sanitized form, or nullopt
+// when there is nothing to replace. The drawing is sanitized where it is drawn (network_json);
+// one that is not (a result from elsewhere) is sanitized here, so the page never carries it.
+std::optional<json> with_safe_drawing(const json& result) {
+  const json* topo = result.contains("topology") ? &result["topology"] : nullptr;
+  if (topo == nullptr || !topo->is_object() || !topo->contains("svg") ||
+      !(*topo)["svg"].is_string())
+    return std::nullopt;
+  const std::string& svg = (*topo)["svg"].get_ref<const std::string&>();
+  std::string safe = sanitize_svg(svg);
+  if (safe == svg) return std::nullopt;
+  json copy = result;
+  copy["topology"]["svg"] = std::move(safe);
+  return copy;
+}
+
+}  // namespace
+
+std::string render_html_report(const json& result, std::string_view result_text) {
+  if (!result.is_object()) return render_html_report(json::object());
+  if (const auto safe = with_safe_drawing(result)) return render_html_report(*safe);
+  return render_page_text(assets::page_html(), assets::style_css(), report_scripts(), result_text,
+                          "capacity report", true);
+}
+
+std::string render_html_report(const json& result) {
+  if (!result.is_object()) return render_html_report(json::object());
+  if (const auto safe = with_safe_drawing(result)) return render_html_report(*safe);
+  return render_page(assets::page_html(), assets::style_css(), report_scripts(), result,
+                     "capacity report", true);
 }
 
 }  // namespace gpuplan::reports

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace gpuplan::reports {
 
@@ -15,5 +16,10 @@ namespace gpuplan::reports {
 //! Content-Security-Policy allows only the page's own inline scripts, by hash, and no fetch).
 //! Any key may be absent: what is present is shown. Never throws for a malformed result.
 [[nodiscard]] std::string render_html_report(const nlohmann::json& result);
+
+//! The same page, with `result_text` the serialised `result` (result.json as written, any
+//! indentation): the island is made from that text, so the result is serialised once per command.
+[[nodiscard]] std::string render_html_report(const nlohmann::json& result,
+                                             std::string_view result_text);
 
 }  // namespace gpuplan::reports

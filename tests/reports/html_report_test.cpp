@@ -200,6 +200,15 @@ TEST_CASE("reports::html") {
     CHECK(island["scenario_echo"] == r["scenario_echo"]);
   }
 
+  SUBCASE("a page from result.json's own text is byte for byte the page from the value") {
+    json r = load_fixture("monte_carlo.json");
+    r["assessment"] = gpuplan::reports::assess(r);
+    CHECK(render_html_report(r, r.dump(2) + "\n") == render_html_report(r));
+    // an unsanitized drawing is still sanitized when the text is given
+    const json e = load_fixture("economics_run.json");
+    CHECK(render_html_report(e, e.dump(2)) == render_html_report(e));
+  }
+
   SUBCASE("the topology SVG in the data island is sanitized") {
     const json r = load_fixture("economics_run.json");
     const std::string svg =

@@ -146,8 +146,10 @@ bool write_study(const std::filesystem::path& dir, const nlohmann::json& result,
   reports::write_replicas_csv(s, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
   reports::write_per_class_csv(result, classes_csv);
-  return write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                             {"report.html", reports::render_html_report(result)},
+  // NOTE: the page's data island is made from result.json's text: serialised once.
+  const std::string text = result.dump(2) + "\n";
+  return write_outputs(dir, {{"result.json", text},
+                             {"report.html", reports::render_html_report(result, text)},
                              {"replicas.csv", replicas_csv.str()},
                              {"timeseries.csv", series_csv.str()},
                              {"classes.csv", classes_csv.str()}});

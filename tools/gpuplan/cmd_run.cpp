@@ -53,8 +53,9 @@ int run(const RunOptions& ro) {
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
-  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                           {"report.html", render_html_report(result)},
+  const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
+  if (!write_outputs(dir, {{"result.json", text},
+                           {"report.html", render_html_report(result, text)},
                            {"timeseries.csv", series_csv.str()},
                            {"classes.csv", classes_csv.str()}}))
     return 1;
