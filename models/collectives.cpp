@@ -10,7 +10,7 @@ namespace {
 constexpr double INF = std::numeric_limits<double>::infinity();
 constexpr double GB = 1e9;  // bytes per GB (nccl-tests reports decimal GB/s)
 
-// NCCL latency constants, Simple protocol (DATA.md 1.4, tuning.cc [V]) [s].
+// NCCL latency constants, Simple protocol (NVIDIA/nccl src/graph/tuning.cc) [s].
 constexpr double NCCL_BASE_S = 8.4e-6;
 constexpr double RING_NVLINK_S = 3.4e-6;
 constexpr double RING_PCIE_S = 5.7e-6;
@@ -125,8 +125,8 @@ std::optional<Fabric> parse_fabric(std::string_view name) {
 }
 
 double nvlink_allreduce_efficiency(std::string_view architecture) {
-  // DATA.md 1.3 [D]: 479 GB/s measured / 450 GB/s unidirectional NVLink4 (H100, NVLS);
-  // 231 GB/s / 300 GB/s NVLink3 (A100).
+  // Azure AI-benchmarking-guide nccl-tests results (derived): 479 GB/s measured / 450 GB/s
+  // unidirectional NVLink4 (H100, NVLS); 231 GB/s / 300 GB/s NVLink3 (A100).
   if (architecture == "hopper") return 479.0 / 450.0;
   return 231.0 / 300.0;
 }

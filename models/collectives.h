@@ -1,7 +1,8 @@
 #pragma once
-//! Collective communication cost: the alpha-beta (Hockney) formulas of DATA.md 1.1, the
-//! nccl-tests algbw/busbw conversions of DATA.md 1.2, and a predictor of the all-reduce bus
-//! bandwidth and time a job's placement achieves (DATA.md 1.3-1.4, 2.3).
+//! Collective communication cost: the alpha-beta (Hockney) formulas of Thakur, Rabenseifner
+//! and Gropp (IJHPCA 2005), the nccl-tests algbw/busbw conversions (nccl-tests doc/PERFORMANCE.md),
+//! and a predictor of the all-reduce bus bandwidth and time a job's placement achieves (published
+//! nccl-tests results and NCCL's tuning model, src/graph/tuning.cc).
 //!
 //! Units: message sizes in bytes, times in seconds, bus/algorithm bandwidths in GB/s (1e9 B/s)
 //! as nccl-tests prints them, network line rates in Gb/s as NICs are sold.
@@ -67,7 +68,8 @@ enum class Collective : uint8_t {
   reduce,                 //!< busbw = algbw
 };
 
-//! busbw / algbw for `c` on `n_ranks` ranks (DATA.md 1.2 [V]); 0 for an all-reduce on 1 rank.
+//! busbw / algbw for `c` on `n_ranks` ranks (nccl-tests doc/PERFORMANCE.md); 0 for an all-reduce on
+//! 1 rank.
 [[nodiscard]] double busbw_factor(Collective c, uint32_t n_ranks);
 //! Bus bandwidth [GB/s] from algorithm bandwidth S/t [GB/s].
 [[nodiscard]] double busbw_from_algbw(Collective c, uint32_t n_ranks, double algbw_gbyte_s);
@@ -80,15 +82,17 @@ enum class Fabric : uint8_t { pcie, nvlink2, nvlink3, nvlink4, nvlink5 };
 //! Fabric from its catalog name ("nvlink4", case-sensitive), or nullopt.
 [[nodiscard]] std::optional<Fabric> parse_fabric(std::string_view name);
 
-//! Measured all-reduce busbw over unidirectional NVLink bandwidth, by architecture (DATA.md
-//! 1.3 rule of thumb [D]): hopper 1.06 (479/450, NVLS in-switch reduction), ampere 0.77
-//! (231/300); volta and blackwell, unmeasured in DATA.md, take ampere's ring value.
+//! Measured all-reduce busbw over unidirectional NVLink bandwidth, by architecture (derived from
+//! the Azure AI-benchmarking-guide nccl-tests results): hopper 1.06 (479/450, NVLS in-switch
+//! reduction), ampere 0.77 (231/300); volta and blackwell, not measured there, take ampere's ring
+//! value.
 [[nodiscard]] double nvlink_allreduce_efficiency(std::string_view architecture);
 
 //! Default fraction of NIC line rate that inter-node all-reduce busbw reaches: 0.94, the middle
-//! of DATA.md 1.3's 0.92-0.96 (matches ~192 GB/s on 8x200G and ~370-385 GB/s on 8x400G).
+//! of the 0.92-0.96 seen in NVIDIA/nccl#812 and NVIDIA/nccl-tests#290 (matches ~192 GB/s on 8x200G
+//! and ~370-385 GB/s on 8x400G).
 inline constexpr double NET_EFFICIENCY = 0.94;
-//! Intra-node busbw over PCIe [GB/s]: NCCL's PCI_BW of 12 GB/s (topo.h, DATA.md 1.4 [V]).
+//! Intra-node busbw over PCIe [GB/s]: NCCL's PCI_BW of 12 GB/s (NVIDIA/nccl src/graph/topo.h).
 inline constexpr double PCIE_BUSBW_GBYTE_S = 12.0;
 
 //! Where the ranks of one collective sit, and what links they have.
@@ -129,11 +133,12 @@ struct AllReducePrediction {
   double latency_s = 0;            //!< [s] NCCL latency model: min(ring, tree), Simple protocol
 };
 
-//! Predicted large-message all-reduce bus bandwidth and latency for `pl` (DATA.md 1.3-1.4):
-//! NVLink busbw = efficiency x NVLink/2, PCIe busbw = 12 GB/s, network busbw = node line rate /
-//! 8 x net_efficiency (a ring channel per NIC carries the node's share, so nccl-tests busbw
-//! equals the node's NIC bandwidth); latency 8.4 us base + 3.4 us (NVLink) or 5.7 us (PCIe) per
-//! intra-node ring step + 14 us per inter-node step, or the tree form when it is lower.
+//! Predicted large-message all-reduce bus bandwidth and latency for `pl` (nccl-tests results,
+//! NCCL's tuning model): NVLink busbw = efficiency x NVLink/2, PCIe busbw = 12 GB/s, network busbw
+//! = node line rate / 8 x net_efficiency (a ring channel per NIC carries the node's share, so
+//! nccl-tests busbw equals the node's NIC bandwidth); latency 8.4 us base + 3.4 us (NVLink) or 5.7
+//! us (PCIe) per intra-node ring step + 14 us per inter-node step, or the tree form when it is
+//! lower.
 [[nodiscard]] AllReducePrediction predict_allreduce(const CommPlacement& pl);
 
 //! Time of an all-reduce of `n_bytes` per rank on `pl` [s]:

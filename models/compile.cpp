@@ -83,9 +83,7 @@ CompiledScenario compile(const Scenario& sc) {
     ClassSpec c;
     c.pool_mask = 0;
     for (size_t p = 0; p < sc.pools.size(); ++p) {
-      const bool allowed = jc.pools.empty() || std::find(jc.pools.begin(), jc.pools.end(),
-                                                         sc.pools[p].name) != jc.pools.end();
-      if (allowed) {
+      if (jc.may_use(p)) {
         c.pool_mask |= 1ull << p;
         c.node_gpus_max = std::max(c.node_gpus_max, out.pools[p].gpus_per_node);
       }

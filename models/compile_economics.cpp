@@ -44,7 +44,7 @@ void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolEconSp
                   CompiledScenario& out) {
   e.spot = true;
   e.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
-  e.notice_s = sp.notice_s.value_or(provider_notice_s(pool.econ.provider));
+  e.notice_s = sp.notice_s.value_or(economics::preemption_notice_s(pool.econ.spot_rules));
   e.return_delay = compile_delay(sp.return_delay, out);
   if (sp.wave_rate_per_hour > 0) {
     economics::ReclaimWaveModel w;
@@ -68,12 +68,6 @@ void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolEconSp
 }
 
 }  // namespace
-
-double provider_notice_s(const std::string& provider) {
-  if (provider == "gcp") return economics::preemption_notice_s(economics::SpotProvider::gcp);
-  if (provider == "azure") return economics::preemption_notice_s(economics::SpotProvider::azure);
-  return economics::preemption_notice_s(economics::SpotProvider::aws);
-}
 
 void compile_economics(const Scenario& sc, CompiledScenario& out) {
   bool any_spot = false, any_dynamic = false;
@@ -128,7 +122,7 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
     e.checkpoint_s = ce.checkpoint_s;
     e.restart_s = ce.restart_s;
     // Spot pools serve spot-tolerant classes and classes that name them in "pools".
-    if (!ce.spot_tolerant && sc.workload[c].pools.empty()) cls.pool_mask &= ~spot_pools;
+    if (!ce.spot_tolerant && sc.workload[c].pool_indices.empty()) cls.pool_mask &= ~spot_pools;
     e.first_mask = cls.pool_mask & ~on_demand_pools;
     if (ce.has_fallback && (cls.pool_mask & spot_pools) != 0) {
       e.spot_first = true;

@@ -9,8 +9,4 @@ namespace gpuplan {
 //! Compiles the economics of `sc` into `out` (after pools, classes and limits are compiled).
 void compile_economics(const Scenario& sc, CompiledScenario& out);
 
-//! Notice [s] a provider gives before reclaiming a spot node: AWS 120, GCP and Azure 30; other
-//! providers are taken as AWS-like (120).
-double provider_notice_s(const std::string& provider);
-
 }  // namespace gpuplan

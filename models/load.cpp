@@ -176,8 +176,7 @@ const std::vector<std::string>& scenario_keys() {
   return loading::TOP_KEYS;
 }
 
-std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions& opts,
-                                      Diagnostics& diags) {
+std::optional<std::string> read_scenario_file(const std::string& path, Diagnostics& diags) {
   std::error_code ec;
   std::ifstream in(path, std::ios::binary);
   if (!fs::is_regular_file(path, ec) || !in) {
@@ -193,7 +192,14 @@ std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions
   }
   std::ostringstream buf;
   buf << in.rdbuf();
-  return load_scenario_text(buf.str(), path, fs::path(path).parent_path().string(), opts, diags);
+  return std::move(buf).str();
+}
+
+std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions& opts,
+                                      Diagnostics& diags) {
+  const auto text = read_scenario_file(path, diags);
+  if (!text) return std::nullopt;
+  return load_scenario_text(*text, path, fs::path(path).parent_path().string(), opts, diags);
 }
 
 std::optional<Scenario> load_scenario_text(std::string_view text, const std::string& file,

@@ -14,8 +14,12 @@ namespace gpuplan {
 //! Options of one load.
 struct LoadOptions {
   std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE" (VALUE as JSON, else as a string)
-  bool read_traces = true;             //!< parse trace CSVs (validate can skip the big ones? no: always true)
+  bool read_traces = true;  //!< parse trace CSVs (validate can skip the big ones? no: always true)
 };
+
+//! The whole text of the scenario file `path`; nullopt with one io_error diagnostic (line 0)
+//! when it is missing or not a readable regular file.
+std::optional<std::string> read_scenario_file(const std::string& path, Diagnostics& diags);
 
 //! Loads and validates a scenario file; nullopt with `diags` filled when anything is wrong.
 std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions& opts,

@@ -210,9 +210,7 @@ std::pair<uint64_t, size_t> Loader::capacity(const JobClass& jc) const {
   size_t best_idx = NONE;
   for (size_t k = 0; k < pool_infos_.size(); ++k) {
     const PoolInfo& info = pool_infos_[k];
-    const bool allowed = jc.pools.empty() ||
-                         std::find(jc.pools.begin(), jc.pools.end(), info.name) != jc.pools.end();
-    if (!allowed) continue;
+    if (!jc.may_use(k)) continue;
     if (!info.known) return {0, NONE};
     // NOTE: a job fits in one node (gpus <= gpus_per_node) or takes whole nodes of one pool,
     // so either way the bound is the pool's total GPUs.

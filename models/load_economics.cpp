@@ -29,7 +29,8 @@ void Loader::load_pool_economics(const json& o, const std::string& p, Pricing pr
                                  Pool& pool) {
   PoolEconomics& e = pool.econ;
   if (inst != nullptr) {
-    e.provider = inst->provider;
+    e.spot_rules =
+        parse_enum<economics::SpotProvider>(inst->provider).value_or(economics::SpotProvider::aws);
     e.on_demand_per_node_hour = inst->price_per_hour.on_demand.value_or(0);
   }
   if (const json* v = get(o, "billing")) load_billing(*v, p + "/billing", e);
@@ -191,16 +192,18 @@ void Loader::load_spot(const json& o, const std::string& p, Pool& pool) {
         check_keys(pt, ip, {"at", "usd_per_hour"});
         const json* at = need(pt, ip, "at", "when this price starts, e.g. \"12h\"");
         const json* usd = need(pt, ip, "usd_per_hour", "USD per node-hour");
-        auto t = at ? duration(*at, ip + "/at", false) : std::nullopt;
-        auto x = usd ? number(*usd, ip + "/usd_per_hour", 0, INF) : std::nullopt;
+        std::optional<double> t, x;
+        if (at != nullptr) t = duration(*at, ip + "/at", false);
+        if (usd != nullptr) x = number(*usd, ip + "/usd_per_hour", 0, INF);
         if (!t || !x) continue;
-        if (!sp.price_series.empty() && !(*t > sp.price_series.back().t_s)) {
+        const economics::PricePoint point{*t, *x};
+        if (!sp.price_series.empty() && !(point.t_s > sp.price_series.back().t_s)) {
           d_.error(ip + "/at", DiagCode::out_of_range,
-                   "price points must be in increasing time order; " + num(*t) +
+                   "price points must be in increasing time order; " + num(point.t_s) +
                        " s is not after " + num(sp.price_series.back().t_s) + " s");
           continue;
         }
-        sp.price_series.push_back({*t, *x});
+        sp.price_series.push_back(point);
       }
       if (!sp.price_series.empty()) pool.price_per_node_hour = sp.price_series.front().usd_per_hour;
     }
@@ -262,26 +265,28 @@ void Loader::load_elastic(const json& o, const std::string& p, std::optional<uin
   ElasticConfig el;
   const json* mn = need(o, p, "min", "nodes kept provisioned, e.g. 1");
   const json* mx = need(o, p, "max", "most nodes ever provisioned, e.g. 32");
-  auto lo = mn ? integer(*mn, p + "/min", 0, 1000000) : std::nullopt;
-  auto hi = mx ? integer(*mx, p + "/max", 1, 1000000) : std::nullopt;
-  if (!lo || !hi) {
+  std::optional<uint64_t> min_read, max_read;
+  if (mn != nullptr) min_read = integer(*mn, p + "/min", 0, 1000000);
+  if (mx != nullptr) max_read = integer(*mx, p + "/max", 1, 1000000);
+  if (!min_read || !max_read) {
     count.reset();
     return;
   }
-  if (*lo > *hi) {
+  const uint64_t lo = *min_read, hi = *max_read;
+  if (lo > hi) {
     d_.error(p + "/min", DiagCode::out_of_range,
-             "min (" + std::to_string(*lo) + ") exceeds max (" + std::to_string(*hi) + ")");
+             "min (" + std::to_string(lo) + ") exceeds max (" + std::to_string(hi) + ")");
     count.reset();
     return;
   }
-  el.min_nodes = static_cast<uint32_t>(*lo);
-  el.max_nodes = static_cast<uint32_t>(*hi);
+  el.min_nodes = static_cast<uint32_t>(lo);
+  el.max_nodes = static_cast<uint32_t>(hi);
   el.initial_nodes = el.min_nodes;
   if (count) {
-    if (*count < *lo || *count > *hi) {
+    if (*count < lo || *count > hi) {
       d_.error(p.substr(0, p.rfind('/')) + "/count", DiagCode::out_of_range,
                "an elastic pool starts with \"count\" nodes, which must lie in [min, max] = [" +
-                   std::to_string(*lo) + ", " + std::to_string(*hi) + "], got " +
+                   std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
                    std::to_string(*count));
     }
     el.initial_nodes = static_cast<uint32_t>(*count);
@@ -368,7 +373,7 @@ void Loader::load_class_economics(const json& o, const std::string& p, JobClass&
 // in "pools" is consent), so it needs a non-spot pool.
 void Loader::check_spot_eligibility(const Scenario& sc) {
   for (const JobClass& jc : sc.workload) {
-    if (jc.econ.spot_tolerant || !jc.pools.empty()) continue;
+    if (jc.econ.spot_tolerant || !jc.pool_indices.empty()) continue;
     bool any = false, spot_only = false;
     for (const Pool& pool : sc.pools) {
       if (pool.pricing == Pricing::spot)
@@ -419,17 +424,21 @@ void Loader::load_tco(const json& o, Scenario& sc) {
     }
   }
   std::vector<std::string> templates;
-  for (const Pool& pool : sc.pools)
-    if (pool.econ.on_prem) templates.push_back(pool.name);
+  std::vector<uint32_t> template_pools;
+  for (size_t k = 0; k < sc.pools.size(); ++k) {
+    if (!sc.pools[k].econ.on_prem) continue;
+    templates.push_back(sc.pools[k].name);
+    template_pools.push_back(static_cast<uint32_t>(k));
+  }
   if (const json* v = get(o, "server")) {
     if (auto k = choice(*v, p + "/server", "pool with an on_prem server template", templates))
-      t.server = templates[*k];
+      t.server_pool_idx = template_pools[*k];
   } else if (!templates.empty()) {
-    t.server = templates.front();
+    t.server_pool_idx = template_pools.front();
   }
   const bool needs_server = std::any_of(t.compare.begin(), t.compare.end(),
                                         [](TcoOption c) { return c != TcoOption::cloud; });
-  if (needs_server && !t.server && !sc.pools.empty()) {
+  if (needs_server && !t.server_pool_idx && !sc.pools.empty()) {
     d_.error(p + "/compare", DiagCode::missing_key,
              "comparing \"on_prem\" or \"hybrid\" needs a pool with \"pricing\": \"on_prem\" and "
              "an \"on_prem\" server template (capex, power) to price the servers");

@@ -98,7 +98,7 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
   if (const json* v = need(o, p, "pool", "the pool to size, e.g. \"main\"")) {
     if (auto k = choice(*v, p + "/pool", "pool", pools)) {
       pool = &sc.pools[*k];
-      c.pool = pool->name;
+      c.pool_idx = static_cast<uint32_t>(*k);
     }
   }
   std::vector<std::string> instance_ids;

@@ -80,13 +80,13 @@ bool Loader::load_class_pools(const json& v, const std::string& p, JobClass& jc)
     if (!info.name.empty()) names.push_back(info.name);
   bool ok = true;
   for (size_t k = 0; k < v.size(); ++k) {
-    auto s = string(v[k], child(p, k));
-    if (s && std::find(names.begin(), names.end(), *s) == names.end()) {
-      d_.unknown_name(child(p, k), "pool", *s, names);
-      s.reset();
-    }
-    if (s) {
-      jc.pools.push_back(*s);
+    const auto s = string(v[k], child(p, k));
+    // NOTE: pool_infos_[i] is /pools/i, so its index is the pool's index in a loaded scenario.
+    const auto at = std::find_if(pool_infos_.begin(), pool_infos_.end(),
+                                 [&](const PoolInfo& info) { return s && info.name == *s; });
+    if (s && at == pool_infos_.end()) d_.unknown_name(child(p, k), "pool", *s, names);
+    if (s && at != pool_infos_.end()) {
+      jc.pool_indices.push_back(static_cast<uint32_t>(at - pool_infos_.begin()));
     } else {
       ok = false;
     }

@@ -47,6 +47,7 @@ GPUPLAN_ENUM_NAMES(economics::BillingGranularity, "billing granularity", "second
 GPUPLAN_ENUM_NAMES(economics::SpotAdvisorBand, "Spot Advisor band", "<5%", "5-10%", "10-15%",
                    "15-20%", ">20%");
 GPUPLAN_ENUM_NAMES(economics::CostBasis, "cost basis", "cash", "accrual");
+GPUPLAN_ENUM_NAMES(economics::SpotProvider, "spot provider", "aws", "gcp", "azure");
 
 #undef GPUPLAN_ENUM_NAMES
 

@@ -24,10 +24,6 @@ Precision precision_of(const JobClass& jc) {
   return jc.training ? jc.training->precision : Precision::bf16;
 }
 
-bool allowed(const JobClass& jc, const std::string& pool) {
-  return jc.pools.empty() || std::find(jc.pools.begin(), jc.pools.end(), pool) != jc.pools.end();
-}
-
 // Keeps vertices of level <= max_level.
 struct AtOrBelow {
   const topo::Graph* g = nullptr;
@@ -198,7 +194,7 @@ std::optional<double> training_duration_s(const Scenario& sc, const JobClass& jc
   if (!jc.training || !jc.training->tokens || jc.gpus.values.size() != 1) return std::nullopt;
   const TrainingSpec& t = *jc.training;
   size_t pool = 0;
-  while (pool + 1 < sc.pools.size() && !allowed(jc, sc.pools[pool].name)) ++pool;
+  while (pool + 1 < sc.pools.size() && !jc.may_use(pool)) ++pool;
   const InstanceType& inst = sc.instance_of(sc.pools[pool]);
   const GpuSpec* ref = reference_gpu(sc, jc, pool);
   const uint32_t gpus = jc.gpus.values[0];

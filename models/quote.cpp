@@ -21,8 +21,8 @@ using economics::SECONDS_PER_HOUR;
 constexpr double INF = std::numeric_limits<double>::infinity();
 constexpr double BYTES_PER_GB = 1e9;  // GpuSpec::mem_gb and mem_bw_tbps are decimal units
 constexpr uint32_t MAX_INFERENCE_NODES = 100000;
-// Deepest pipeline a layout may use: Llama 3 405B trained with 16 stages [M]; deeper pipelines
-// lose more to bubbles than the MFU assumption covers.
+// Deepest pipeline a layout may use: Llama 3 405B trained with 16 stages (arXiv:2407.21783); deeper
+// pipelines lose more to bubbles than the MFU assumption covers.
 constexpr uint32_t MAX_PIPELINE_STAGES = 16;
 constexpr double MAX_SLOWDOWN =
     10;  // expected / failure-free time beyond which spot "never" finishes
@@ -93,10 +93,10 @@ std::string today_string(std::chrono::year_month_day d) {
 
 std::vector<PricingPlan> plans_for(const InstanceType& it, const QuoteOptions& o) {
   std::vector<PricingPlan> out;
-  if (it.provider == "on_prem") return {PricingPlan{"on_prem", 0}};
-  for (const auto& p : o.pricing) {
-    if (p == "spot")
-      for (double s : o.spot_shares) out.push_back(PricingPlan{"on_demand", s});
+  if (it.provider == "on_prem") return {PricingPlan{Pricing::on_prem, 0}};
+  for (const Pricing p : o.pricing) {
+    if (p == Pricing::spot)
+      for (double s : o.spot_shares) out.push_back(PricingPlan{Pricing::on_demand, s});
     else
       out.push_back(PricingPlan{p, 0});
   }
@@ -113,29 +113,53 @@ std::string PricingPlan::label() const {
     std::snprintf(buf, sizeof buf, "spot %.0f%%", 100 * spot_share);
     return buf;
   }
-  if (base == "reserved_1y") return "1-yr reserved";
-  if (base == "reserved_3y") return "3-yr reserved";
-  if (base == "on_prem") return "on-prem";
+  switch (base) {
+    case Pricing::reserved_1y:
+      return "1-yr reserved";
+    case Pricing::reserved_3y:
+      return "3-yr reserved";
+    case Pricing::on_prem:
+      return "on-prem";
+    case Pricing::on_demand:
+    case Pricing::spot:
+      break;
+  }
   return "on-demand";
 }
 
 double PricingPlan::term_years() const {
-  if (base == "reserved_1y") return 1;
-  if (base == "reserved_3y") return 3;
+  switch (base) {
+    case Pricing::reserved_1y:
+      return 1;
+    case Pricing::reserved_3y:
+      return 3;
+    case Pricing::on_demand:
+    case Pricing::spot:
+    case Pricing::on_prem:
+      break;
+  }
   return 0;
 }
 
 std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan) {
   const InstancePrices& p = it.price_per_hour;
   std::optional<double> base;
-  if (plan.base == "on_demand")
-    base = p.on_demand;
-  else if (plan.base == "reserved_1y")
-    base = p.reserved_1y;
-  else if (plan.base == "reserved_3y")
-    base = p.reserved_3y;
-  else if (plan.base == "on_prem")
-    base = p.on_prem;
+  switch (plan.base) {
+    case Pricing::on_demand:
+      base = p.on_demand;
+      break;
+    case Pricing::reserved_1y:
+      base = p.reserved_1y;
+      break;
+    case Pricing::reserved_3y:
+      base = p.reserved_3y;
+      break;
+    case Pricing::on_prem:
+      base = p.on_prem;
+      break;
+    case Pricing::spot:
+      break;  // NOTE: spot is a share of nodes (spot_share), never a base
+  }
   PlanPrice out;
   if (plan.spot_share < 1) {
     if (!base) return std::nullopt;

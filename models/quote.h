@@ -2,13 +2,13 @@
 //! `gpuplan quote`: the request a sales engineer writes (training and/or inference), its
 //! validation with JSON-pointer diagnostics, and the analytic sizing of every catalog option.
 //!
-//! Training: 6·N·D FLOPs at a stated MFU (DATA.md §6.3), ZeRO-1 memory fit (models/speed.h), the
-//! data-parallel gradient all-reduce over the instance's NVLink and NICs (models/collectives.h),
-//! and spot preemptions through Young/Daly checkpointing (models/economics/checkpoint.h) with a
-//! Monte Carlo of Poisson interruptions for the P50/P90 time to finish.
-//! Inference: M/M/c with Erlang C, where a server is one decode slot of a model replica whose
-//! token rate comes from memory bandwidth / weight bytes (DATA.md §6.3).
-//! Every function here is pure; the engine check of the inference sizing is study/quote_check.h.
+//! Training: 6·N·D FLOPs at a stated MFU (Kaplan et al. 2020), ZeRO-1 memory fit (models/speed.h),
+//! the data-parallel gradient all-reduce over the instance's NVLink and NICs
+//! (models/collectives.h), and spot preemptions through Young/Daly checkpointing
+//! (models/economics/checkpoint.h) with a Monte Carlo of Poisson interruptions for the P50/P90 time
+//! to finish. Inference: M/M/c with Erlang C, where a server is one decode slot of a model replica
+//! whose token rate comes from memory bandwidth / weight bytes (the decode roofline). Every
+//! function here is pure; the engine check of the inference sizing is study/quote_check.h.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -21,24 +21,26 @@
 #include "models/catalog.h"
 #include "models/diagnostic.h"
 #include "models/field_reader.h"
+#include "models/plan_enums.h"
 #include "models/queueing.h"
 #include "models/speed.h"
 
 namespace gpuplan::quote {
 
-//! Default MFU: Llama 3 405B reached 38-43% BF16 MFU on 8K-16K H100 (arXiv:2407.21783 Table 4,
-//! DATA.md §6.3 [V]); PaLM 46.2%. 0.40 is the middle of the measured range.
+//! Default MFU: Llama 3 405B reached 38-43% BF16 MFU on 8K-16K H100 (arXiv:2407.21783 Table 4);
+//! PaLM 46.2% (arXiv:2204.02311). 0.40 is the middle of the measured range.
 inline constexpr double DEFAULT_MFU = 0.4;
 //! Default per-node spot preemption hazard [per node-hour]: 0.24, the 4-node loss rate of the
-//! SkyPilot spot-traces (AWS p3, 2022-23; DATA.md §3.2 [D]).
+//! SkyPilot spot-traces (AWS p3, 2022-23; github.com/skypilot-org/spot-traces, derived).
 inline constexpr double DEFAULT_SPOT_HAZARD_PER_NODE_HOUR = 0.24;
-//! Default time to write one checkpoint [s]: 5 min, the example of DATA.md §3.3.
+//! Default time to write one checkpoint [s]: 5 min, the example of Daly (2006).
 inline constexpr double DEFAULT_CHECKPOINT_S = 300;
-//! Default time to read a checkpoint back after an interruption [s] [M].
+//! Default time to read a checkpoint back after an interruption [s] (assumption).
 inline constexpr double DEFAULT_RESTART_S = 600;
-//! Default wait for a replacement node after a preemption [s] [M].
+//! Default wait for a replacement node after a preemption [s] (assumption).
 inline constexpr double DEFAULT_REPLACEMENT_S = 600;
-//! Default global batch [tokens per optimizer step]: 4M, Llama 3's initial batch [M].
+//! Default global batch [tokens per optimizer step]: 4M, Llama 3's initial batch
+//! (arXiv:2407.21783).
 inline constexpr double DEFAULT_TOKENS_PER_STEP = 4e6;
 //! Default largest training cluster an option may use [GPUs] (Llama 3 405B used 16,384 H100).
 inline constexpr uint32_t DEFAULT_MAX_GPUS = 16384;
@@ -69,10 +71,10 @@ struct InferenceRequest {
   double tokens_out = 0;                  //!< generated tokens per request
   double p99_latency_s = 0;               //!< [s] p99 of queue wait + service
   uint32_t batch = 16;                    //!< sequences decoded together per weight pass
-  double bandwidth_efficiency = 0.7;      //!< achieved / peak memory bandwidth in decode [M]
-  double prefill_mfu = 0.5;               //!< MFU of the compute-bound prefill [M]
-  double memory_reserve = 0.3;            //!< GPU memory kept for KV cache and activations
-  double months = 12;                     //!< service term for the total cost [months]
+  double bandwidth_efficiency = 0.7;  //!< achieved / peak memory bandwidth in decode (assumption)
+  double prefill_mfu = 0.5;           //!< MFU of the compute-bound prefill (assumption)
+  double memory_reserve = 0.3;        //!< GPU memory kept for KV cache and activations
+  double months = 12;                 //!< service term for the total cost [months]
 };
 
 //! Which options to size and how to simulate them.
@@ -80,7 +82,9 @@ struct QuoteOptions {
   std::vector<std::string> providers;  //!< "" = every provider except on_prem
   std::vector<std::string> gpus;       //!< GPU ids ("" = all)
   std::vector<std::string> instances;  //!< instance ids ("" = all)
-  std::vector<std::string> pricing = {"on_demand", "reserved_1y", "reserved_3y", "spot"};
+  //! Plans to price; Pricing::spot expands into one plan per `spot_shares` entry.
+  std::vector<Pricing> pricing = {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
+                                  Pricing::spot};
   std::vector<double> spot_shares = {0.5, 1.0};  //!< share of nodes on spot, for "spot"
   double spot_hazard_per_node_hour = DEFAULT_SPOT_HAZARD_PER_NODE_HOUR;
   uint32_t replicas = 400;         //!< Monte Carlo replicas of a spot training run
@@ -120,8 +124,8 @@ using gpuplan::parse_money;
 
 //! How an option pays: a base price, with `spot_share` of its nodes on spot instead.
 struct PricingPlan {
-  std::string base = "on_demand";  //!< on_demand | reserved_1y | reserved_3y | on_prem
-  double spot_share = 0;           //!< [0, 1] share of nodes on spot
+  Pricing base = Pricing::on_demand;  //!< how the non-spot nodes pay (never Pricing::spot)
+  double spot_share = 0;              //!< [0, 1] share of nodes on spot
   //! Label for tables: "on-demand", "1-yr reserved", "spot 50%", "spot 100%".
   [[nodiscard]] std::string label() const;
   //! Years committed (1 or 3 for reservations, else 0).

@@ -169,7 +169,10 @@ bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
   set_if(s.read("providers", names("provider", providers)), o.providers);
   set_if(s.read("gpus", names("GPU", gpus)), o.gpus);
   set_if(s.read("instances", names("instance type", instances)), o.instances);
-  set_if(s.read("pricing", names("pricing", pricings)), o.pricing);
+  if (const auto words = s.read("pricing", names("pricing", pricings))) {
+    o.pricing.clear();
+    for (const std::string& w : *words) o.pricing.push_back(*parse_enum<Pricing>(w));
+  }
   set_if(s.read("spot_shares",
                 [&](const json& v, const std::string& p) { return r.numbers(v, p, 0.01, 1); }),
          o.spot_shares);

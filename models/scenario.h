@@ -1,6 +1,7 @@
 #pragma once
 //! The scenario as the planner wrote it, typed and validated (units resolved to SI: s, 1/s, USD).
 //! Produced by load_scenario() (models/load.h); consumed by compile() (models/compile.h).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -84,10 +85,16 @@ struct JobClass {
   uint64_t skipped_rows = 0;  //!< trace rows dropped for 0 GPUs or a duration <= 0
   //! GPU the durations refer to (nullptr = the pool's own), in the built-in catalog.
   const GpuSpec* reference_gpu = nullptr;
-  std::vector<std::string> pools;  //!< pools this class may use ("" = all)
+  std::vector<uint32_t> pool_indices;  //!< indices into Scenario::pools it may use (empty = all)
   std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
   std::optional<double> comm_fraction;   //!< share of a step spent in network all-reduce (no training)
   ClassEconomics econ;                   //!< checkpointing and spot tolerance
+
+  //! Whether this class may run on pool `pool_idx` (every pool when it names none).
+  [[nodiscard]] bool may_use(size_t pool_idx) const {
+    return pool_indices.empty() ||
+           std::find(pool_indices.begin(), pool_indices.end(), pool_idx) != pool_indices.end();
+  }
 };
 
 //! An instance type defined inline in the scenario (overrides/extends the catalog).
@@ -158,7 +165,7 @@ struct RecommendSlo {
 
 //! One pool to size in a recommendation: every instance x pricing, from count.min to count.max.
 struct RecommendCandidate {
-  std::string pool;                    //!< name of a pool of the scenario
+  uint32_t pool_idx = 0;               //!< index into Scenario::pools of the pool to size
   std::vector<uint32_t> instances;     //!< indices into Scenario::instances
   std::vector<Pricing> pricing;        //!< pricings to try (default: the pool's own)
   uint32_t count_min = 1;              //!< fewest nodes to try

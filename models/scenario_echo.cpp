@@ -132,7 +132,7 @@ json spot_json(const SpotConfig& sp, const Pool& pool) {
     const double per_s = sp.wave_rate_per_s > 0 ? sp.wave_rate_per_s : sp.wave_rate_per_hour / 3600;
     s["waves"] = {{"rate", per_s}, {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
   }
-  s["notice"] = sp.notice_s.value_or(provider_notice_s(pool.econ.provider));
+  s["notice"] = sp.notice_s.value_or(economics::preemption_notice_s(pool.econ.spot_rules));
   s["return_delay"] = distribution_json(sp.return_delay);
   return s;
 }
@@ -210,10 +210,10 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
   ce.checkpoints = true;
   ce.auto_interval = true;
   ce.checkpoint_s = jc.econ.checkpoint_s;
-  for (const Pool& pool : sc.pools) {
-    const bool named = std::find(jc.pools.begin(), jc.pools.end(), pool.name) != jc.pools.end();
-    if (!jc.pools.empty() && !named) continue;
-    if (!pool.econ.spot || (jc.pools.empty() && !jc.econ.spot_tolerant)) continue;
+  for (size_t pool_idx = 0; pool_idx < sc.pools.size(); ++pool_idx) {
+    const Pool& pool = sc.pools[pool_idx];
+    if (!jc.may_use(pool_idx)) continue;
+    if (!pool.econ.spot || (jc.pool_indices.empty() && !jc.econ.spot_tolerant)) continue;
     const InstanceType* inst = &sc.instance_of(pool);
     if (inst->gpus_per_node == 0) continue;
     const SpotConfig& sp = *pool.econ.spot;
@@ -239,7 +239,7 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
 json class_json(const Scenario& sc, const JobClass& jc) {
   json j = {{"name", jc.name}};
   if (!jc.description.empty()) j["description"] = jc.description;
-  if (!jc.pools.empty()) j["pools"] = jc.pools;
+  for (const uint32_t pool_idx : jc.pool_indices) j["pools"].push_back(sc.pools[pool_idx].name);
   if (jc.reference_gpu != nullptr) j["reference_gpu"] = jc.reference_gpu->id;
   if (jc.trace) {
     j["trace"] = trace_json(*jc.trace);
@@ -324,7 +324,7 @@ json topology_json(const Scenario& sc) {
   return j;
 }
 
-json tco_json(const TcoConfig& t) {
+json tco_json(const Scenario& sc, const TcoConfig& t) {
   json j = {
       {"years", t.years},
       {"demand_growth_per_month", t.demand_growth_per_month},
@@ -333,7 +333,7 @@ json tco_json(const TcoConfig& t) {
       {"basis", name(t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash)}};
   if (t.on_prem_nodes) j["on_prem_nodes"] = *t.on_prem_nodes;
   if (t.hybrid_nodes) j["hybrid_nodes"] = *t.hybrid_nodes;
-  if (t.server) j["server"] = *t.server;
+  if (t.server_pool_idx) j["server"] = sc.pools[*t.server_pool_idx].name;
   return j;
 }
 
@@ -348,7 +348,7 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
   for (const RecommendCandidate& c : r.candidates) {
     json instances = json::array();
     for (uint32_t k : c.instances) instances.push_back(sc.instances.at(k).id);
-    candidates.push_back({{"pool", c.pool},
+    candidates.push_back({{"pool", sc.pools.at(c.pool_idx).name},
                           {"instances", instances},
                           {"pricing", names(c.pricing)},
                           {"count", {{"min", c.count_min}, {"max", c.count_max}}}});
@@ -380,7 +380,7 @@ json effective_scenario_json(const Scenario& sc) {
   j["pools"] = pools;
   j["workload"] = workload;
   if (sc.topology.kind != TopologyKind::none) j["topology"] = topology_json(sc);
-  if (sc.tco) j["tco"] = tco_json(*sc.tco);
+  if (sc.tco) j["tco"] = tco_json(sc, *sc.tco);
   if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);
   return j;
 }

@@ -59,7 +59,9 @@ struct PoolEconomics {
   std::optional<double> on_prem_life_s;              //!< [s] the template's "life" as written
   std::optional<SpotConfig> spot;
   std::optional<ElasticConfig> elastic;
-  std::string provider;                //!< of the instance type (aws, gcp, azure, ...)
+  //! Whose spot notice applies: the instance's provider; providers other than GCP and Azure
+  //! are taken as AWS-like (120 s).
+  economics::SpotProvider spot_rules = economics::SpotProvider::aws;
   double on_demand_per_node_hour = 0;  //!< [USD/h] of the instance, 0 if it has none
 };
 
@@ -85,7 +87,7 @@ struct TcoConfig {
       false;  //!< false: cash basis (purchases when paid); true: spread (economics/tco.h)
   std::optional<uint32_t> on_prem_nodes;  //!< fleet size; default sized to the peak month
   std::optional<uint32_t> hybrid_nodes;   //!< base fleet; default the scenario's on-prem pools
-  std::optional<std::string> server;      //!< pool whose on_prem template prices the fleet
+  std::optional<uint32_t> server_pool_idx;  //!< index of the pool whose on_prem template prices the fleet
 };
 
 }  // namespace gpuplan

@@ -1,5 +1,5 @@
 #pragma once
-//! Job speed model for training: compute time from 6ND / (GPUs x peak x MFU) (DATA.md 6.3),
+//! Job speed model for training: compute time from 6ND / (GPUs x peak x MFU) (Kaplan et al. 2020),
 //! memory fit with mixed-precision Adam and ZeRO sharding, per-step gradient all-reduce over
 //! the placement (models/collectives.h) with an overlap fraction, and the relative speed of GPU
 //! types used to stretch durations on heterogeneous pools.
@@ -46,7 +46,8 @@ inline constexpr double OPTIMIZER_BYTES = 12;
 struct TrainingJob {
   double params = 0;  //!< N, parameters
   double tokens = 0;  //!< D, training tokens (or samples for vision models)
-  //! [FLOP] per token (or sample) for forward + backward; 0 = 6 N (Kaplan et al., DATA.md 6.3).
+  //! [FLOP] per token (or sample) for forward + backward; 0 = 6 N (Kaplan et al.,
+  //! arXiv:2001.08361).
   double flops_per_token = 0;
   double tokens_per_step = 0;  //!< global batch per optimizer step (0 = one step)
   Precision precision = Precision::bf16;
@@ -102,7 +103,7 @@ struct SpeedEstimate {
 //! n_nodes = its nodes). Ranks are ordered tensor (innermost), pipeline, data, so each
 //! data-parallel group has one rank in every m = tensor x pipeline consecutive GPUs, and the
 //! min(m, GPUs per node) groups on a node share its network. Gradients of N/m parameters are
-//! all-reduced per step (ZeRO-3 moves 1.5x that, Rajbhandari et al. 2020 [M]).
+//! all-reduced per step (ZeRO-3 moves 1.5x that, Rajbhandari et al., SC 2020).
 [[nodiscard]] SpeedEstimate estimate_training(const TrainingJob& job, const GpuSpec& gpu,
                                               const CommPlacement& job_gpus);
 

@@ -109,12 +109,30 @@ std::string html_escape(std::string_view text) {
 }
 
 std::string json_for_script(const nlohmann::json& value) {
-  const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return script_safe_json(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string script_safe_json(std::string_view text) {
   std::string out;
   out.reserve(text.size());
+  bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '<') {
+    if (!in_string) {
+      // NOTE: outside strings only whitespace may be dropped: the text is then the compact form.
+      if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+      if (c == '"') in_string = true;
+      out += c;
+      continue;
+    }
+    if (c == '\\' && i + 1 < text.size()) {
+      // an escape: its next character never ends the string (nor is it <, >, & or U+2028/9)
+      out += c;
+      out += text[++i];
+    } else if (c == '"') {
+      in_string = false;
+      out += c;
+    } else if (c == '<') {
       out += "\\u003c";
     } else if (c == '>') {
       out += "\\u003e";

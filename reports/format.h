@@ -16,6 +16,11 @@ namespace gpuplan::reports {
 //! JavaScript parser; invalid UTF-8 becomes U+FFFD and non-finite numbers become null.
 [[nodiscard]] std::string json_for_script(const nlohmann::json& value);
 
+//! JSON text (any indentation, e.g. result.json as written) as json_for_script writes its value:
+//! the whitespace between tokens dropped and the same characters escaped, so a document already
+//! serialised is not serialised again. `text` must be valid JSON.
+[[nodiscard]] std::string script_safe_json(std::string_view text);
+
 //! Inline script text made safe for a `<script>` element: "</script" (any case) would end the
 //! element early, so it becomes "<\/script", which means the same inside JavaScript strings,
 //! regular expressions and comments.

@@ -56,19 +56,30 @@ std::string join_scripts(std::initializer_list<std::string_view> scripts) {
 
 std::string render_page(std::string_view tmpl, std::string_view css, std::string_view page_js,
                         const nlohmann::json& data, std::string_view page_name, bool charts) {
-  const std::pair<std::string_view, std::string> slots[] = {
-      {"css", std::string(css)},
-      {"capture_js", script_safe(assets::capture_js())},
-      {"page_name", html_escape(page_name)},
-      // NOTE: only pages with charts carry Chart.js (about 200 kB).
-      {"chartjs_script", charts ? std::string("<script id=\"gp-chartjs\">\n")
-                                      .append(script_safe(gpuplan::embedded::chartjs()))
-                                      .append("\n</script>\n")
-                                : std::string()},
-      {"page_js", script_safe(page_js)},
-      {"data", json_for_script(data)}};
+  return render_page_text(tmpl, css, page_js,
+                          data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                          page_name, charts);
+}
+
+std::string render_page_text(std::string_view tmpl, std::string_view css, std::string_view page_js,
+                             std::string_view data_json, std::string_view page_name, bool charts) {
+  // NOTE: Chart.js (about 200 kB) is the same on every page: made script-safe once per process
+  // (a sweep writes a page per point); only pages with charts carry it.
+  static const std::string chartjs_element = std::string("<script id=\"gp-chartjs\">\n")
+                                                 .append(script_safe(gpuplan::embedded::chartjs()))
+                                                 .append("\n</script>\n");
+  const std::string capture = script_safe(assets::capture_js()), name_text = html_escape(page_name),
+                    js = script_safe(page_js), island = script_safe_json(data_json);
+  const std::pair<std::string_view, std::string_view> slots[] = {
+      {"css", css},
+      {"capture_js", capture},
+      {"page_name", name_text},
+      {"chartjs_script", charts ? std::string_view(chartjs_element) : std::string_view()},
+      {"page_js", js},
+      {"data", island}};
   std::string out;
-  out.reserve(tmpl.size() + gpuplan::embedded::chartjs().size() + page_js.size() + 64 * 1024);
+  out.reserve(tmpl.size() + css.size() + chartjs_element.size() + js.size() + island.size() +
+              capture.size() + 1024);
   std::size_t csp_at = std::string::npos;
   // NOTE: one pass over the template, so text inserted into a slot is never scanned for slots.
   std::size_t pos = 0;

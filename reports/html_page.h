@@ -19,6 +19,13 @@ namespace gpuplan::reports {
                                       std::string_view page_js, const nlohmann::json& data,
                                       std::string_view page_name = {}, bool charts = false);
 
+//! render_page with the data island given as JSON text already serialised (any indentation, e.g.
+//! result.json as written): the island is script_safe_json(data_json), byte for byte what
+//! render_page writes for the parsed value, without serialising the document again.
+[[nodiscard]] std::string render_page_text(std::string_view tmpl, std::string_view css,
+                                           std::string_view page_js, std::string_view data_json,
+                                           std::string_view page_name = {}, bool charts = false);
+
 //! The scripts joined into one, each on its own lines (common.js, charts.js, then the page's).
 [[nodiscard]] std::string join_scripts(std::initializer_list<std::string_view> scripts);
 

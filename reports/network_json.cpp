@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/format.h"
 #include "topologies/graphviz.h"
 
 namespace gpuplan {
@@ -90,7 +91,8 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
   out["dot"] = dot;
   std::string svg, error;
   if (topologies::render_svg(dot, svg, error)) {
-    out["svg"] = svg;
+    out["svg"] =
+        reports::sanitize_svg(svg);  // NOTE: so result.json and the page carry the same drawing
   } else {
     out["svg_error"] = error;
   }

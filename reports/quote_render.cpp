@@ -9,6 +9,7 @@
 #include "models/economics/billing.h"
 #include "models/names.h"
 #include "reports/format.h"
+#include "reports/quantity.h"
 #include "reports/assessment.h"
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
@@ -53,19 +54,9 @@ std::string sci(double x) {
   return s;
 }
 
-//! Money for tables: "$7.25M" from a million, "$12,345" from ten thousand, else with cents.
-std::string money_short(double usd) {
-  if (!std::isfinite(usd)) return "n/a";
-  char buf[32];
-  if (usd >= 1e9)
-    std::snprintf(buf, sizeof buf, "$%.2fB", usd / 1e9);
-  else if (usd >= 1e6)
-    std::snprintf(buf, sizeof buf, "$%.2fM", usd / 1e6);
-  else if (usd >= 1e4)
-    return "$" + format_number(usd, 0);
-  else
-    return format_money(usd);
-  return buf;
+//! Money as every command prints it (reports/quantity.h): "$7,251,234.12".
+std::string money_text(double usd) {
+  return reports::format_quantity(reports::Quantity::money, usd);
 }
 
 //! A training time: days with one decimal from a day up, else format_duration.
@@ -166,7 +157,7 @@ std::string training_request_text(const TrainingRequest& t) {
       "train " + count_text(t.params) + " parameters on " + count_text(t.tokens) + " tokens";
   if (t.deadline_s) s += " within " + time_text(*t.deadline_s);
   if (t.budget_usd)
-    s += std::string(t.deadline_s ? " and " : " within ") + money_short(*t.budget_usd);
+    s += std::string(t.deadline_s ? " and " : " within ") + money_text(*t.budget_usd);
   s += " (" + std::string(precision_name(t.precision)) + ", MFU " + format_percent(t.mfu, 0) +
        "; 6·N·D = " + sci(6 * t.params * t.tokens) + " FLOPs)";
   return s;
@@ -192,36 +183,40 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                  "C = 6·N·D = 6 × " + count_text(t.params) + " × " + count_text(t.tokens) + " = " +
                      sci(6 * t.params * t.tokens) +
                      " FLOPs (2ND forward + 4ND backward; no activation recomputation).",
-                 "Kaplan et al. 2020, arXiv:2001.08361 (DATA.md §6.3)"});
+                 "Kaplan et al. 2020, arXiv:2001.08361"});
     a.push_back({"MFU",
                  format_percent(t.mfu, 0) + " of the dense " + precision_name(t.precision) +
                      " tensor peak, end to end (communication and stalls included, as published "
                      "MFUs are measured); the same on every GPU type.",
                  "Llama 3 405B: 38–43% BF16 MFU on 8K–16K H100 (arXiv:2407.21783 Table 4); PaLM "
-                 "46.2% (DATA.md §6.3)"});
+                 "46.2% (Chowdhery et al. 2022, arXiv:2204.02311)"});
     a.push_back({"Memory fit",
                  "Mixed-precision Adam, 16 bytes per parameter; ZeRO-1 shards the 12 bytes of "
                  "optimizer state over data-parallel ranks; 20% of GPU memory kept for "
                  "activations. Tensor parallel inside a node, pipeline stages across nodes only "
                  "when needed.",
-                 "models/speed.h; Rajbhandari et al. 2020 (ZeRO)"});
-    a.push_back({"Gradient all-reduce",
-                 "2 bytes per parameter per step over each data-parallel group, global batch " +
-                     count_text(t.tokens_per_step) +
-                     " tokens; bus bandwidth from the instance's NVLink and NICs (network at 94% "
-                     "of line rate); it hides behind up to " +
-                     format_percent(t.overlap, 0) + " of each step's compute.",
-                 "nccl-tests busbw, NCCL tuning model (DATA.md §1.3–1.4)"});
-    a.push_back({"Spot preemption",
-                 "Each spot node is reclaimed at " + format_number(o.spot_hazard_per_node_hour, 2) +
-                     " per node-hour (Poisson); losing any node stops the synchronous job. "
-                     "Checkpoint every Daly-optimal interval; write " +
-                     format_duration(t.checkpoint_s) + ", restart " + format_duration(t.restart_s) +
-                     ", wait " + format_duration(t.replacement_s) +
-                     " for a replacement node. P50/P90 from " + format_count(o.replicas) +
-                     " Monte Carlo runs of the interruptions (seed " + std::to_string(o.seed) +
-                     "), checked against the exact expectation.",
-                 "SkyPilot spot-traces, 4-node p3 (DATA.md §3.2); Young 1974 / Daly 2006 (§3.3)"});
+                 "Rajbhandari et al. 2020 (ZeRO, SC20)"});
+    a.push_back(
+        {"Gradient all-reduce",
+         "2 bytes per parameter per step over each data-parallel group, global batch " +
+             count_text(t.tokens_per_step) +
+             " tokens; bus bandwidth from the instance's NVLink and NICs (network at 94% "
+             "of line rate); it hides behind up to " +
+             format_percent(t.overlap, 0) + " of each step's compute.",
+         "nccl-tests busbw (NVIDIA/nccl-tests doc/PERFORMANCE.md; Azure AI-benchmarking-guide "
+         "results), NCCL tuning model (src/graph/tuning.cc)"});
+    a.push_back(
+        {"Spot preemption",
+         "Each spot node is reclaimed at " + format_number(o.spot_hazard_per_node_hour, 2) +
+             " per node-hour (Poisson); losing any node stops the synchronous job. "
+             "Checkpoint every Daly-optimal interval; write " +
+             format_duration(t.checkpoint_s) + ", restart " + format_duration(t.restart_s) +
+             ", wait " + format_duration(t.replacement_s) +
+             " for a replacement node. P50/P90 from " + format_count(o.replicas) +
+             " Monte Carlo runs of the interruptions (seed " + std::to_string(o.seed) +
+             "), checked against the exact expectation.",
+         "SkyPilot spot-traces, 4-node p3 (github.com/skypilot-org/spot-traces); Young 1974 / "
+         "Daly 2006"});
     a.push_back({"Training cost",
                  "Cluster price per hour × time to finish (per-second billing; total at the "
                  "P50 time). Reservations bill their whole 1- or 3-year term even when the job "
@@ -237,7 +232,7 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                      "; one model replica on the smallest power-of-two group of GPUs that holds "
                      "them with " +
                      format_percent(q.memory_reserve, 0) + " of memory kept for the KV cache.",
-                 "DATA.md §6.3"});
+                 "GPU memory from NVIDIA datasheets; bytes per parameter of BF16 / FP8"});
     a.push_back({"Decode speed",
                  "Memory-bound: one decode step reads every weight once, at " +
                      format_percent(q.bandwidth_efficiency, 0) +
@@ -245,12 +240,12 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                      " sequences share each step (batch efficiency), so a replica offers " +
                      std::to_string(q.batch) +
                      " decode slots. KV-cache reads and compute limits are not modelled.",
-                 "tokens/s per sequence ≈ BW / bytes of weights (DATA.md §6.3)"});
+                 "tokens/s per sequence ≈ BW / bytes of weights (the decode roofline)"});
     a.push_back({"Prefill",
                  "2·N·tokens_in FLOPs at " + format_percent(q.prefill_mfu, 0) +
                      " MFU on the replica's GPUs (at least one decode step), without stalling "
                      "other slots (chunked prefill).",
-                 "DATA.md §6.3"});
+                 "2·N FLOPs per token (Kaplan et al. 2020, arXiv:2001.08361)"});
     a.push_back({"Queueing",
                  "M/M/c: Poisson arrivals, exponential service of mean prefill + tokens_out × "
                  "step, c = decode slots; Erlang C gives P(wait) and the mean wait, the M/M/c "
@@ -272,7 +267,7 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                "Public list prices per node-hour from the built-in catalog, each with its source "
                "and date; a price dated more than one year before the quote is flagged stale. "
                "Re-check current prices before signing.",
-               "models/catalog/instances.json (DATA.md §4)"});
+               "provider price pages, dated per row in the catalog (gpuplan catalog)"});
   return a;
 }
 
@@ -308,7 +303,7 @@ std::string format_quote_table(const QuoteReport& r) {
       if (shown >= top) continue;
       rows.push_back({std::to_string(++shown), o.instance->id, o.gpu->id,
                       nodes_text(o.gpus, o.nodes), o.plan.label(), time_text(o.timing.p50_s),
-                      p90_text(o), money_short(o.monthly_usd), money_short(o.total_usd),
+                      p90_text(o), money_text(o.monthly_usd), money_text(o.total_usd),
                       spot_risk_text(o), usd_per_tflops_text(o.usd_per_tflops_hour),
                       o.instance->as_of, training_flags(o)});
     }
@@ -335,7 +330,7 @@ std::string format_quote_table(const QuoteReport& r) {
            o.plan.label(), latency_text(o.p99_latency_s),
            check ? (check->saturated ? "saturated" : latency_text(check->p99_latency_s)) : "-",
            latency_text(o.mean_wait_s), check ? latency_text(check->mean_wait_s) : "-",
-           format_percent(o.utilization, 0), money_short(o.monthly_usd), money_short(o.total_usd),
+           format_percent(o.utilization, 0), money_text(o.monthly_usd), money_text(o.total_usd),
            "$" + format_number(o.usd_per_1k_requests, 4), spot_risk_text(o), o.instance->as_of,
            inference_flags(o)});
     }
@@ -380,7 +375,7 @@ json quote_json(const QuoteReport& r) {
     o["provider"] = it.provider;
     o["gpu"] = gpu.id;
     o["gpus_per_node"] = it.gpus_per_node;
-    o["pricing"] = plan.base;
+    o["pricing"] = enum_name(plan.base);
     o["spot_share"] = plan.spot_share;
     o["pricing_label"] = plan.label();
     o["price_as_of"] = it.as_of;

@@ -6,15 +6,14 @@
 
 #include <string>
 
-#include "reports/assessment.h"  // assess_sweep(): the verdicts the page shows, for sweep.json
-
 namespace gpuplan::reports {
 
 //! Renders `sweep` (the sweep.json document, docs/outputs.md) as one HTML file built from
-//! reports/assets/sweep.html, with the document and `assessment` = assess_sweep(sweep) as the data
-//! island; sweep.js builds the DOM with textContent and attribute setters only. Opens offline and
-//! makes no network request. Links to each point's `point-<i>/report.html` are relative, so the
-//! page works where the sweep's folder is copied whole. Never throws for a malformed document.
+//! reports/assets/sweep.html, with the document and the `assessment` it carries (computed once,
+//! by reports::sweep_json) as the data island; sweep.js builds the DOM with textContent and
+//! attribute setters only. Opens offline and makes no network request. Links to each point's
+//! `point-<i>/report.html` are relative, so the page works where the sweep's folder is copied
+//! whole. Never throws for a malformed document.
 [[nodiscard]] std::string render_sweep_html(const nlohmann::json& sweep);
 
 }  // namespace gpuplan::reports

@@ -55,14 +55,12 @@ std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText
                                                               Diagnostics& diags) {
   std::vector<RecommendOption> options;
   for (const RecommendCandidate& c : sc.recommend->candidates) {
-    const auto pool = std::find_if(sc.pools.begin(), sc.pools.end(),
-                                   [&](const Pool& p) { return p.name == c.pool; });
     for (const uint32_t inst_idx : c.instances) {
       const std::string& inst = sc.instances.at(inst_idx).id;
       for (const Pricing pricing : c.pricing) {
         RecommendOption opt;
-        opt.pool_idx = std::size_t(pool - sc.pools.begin());
-        opt.pool = c.pool;
+        opt.pool_idx = c.pool_idx;
+        opt.pool = sc.pools[c.pool_idx].name;
         opt.instance = inst;
         opt.pricing = std::string(enum_name(pricing));
         opt.count_min = c.count_min;

@@ -18,7 +18,7 @@ struct ScenarioText {
   std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE", applied to every variant first
 };
 
-//! Reads `path` once; nullopt with an io_error diagnostic (as load_scenario words it) when it
+//! Reads `path` once (models' read_scenario_file); nullopt with its io_error diagnostic when it
 //! cannot be read.
 [[nodiscard]] std::optional<ScenarioText> read_scenario_text(const std::string& path,
                                                              std::vector<std::string> overrides,

@@ -121,10 +121,9 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   // On-prem fleet from the server template; hybrid base = the scenario's on-prem nodes.
   std::optional<economics::OnPremNode> node;
   uint32_t scenario_onprem_nodes = 0;
-  for (const Pool& pool : sc.pools) {
+  for (const Pool& pool : sc.pools)
     if (pool.pricing == Pricing::on_prem) scenario_onprem_nodes += pool.count;
-    if (t.server && pool.name == *t.server) node = pool.econ.on_prem;
-  }
+  if (t.server_pool_idx) node = sc.pools[*t.server_pool_idx].econ.on_prem;
   json options = json::object();
   std::optional<Eigen::VectorXd> cloud_cum;
   for (const TcoOption option : t.compare) {

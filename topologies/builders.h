@@ -34,18 +34,19 @@ struct LeafSpineSpec {
 [[nodiscard]] Topology leaf_spine(const LeafSpineSpec& spec);
 
 //! The largest two-tier leaf-spine of `radix`-port switches with downlink:uplink ports =
-//! `oversubscription`:1 (DATA.md 2.1): u = radix / (oversubscription + 1) uplinks and
-//! radix - u host ports per leaf, one uplink to each of u spines, and radix leaves (each spine
+//! `oversubscription`:1 (the standard two-tier Clos): u = radix / (oversubscription + 1) uplinks
+//! and radix - u host ports per leaf, one uplink to each of u spines, and radix leaves (each spine
 //! port serves one leaf). Radix 64 at 1:1 gives 64 x 32 = 2048 hosts; throws unless u divides.
 [[nodiscard]] LeafSpineSpec leaf_spine_from_radix(uint32_t radix, uint32_t oversubscription,
                                                   LinkSpec link);
 
-//! The k-ary three-tier fat-tree of Al-Fares et al. (SIGCOMM 2008; DATA.md 2.1): k pods of k/2
+//! The k-ary three-tier fat-tree of Al-Fares et al. (SIGCOMM 2008): k pods of k/2
 //! edge (level 1) and k/2 aggregation (level 2) switches, (k/2)^2 core switches (level 3),
 //! k^3/4 hosts (k/2 per edge switch), 5k^2/4 switches; every link is `link`. k must be even.
 [[nodiscard]] Topology fat_tree(uint32_t k, LinkSpec link);
 
-//! A rail-optimized GPU cluster in the DGX SuperPOD style (DATA.md 2.1-2.2): scalable units of
+//! A rail-optimized GPU cluster in the DGX SuperPOD style (NVIDIA DGX SuperPOD reference
+//! architecture): scalable units of
 //! `nodes_per_su` nodes; GPU i of every node in an SU has its own NIC into the SU's rail leaf i;
 //! every leaf connects to every spine; the GPUs of a node share an NVSwitch (level 0).
 struct RailSpec {
@@ -64,8 +65,8 @@ struct RailSpec {
 [[nodiscard]] Topology rail_optimized(const RailSpec& spec);
 
 //! RailSpec of a DGX H100 SuperPOD with `n_su` = 1..4 scalable units of 32 nodes, with the
-//! spine counts of NVIDIA's scale table (DATA.md 2.2 [V]: 4, 8, 16, 16 spines); the table's
-//! first-SU node given to UFM is ignored. Throws for other sizes.
+//! spine counts of NVIDIA's scale table (DGX SuperPOD H100 reference architecture: 4, 8, 16, 16
+//! spines); the table's first-SU node given to UFM is ignored. Throws for other sizes.
 [[nodiscard]] RailSpec dgx_h100_superpod(uint32_t n_su);
 
 //! A master node (controller, level 2) over two switches A and B (level 1), each serving

@@ -41,7 +41,8 @@ Topology rail_optimized(const RailSpec& spec) {
 }
 
 RailSpec dgx_h100_superpod(uint32_t n_su) {
-  // DATA.md 2.2 [V]: 1 SU 8 leaf / 4 spine, 2 SU 16 / 8, 3 SU 24 / 16, 4 SU 32 / 16.
+  // NVIDIA DGX SuperPOD H100 reference architecture, network fabrics: 1 SU 8 leaf / 4 spine, 2 SU
+  // 16 / 8, 3 SU 24 / 16, 4 SU 32 / 16.
   static constexpr uint32_t SPINES[] = {4, 8, 16, 16};
   if (n_su < 1 || n_su > 4)
     throw std::invalid_argument("dgx_h100_superpod: the scale table covers 1-4 SUs, got " +

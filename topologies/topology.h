@@ -45,12 +45,12 @@ struct LinkSpec {
 };
 
 //! Link latency of a host NIC into its first switch [s]: SimAI's RDMA NIC default 0.5 us
-//! (DATA.md 2.3 [V]).
+//! (github.com/aliyun/SimAI).
 inline constexpr double NIC_LATENCY_S = 0.5e-6;
-//! Port-to-port latency of one InfiniBand switch hop [s]: 200 ns, inside the 130-300 ns range of
-//! DATA.md 2.3 for Quantum-2 NDR [3P].
+//! Port-to-port latency of one InfiniBand switch hop [s]: 200 ns, inside the 130-330 ns that
+//! reseller pages quote for the Quantum-2 NDR QM9700 (third-party; sources disagree).
 inline constexpr double SWITCH_HOP_S = 200e-9;
-//! Latency of one NVLink hop [s]: SimAI's default 25 ns (DATA.md 2.3 [V]).
+//! Latency of one NVLink hop [s]: SimAI's default 25 ns (github.com/aliyun/SimAI).
 inline constexpr double NVLINK_HOP_S = 25e-9;
 
 //! `prefix` followed by the decimal `i`, e.g. indexed_name("leaf", 3) == "leaf3".

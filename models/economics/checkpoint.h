@@ -1,6 +1,6 @@
 #pragma once
 //! Checkpoint/restart under Poisson interruptions: Young and Daly intervals, first-order waste,
-//! and the exact expected lost work and completion time (DATA.md §3.3).
+//! and the exact expected lost work and completion time (Young, CACM 1974; Daly, FGCS 22(3), 2006).
 #include <optional>
 
 namespace gpuplan::economics {

@@ -1,14 +1,15 @@
 #pragma once
 //! On-prem cost per node-hour and per GPU-hour from capex, depreciation, power, PUE,
-//! electricity, colocation, network share and staff (DATA.md §6).
+//! electricity, colocation, network share and staff (Epoch AI hardware and energy data, CBRE
+//! colocation rates).
 #include <cstdint>
 #include <optional>
 
 namespace gpuplan::economics {
 
-//! One on-prem server and the site it lives in. Site defaults follow DATA.md §6.2 (PUE 1.3,
-//! $0.08/kWh, $190/kW-month colocation, 5-year life, network +15% of capex); the server fields
-//! default to zero and must be filled from the hardware being priced.
+//! One on-prem server and the site it lives in. Site defaults follow public figures (PUE 1.3,
+//! $0.08/kWh (EIA), $190/kW-month colocation (CBRE), 5-year life (Epoch AI), network +15% of
+//! capex); the server fields default to zero and must be filled from the hardware being priced.
 struct OnPremNode {
   double server_capex_usd = 0.0;          //!< [USD] purchase price of one server
   double depreciation_years = 5.0;        //!< [years] straight-line life, 8,760 h per year

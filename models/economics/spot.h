@@ -1,7 +1,8 @@
 #pragma once
 //! Spot interruption models: independent per-node Poisson hazard (given directly or from the AWS
 //! Spot Advisor band), provider notice periods, and a correlated reclaim-wave model with its fit
-//! to add/remove traces and to sampled live-instance counts (DATA.md §3, docs/spot-wave-fit.md).
+//! to add/remove traces and to sampled live-instance counts (provider spot documentation,
+//! SkyPilot spot-traces, Bamboo traces; docs/spot-wave-fit.md).
 #include <cstdint>
 #include <optional>
 #include <span>

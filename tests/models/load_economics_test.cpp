@@ -63,6 +63,18 @@ TEST_CASE("load::economics") {
     CHECK(c.restart_s == 300);
     CHECK(*c.fallback_after_s == 3600);
   }
+  SUBCASE("a pool's spot rules come from its instance's provider, resolved once at load") {
+    const Loaded r = load(
+        R"({"name": "g", "instance": "a3-highgpu-8g", "pricing": "spot", "count": 2},
+           {"name": "a", "instance": "p5.48xlarge", "pricing": "spot", "count": 2},
+           {"name": "l", "instance": "lambda.gpu_8x_h100_sxm5", "pricing": "on_demand", "count": 2})",
+        R"(, "spot_tolerant": true)");
+    REQUIRE(r.sc);
+    CHECK(r.sc->pools[0].econ.spot_rules == economics::SpotProvider::gcp);
+    CHECK(r.sc->pools[1].econ.spot_rules == economics::SpotProvider::aws);
+    // a provider without its own spot rules (Lambda) is taken as AWS-like
+    CHECK(r.sc->pools[2].econ.spot_rules == economics::SpotProvider::aws);
+  }
   SUBCASE("each misuse names its pointer") {
     CHECK(load(R"({"name": "a", "instance": "p4d.24xlarge", "count": 1, "upfront": "all"})")
               .has("/pools/0/upfront"));

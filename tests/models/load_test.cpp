@@ -108,7 +108,11 @@ TEST_CASE("load::scenario") {
     CHECK(sc.workload[1].rate_per_s == doctest::Approx(1.0 / 300));
     REQUIRE(sc.workload[1].reference_gpu != nullptr);
     CHECK(sc.workload[1].reference_gpu->id == "H100-SXM");
-    CHECK(sc.workload[1].pools == std::vector<std::string>{"big"});
+    // "big" is /pools/1: the class keeps its index, resolved once at load
+    CHECK(sc.workload[1].pool_indices == std::vector<uint32_t>{1});
+    CHECK_FALSE(sc.workload[1].may_use(0));
+    CHECK(sc.workload[1].may_use(1));
+    CHECK(sc.workload[0].may_use(0));
     // GPU counts sorted numerically (not as strings "1" < "16" < "2").
     CHECK(sc.workload[1].gpus.values == std::vector<uint32_t>{1, 2, 4, 16});
     // Their probabilities follow: 0.7, 0.1, 0.15, 0.05.
@@ -422,6 +426,19 @@ TEST_CASE("load::files") {
     REQUIRE(d.size() == 1);
     CHECK(d.sorted()[0].code == DiagCode::io_error);
     CHECK(d.sorted()[0].file == (dir / "nope.json").string());
+  }
+  SUBCASE("a folder is not a readable scenario file, and a file reads back byte for byte") {
+    Diagnostics d;
+    CHECK_FALSE(read_scenario_file(dir.string(), d));
+    REQUIRE(d.size() == 1);
+    CHECK(contains(d.sorted()[0].message, "not a readable file"));
+    const auto path = (dir / "bytes.json").string();
+    std::ofstream(path, std::ios::binary) << "{\r\n}\n";
+    Diagnostics ok;
+    const auto text = read_scenario_file(path, ok);
+    REQUIRE(text);
+    CHECK(*text == "{\r\n}\n");
+    CHECK(ok.ok());
   }
   SUBCASE("a file loads with its stem as the default name and traces relative to it") {
     std::ofstream(dir / "tiny.csv") << "submit_time,num_gpus,duration\n0,1,5\n3,2,7\n";

@@ -69,6 +69,31 @@ TEST_CASE("quote::request") {
     CHECK(q->training->mfu == doctest::Approx(DEFAULT_MFU));
     CHECK(q->training->precision == Precision::bf16);
   }
+  SUBCASE("pricing names load into the scenario's Pricing enum; on_prem is not a quote plan") {
+    Diagnostics d;
+    const auto q = parse(R"({"training": {"params": "7B", "tokens": "1T", "deadline": "30d"},
+                            "options": {"pricing": ["spot", "reserved_3y"]}})",
+                         d);
+    REQUIRE(q.has_value());
+    CHECK(q->options.pricing == std::vector<Pricing>{Pricing::spot, Pricing::reserved_3y});
+    Diagnostics bad;
+    CHECK_FALSE(parse(R"({"training": {"params": "7B", "tokens": "1T", "deadline": "30d"},
+                         "options": {"pricing": ["on_prem"]}})",
+                      bad));
+    CHECK(at(bad, "/options/pricing/0") != nullptr);
+  }
+  SUBCASE("a plan's label, term and price follow its Pricing") {
+    const InstanceType& p5 = *builtin_catalog().find_instance("p5.48xlarge");
+    const PricingPlan reserved{Pricing::reserved_1y, 0};
+    CHECK(reserved.label() == "1-yr reserved");
+    // a 1-year reservation commits 1 year
+    CHECK(reserved.term_years() == 1);
+    CHECK(plan_price(p5, reserved)->base_usd_per_node_hour == *p5.price_per_hour.reserved_1y);
+    const PricingPlan half_spot{Pricing::on_demand, 0.5};
+    CHECK(half_spot.label() == "spot 50%");
+    CHECK(half_spot.term_years() == 0);
+    CHECK(plan_price(p5, half_spot)->spot_usd_per_node_hour == *p5.price_per_hour.spot);
+  }
   SUBCASE("a bad count names its pointer and line and says how to write it") {
     Diagnostics d;
     const auto q = parse(
@@ -125,7 +150,7 @@ TEST_CASE("quote::training") {
   const QuoteOptions o;
 
   SUBCASE("70B on 2T tokens in 30 days needs about 820 H100, rounded up to 103 nodes") {
-    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0});
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
     REQUIRE(opt.feasible);
     // 6 x 70e9 x 2e12 = 8.4e23 FLOPs; / (0.4 x 989e12) = 2.123e9 GPU-s; / 2,592,000 s = 818.9
     // GPUs, so ceil(818.9 / 8) = 103 nodes = 824 GPUs
@@ -142,21 +167,23 @@ TEST_CASE("quote::training") {
     CHECK(opt.meets_deadline);
   }
   SUBCASE("the cost is GPUs x hours x the catalog price per GPU-hour") {
-    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0});
+    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
     const double hours = opt.timing.p50_s / 3600;
     // 824 GPUs x 715.8 h x ($98.32 / 8 per GPU-hour) = $7.25M
     CHECK(opt.total_usd == doctest::Approx(824 * hours * (98.32 / 8)));
     CHECK(opt.total_usd == doctest::Approx(7.249e6).epsilon(1e-3));
   }
   SUBCASE("a 1-year reservation bills the whole year even for a 30-day job") {
-    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"reserved_1y", 0});
+    const TrainingOption opt =
+        size_training(req, o, p5, h100, PricingPlan{Pricing::reserved_1y, 0});
     // 103 nodes x $58.0088 per node-hour x 8,760 h
     CHECK(opt.total_usd == doctest::Approx(103 * 58.0088 * 8760));
   }
   SUBCASE("spot at the measured hazard misses the deadline and offers its fastest cluster") {
     // at 103 nodes, 52 spot nodes x 0.24 per node-hour give a cluster MTBF of 4.8 min, below the
     // 5 min checkpoint: the job never finishes; fewer nodes finish, but after the deadline
-    const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{"on_demand", 0.5});
+    const TrainingOption opt =
+        size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0.5});
     REQUIRE(opt.feasible);
     CHECK_FALSE(opt.meets_deadline);
     CHECK(opt.nodes < 103);
@@ -164,7 +191,8 @@ TEST_CASE("quote::training") {
   }
   SUBCASE("without a scale-out network an instance is a single-node option") {
     const InstanceType& lambda = *cat.find_instance("lambda.gpu_8x_h100_sxm5");
-    const TrainingOption opt = size_training(req, o, lambda, h100, PricingPlan{"on_demand", 0});
+    const TrainingOption opt =
+        size_training(req, o, lambda, h100, PricingPlan{Pricing::on_demand, 0});
     CHECK_FALSE(opt.feasible);
   }
 }
@@ -202,7 +230,7 @@ TEST_CASE("quote::inference") {
   req.p99_latency_s = 1.0;
   req.batch = 1;
   const QuoteOptions o;
-  const InferenceOption opt = size_inference(req, o, g6, l4, PricingPlan{"on_demand", 0});
+  const InferenceOption opt = size_inference(req, o, g6, l4, PricingPlan{Pricing::on_demand, 0});
   REQUIRE(opt.feasible);
 
   SUBCASE("a decode step reads the weights once at the stated bandwidth efficiency") {

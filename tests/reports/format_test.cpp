@@ -58,4 +58,13 @@ TEST_CASE("reports::format") {
     const std::string text = json_for_script(v);
     CHECK(text == "{\"name\":\"\\u003c/script\\u003e\\u0026\\u2028\",\"x\":null}");
   }
+
+  SUBCASE("script_safe_json of an indented text equals json_for_script of its value") {
+    const nlohmann::json v = {{"name", "a \"quoted\" </script> & \\ \n tab\t \u2029"},
+                              {"empty", nlohmann::json::object()},
+                              {"list", {1.5, -2, nlohmann::json::array(), "x y"}},
+                              {"nested", {{"k", {{"deep", true}}}}}};
+    for (const int indent : {-1, 0, 2, 4})
+      CHECK(gpuplan::reports::script_safe_json(v.dump(indent)) == json_for_script(v));
+  }
 }

@@ -1,6 +1,7 @@
 #include "reports/html_report.h"
 
 #include "models/embedded.h"
+#include "reports/assessment.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
@@ -86,6 +87,7 @@ TEST_CASE("reports::html") {
     r["tco"]["cheapest_by_npv"] = evil;
     r["network"]["placement"] = evil;
     r["gpuplan_version"] = evil;
+    r["assessment"] = gpuplan::reports::assess(r);  // as result_json adds it
     const std::string html = render_html_report(r);
     // The names' text is in the island, but never a "<" that could open an element.
     CHECK_FALSE(contains(html, "<img src=x"));
@@ -186,12 +188,25 @@ TEST_CASE("reports::html") {
     CHECK(contains(html, "<title>gpuplan capacity report</title>"));
   }
 
-  SUBCASE("the data island is the result with its assessment") {
-    const json r = load_fixture("single_run.json");
+  SUBCASE("the data island is the result with the assessment it carries, not computed again") {
+    json r = load_fixture("single_run.json");
+    r["assessment"] = gpuplan::reports::assess(r);
     const json island = json::parse(data_island(render_html_report(r)));
-    CHECK(island["assessment"] == gpuplan::reports::assess(r));
+    CHECK(island["assessment"] == r["assessment"]);
+    // a result without an assessment gets none from the page renderer
+    CHECK_FALSE(json::parse(data_island(render_html_report(load_fixture("single_run.json"))))
+                    .contains("assessment"));
     CHECK(island["metrics"] == r["metrics"]);
     CHECK(island["scenario_echo"] == r["scenario_echo"]);
+  }
+
+  SUBCASE("a page from result.json's own text is byte for byte the page from the value") {
+    json r = load_fixture("monte_carlo.json");
+    r["assessment"] = gpuplan::reports::assess(r);
+    CHECK(render_html_report(r, r.dump(2) + "\n") == render_html_report(r));
+    // an unsanitized drawing is still sanitized when the text is given
+    const json e = load_fixture("economics_run.json");
+    CHECK(render_html_report(e, e.dump(2)) == render_html_report(e));
   }
 
   SUBCASE("the topology SVG in the data island is sanitized") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/load.h"
+#include "reports/format.h"
 #include "reports/result_json.h"
 #include "sim/mc_metrics.h"
 #include "study/aggregate.h"
@@ -261,4 +262,10 @@ TEST_CASE("study::result::uplink_loads") {
   const json& links = s.result["topology"]["links"];
   CHECK(links.size() > 0);
   CHECK(s.result["topology"]["dot"].get<std::string>().find("penwidth") != std::string::npos);
+  // the drawing is stored sanitized, so report.html embeds result.json's own drawing unchanged
+  if (s.result["topology"].contains("svg")) {
+    const std::string svg = s.result["topology"]["svg"].get<std::string>();
+    CHECK(svg == gpuplan::reports::sanitize_svg(svg));
+    CHECK(svg.find("<!DOCTYPE") == std::string::npos);
+  }
 }

@@ -2,61 +2,25 @@
 //! writes quote.html, quote.json and (with Chromium) quote.pdf; the 70B anchor; bad input exits 2
 //! with its JSON pointer; names stay escaped in quote.html's data island.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/tools/cli.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace gpuplan_cli_test;
 
 namespace {
-
-struct CliRun {
-  int status = -1;     //!< exit status
-  std::string output;  //!< stdout and stderr together
-};
-
-//! Runs `gpuplan ARGS` and captures its output.
-CliRun gpuplan(const std::string& args) {
-  const std::string cmd =
-      (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 bool chromium_present() {
   return std::getenv("CHROMIUM") != nullptr ||
          std::system("command -v chromium >/dev/null 2>&1") == 0;
-}
-
-fs::path fresh_dir(const std::string& name) {
-  // NOTE: the process id keeps concurrent test runs (several build trees) out of each other's way.
-  const fs::path d =
-      fs::temp_directory_path() / ("gpuplan-quote-test-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  return d;
 }
 
 }  // namespace
@@ -68,7 +32,7 @@ TEST_CASE("tools::quote") {
     for (const auto& entry :
          fs::directory_iterator(fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/quotes")) {
       if (entry.path().extension() != ".json") continue;
-      const fs::path out = fresh_dir(entry.path().stem().string());
+      const fs::path out = fresh_dir("quote-" + entry.path().stem().string());
       const CliRun r =
           gpuplan("quote --request " + entry.path().string() + " --out " + out.string());
       CAPTURE(entry.path());
@@ -79,6 +43,9 @@ TEST_CASE("tools::quote") {
       CHECK(fs::file_size(out / "quote.html") > 0);
       const json q = json::parse(read_text(out / "quote.json"));
       CHECK(q["assumptions"].size() >= 4);
+      // the assumptions and prices cite public sources only, in the JSON and on the page
+      CHECK(internal_citation(q.dump()) == "");
+      CHECK(internal_citation(read_text(out / "quote.html")) == "");
       if (chromium_present()) {
         REQUIRE(fs::exists(out / "quote.pdf"));
         CHECK(read_text(out / "quote.pdf").rfind("%PDF", 0) == 0);
@@ -92,7 +59,7 @@ TEST_CASE("tools::quote") {
   }
 
   SUBCASE("the 70B anchor: 824 H100 on 103 p5.48xlarge, cost = GPUs x hours x price") {
-    const fs::path out = fresh_dir("anchor");
+    const fs::path out = fresh_dir("quote-anchor");
     const CliRun r = gpuplan(
         "quote --params 70B --tokens 2T --deadline 30d --instance p5.48xlarge "
         "--no-pdf --out " +
@@ -111,7 +78,7 @@ TEST_CASE("tools::quote") {
   }
 
   SUBCASE("the inference figures are checked by the engine and agree") {
-    const fs::path out = fresh_dir("inference");
+    const fs::path out = fresh_dir("quote-inference");
     const CliRun r = gpuplan("quote --request " GPUPLAN_SOURCE_DIR
                              "/scenarios/quotes/chat_8b_inference.json --no-pdf --out " +
                              out.string());
@@ -126,7 +93,7 @@ TEST_CASE("tools::quote") {
   }
 
   SUBCASE("a bad request exits 2, names the pointer and writes nothing") {
-    const fs::path dir = fresh_dir("bad");
+    const fs::path dir = fresh_dir("quote-bad");
     fs::create_directories(dir);
     std::ofstream(dir / "bad.json")
         << "{\n  \"training\": {\"params\": \"70B\", \"tokens\": \"two\", "
@@ -146,7 +113,7 @@ TEST_CASE("tools::quote") {
   }
 
   SUBCASE("names from the request stay escaped in quote.html's data island") {
-    const fs::path out = fresh_dir("escape");
+    const fs::path out = fresh_dir("quote-escape");
     const CliRun r = gpuplan(
         "quote --params 7B --tokens 100B --deadline 7d --instance p5en.48xlarge --no-pdf -q "
         "--name '<script>alert(1)</script>' --customer 'R&D \"Labs\"' --out " +

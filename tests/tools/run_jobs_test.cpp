@@ -2,11 +2,8 @@
 //! one row per finished job in completion order, an unwritable PATH is an input error, and a
 //! failed disk write is reported and leaves nothing behind.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,28 +12,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/tools/cli.h"
+
 namespace fs = std::filesystem;
+using gpuplan_cli_test::CliRun;
+using gpuplan_cli_test::gpuplan;
 
 namespace {
-
-struct CliRun {
-  int status = -1;     //!< exit status
-  std::string output;  //!< stdout and stderr together
-};
-
-//! Runs `gpuplan ARGS` and captures its output.
-CliRun gpuplan(const std::string& args) {
-  const std::string cmd =
-      (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args + " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
 
 std::vector<std::string> lines_of(const fs::path& p) {
   std::ifstream f(p);

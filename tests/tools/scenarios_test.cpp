@@ -1,7 +1,8 @@
 //! Every bundled scenario runs through the real CLI and matches its golden file.
-//! scenarios/<name>.expected.json holds {"command": [...extra args], "expect": {subset of result.json}};
-//! every number in "expect" must match within 1e-9 relative, every string and bool exactly.
-//! Regenerate after an intended change: GPUPLAN_UPDATE_GOLDEN=1 ctest -R tools (then review the diff).
+//! scenarios/<name>.expected.json holds {"command": [...extra args], "expect": {subset of
+//! result.json}}; every number in "expect" must match within 1e-9 relative, every string and bool
+//! exactly. Regenerate after an intended change: GPUPLAN_UPDATE_GOLDEN=1 ctest -R tools (then
+//! review the diff).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -15,29 +16,32 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/tools/cli.h"
+
 namespace fs = std::filesystem;
+using gpuplan_cli_test::gpuplan;
+using gpuplan_cli_test::read_json;
 using nlohmann::json;
 
 namespace {
 
-json read_json(const fs::path& p) {
-  std::ifstream f(p);
-  return json::parse(f, nullptr, true, /*ignore_comments=*/true);
-}
-
 //! Appends to `diffs` every place where `got` differs from the `want` subset.
-void compare(const json& want, const json& got, const std::string& path, std::vector<std::string>& diffs) {
+void compare(const json& want, const json& got, const std::string& path,
+             std::vector<std::string>& diffs) {
   if (want.is_object()) {
     for (const auto& [k, v] : want.items()) {
-      if (!got.is_object() || !got.contains(k)) diffs.push_back(path + "/" + k + ": missing");
-      else compare(v, got[k], path + "/" + k, diffs);
+      if (!got.is_object() || !got.contains(k))
+        diffs.push_back(path + "/" + k + ": missing");
+      else
+        compare(v, got[k], path + "/" + k, diffs);
     }
   } else if (want.is_array()) {
     if (!got.is_array() || got.size() != want.size()) {
       diffs.push_back(path + ": array size differs");
       return;
     }
-    for (size_t i = 0; i < want.size(); ++i) compare(want[i], got[i], path + "/" + std::to_string(i), diffs);
+    for (size_t i = 0; i < want.size(); ++i)
+      compare(want[i], got[i], path + "/" + std::to_string(i), diffs);
   } else if (want.is_number()) {
     const double a = want.get<double>(), b = got.is_number() ? got.get<double>() : NAN;
     if (!(std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a))))
@@ -54,8 +58,10 @@ json golden_subset(const json& r) {
     if (r.contains(k)) e[k] = r[k];
   if (r.contains("per_class"))
     for (const auto& c : r["per_class"])
-      e["per_class"].push_back({{"name", c["name"]}, {"jobs_completed", c["jobs_completed"]},
-                                {"wait_s", c["wait_s"]}, {"jct_s", c["jct_s"]}});
+      e["per_class"].push_back({{"name", c["name"]},
+                                {"jobs_completed", c["jobs_completed"]},
+                                {"wait_s", c["wait_s"]},
+                                {"jct_s", c["jct_s"]}});
   if (r.contains("summary")) e["summary"] = r["summary"];
   return e;
 }
@@ -64,7 +70,6 @@ json golden_subset(const json& r) {
 
 TEST_CASE("tools::scenarios") {
   const fs::path src = GPUPLAN_SOURCE_DIR;
-  const fs::path bin = fs::path(GPUPLAN_BINARY_DIR) / "gpuplan";
   const bool update = std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr;
   int n = 0;
   for (const auto& entry : fs::directory_iterator(src / "scenarios")) {
@@ -77,22 +82,29 @@ TEST_CASE("tools::scenarios") {
     const fs::path out = fs::temp_directory_path() /
                          ("gpuplan-golden-" + std::to_string(getpid()) + "-" + p.stem().string());
     fs::remove_all(out);
-    const std::string cmd = bin.string() + args + " " + p.string() + " --quiet --out " + out.string();
+    const std::string cmd = args + " " + p.string() + " --quiet --out " + out.string();
     CAPTURE(cmd);
     SUBCASE(p.stem().string().c_str()) {}
-    REQUIRE(std::system(cmd.c_str()) == 0);
+    const auto run = gpuplan(cmd);
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
     const json result = read_json(out / "result.json");
     CHECK(fs::exists(out / "report.html"));
+    // generated output cites public sources only
+    CHECK(gpuplan_cli_test::internal_citation(gpuplan_cli_test::read_text(out / "result.json")) ==
+          "");
     if (update) {
       expected["expect"] = golden_subset(result);
       std::ofstream(golden) << expected.dump(2) << "\n";
     } else {
-      REQUIRE_MESSAGE(fs::exists(golden), "no golden file " << golden << "; create it with GPUPLAN_UPDATE_GOLDEN=1");
+      REQUIRE_MESSAGE(fs::exists(golden),
+                      "no golden file " << golden << "; create it with GPUPLAN_UPDATE_GOLDEN=1");
       std::vector<std::string> diffs;
       compare(expected["expect"], result, "", diffs);
       std::string all;
       for (const auto& d : diffs) all += "\n  " + d;
-      CHECK_MESSAGE(diffs.empty(), p.filename().string() << " differs from its golden file:" << all);
+      CHECK_MESSAGE(diffs.empty(), p.filename().string()
+                                       << " differs from its golden file:" << all);
     }
     fs::remove_all(out);
     ++n;
@@ -103,15 +115,14 @@ TEST_CASE("tools::scenarios") {
 
 TEST_CASE("tools::determinism") {
   SUBCASE("the same scenario and seed give a byte-identical result.json, clock aside") {
-    const fs::path bin = fs::path(GPUPLAN_BINARY_DIR) / "gpuplan";
     const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "quickstart.json";
     std::string bytes[2];
     for (int i = 0; i < 2; ++i) {
-      const fs::path out = fs::temp_directory_path() / ("gpuplan-determinism-" + std::to_string(getpid()) +
-                                                       "-" + std::to_string(i));
+      const fs::path out =
+          fs::temp_directory_path() /
+          ("gpuplan-determinism-" + std::to_string(getpid()) + "-" + std::to_string(i));
       fs::remove_all(out);
-      const std::string cmd = bin.string() + " run " + scenario.string() + " --quiet --out " + out.string();
-      REQUIRE(std::system(cmd.c_str()) == 0);
+      REQUIRE(gpuplan("run " + scenario.string() + " --quiet --out " + out.string()).status == 0);
       std::ifstream f(out / "result.json", std::ios::binary);
       bytes[i].assign(std::istreambuf_iterator<char>(f), {});
       // The one line that may differ: when the run happened.

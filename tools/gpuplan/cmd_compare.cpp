@@ -5,6 +5,7 @@
 
 #include "models/compile.h"
 #include "reports/compare_json.h"
+#include "reports/quantity.h"
 #include "reports/result_json.h"
 #include "study/compare.h"
 #include "study/processes.h"
@@ -20,12 +21,13 @@ struct CompareOptions {
   std::vector<std::string> set_a, set_b;  //!< --set-a / --set-b: overrides of one side only
 };
 
-//! "+1.5 [0.9, 2.1]" for a difference and its paired CI, with "*" when significant.
+//! "+1.5 s [+0.9 s, +2.1 s]" for a difference and its paired CI, written as its quantity
+//! (reports/quantity.h), with "*" when significant.
 std::string difference_text(const study::Difference& d) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%+.6g [%+.6g, %+.6g]%s", d.paired.mean, d.paired.ci95_low,
-                d.paired.ci95_high, d.significant ? "  *" : "");
-  return buf;
+  const reports::Quantity q = reports::quantity_of(d.path);
+  return reports::format_change(q, d.paired.mean) + " [" +
+         reports::format_change(q, d.paired.ci95_low) + ", " +
+         reports::format_change(q, d.paired.ci95_high) + "]" + (d.significant ? "  *" : "");
 }
 
 int run_compare(const CompareOptions& o) {
@@ -74,7 +76,9 @@ int run_compare(const CompareOptions& o) {
               static_cast<unsigned long long>(a->seed));
   std::printf("  %-26s %14s %14s   %s\n", "metric", "A", "B", "B - A [95% CI]  (* significant)");
   for (const study::Difference& d : c.differences)
-    std::printf("  %-26s %14.6g %14.6g   %s\n", d.path.c_str(), d.a_mean, d.b_mean,
+    std::printf("  %-26s %14s %14s   %s\n", d.path.c_str(),
+                reports::format_quantity(reports::quantity_of(d.path), d.a_mean).c_str(),
+                reports::format_quantity(reports::quantity_of(d.path), d.b_mean).c_str(),
                 difference_text(d).c_str());
   for (const nlohmann::json& w : doc["warnings"])
     std::printf("  warning: %s\n", w.get<std::string>().c_str());

@@ -10,10 +10,12 @@
 #include "models/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
+#include "reports/quantity.h"
 #include "reports/replicas_csv.h"
 #include "reports/result_json.h"
 #include "study/processes.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/console.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -41,13 +43,12 @@ auto progress_printer(const std::string& label, bool quiet) {
   };
 }
 
-//! "mean [ci95_low, ci95_high]" of a metric path.
+//! "mean [ci95_low, ci95_high]" of a metric path, written as its quantity (reports/quantity.h).
 std::string with_ci(const study::Summary& s, const char* path) {
   const study::Statistic m = s.stat(path);
   const auto sp =
       m.spread.value_or(study::Statistic::Spread{m.mean, m.mean, m.mean, m.mean, m.mean});
-  return std::to_string(m.mean) + " [" + std::to_string(sp.ci95_low) + ", " +
-         std::to_string(sp.ci95_high) + "]";
+  return reports::format_with_ci(reports::quantity_of(path), m.mean, sp.ci95_low, sp.ci95_high);
 }
 
 int run_mc(const McCliOptions& o) {
@@ -65,18 +66,25 @@ int run_mc(const McCliOptions& o) {
   const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
-  if (!write_study(dir, result_json(*sc, cs, s), s)) return 1;
+  const nlohmann::json result = result_json(*sc, cs, s);
+  if (!write_study(dir, result, s)) return 1;
   if (o.scenario.quiet) return 0;
-  std::printf(
-      "%s: %u replications; mean wait %s s; mean JCT %s s; GPU utilization %s; cost $%s "
-      "(means, [95%% CI])\n",
-      sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
-      with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
-      with_ci(s, "cost_usd.total").c_str());
-  if (s.stats.n_saturated > 0)
+  // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
+  // means would only mislead.
+  if (const std::string notice = saturation_notice(result); !notice.empty()) {
     std::printf(
-        "  [SATURATED in %u replications: this configuration cannot keep up; see warnings]\n",
-        s.stats.n_saturated);
+        "%s: %u replications; %s (see report.html); GPU utilization %s; cost %s (means, "
+        "[95%% CI])\n",
+        sc->name.c_str(), s.info.replications, notice.c_str(),
+        with_ci(s, "metrics.gpu_utilization").c_str(), with_ci(s, "cost_usd.total").c_str());
+  } else {
+    std::printf(
+        "%s: %u replications; mean wait %s; mean JCT %s; GPU utilization %s; cost %s "
+        "(means, [95%% CI])\n",
+        sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
+        with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
+        with_ci(s, "cost_usd.total").c_str());
+  }
   std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv}\n",
               dir.string().c_str());
   return 0;
@@ -138,8 +146,10 @@ bool write_study(const std::filesystem::path& dir, const nlohmann::json& result,
   reports::write_replicas_csv(s, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
   reports::write_per_class_csv(result, classes_csv);
-  return write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                             {"report.html", reports::render_html_report(result)},
+  // NOTE: the page's data island is made from result.json's text: serialised once.
+  const std::string text = result.dump(2) + "\n";
+  return write_outputs(dir, {{"result.json", text},
+                             {"report.html", reports::render_html_report(result, text)},
                              {"replicas.csv", replicas_csv.str()},
                              {"timeseries.csv", series_csv.str()},
                              {"classes.csv", classes_csv.str()}});

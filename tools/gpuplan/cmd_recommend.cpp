@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "reports/quantity.h"
 #include "reports/recommendation_json.h"
 #include "reports/result_json.h"
 #include "study/processes.h"
@@ -23,14 +24,18 @@ struct RecommendOptions {
   std::string backend = "auto";
 };
 
-//! One row of the printed table.
+//! The figure of row `r` at `key` as every command writes its quantity (reports/quantity.h).
+std::string cell(const json& r, const char* key) {
+  return reports::format_quantity(reports::quantity_of(key), r[key].get<double>());
+}
+
+//! One row of the printed table; `per_useful` is the $/useful GPU-hour cell ("-" for runners-up).
 void print_row(const json& r, const std::string& per_useful) {
-  std::printf("  %-16s %-12s %5u %6llu %7.3f %14.2f %10s %10.2f %10.2f\n",
+  std::printf("  %-16s %-12s %6s %7s %8s %16s %11s %11s %10s\n",
               r["instance"].get<std::string>().c_str(), r["pricing"].get<std::string>().c_str(),
-              r["nodes"].get<uint32_t>(),
-              static_cast<unsigned long long>(r["gpus"].get<uint64_t>()),
-              r["p_slos_met"].get<double>(), r["cost_usd_total"].get<double>(), per_useful.c_str(),
-              r["cost_usd_per_job"].get<double>(), r["bf16_tflops_per_usd_hour"].get<double>());
+              cell(r, "nodes").c_str(), cell(r, "gpus").c_str(), cell(r, "p_slos_met").c_str(),
+              cell(r, "cost_usd_total").c_str(), per_useful.c_str(),
+              cell(r, "cost_usd_per_job").c_str(), cell(r, "bf16_tflops_per_usd_hour").c_str());
 }
 
 int run_recommend(const RecommendOptions& o) {
@@ -94,13 +99,11 @@ int run_recommend(const RecommendOptions& o) {
       !write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}}))
     return 1;
   if (o.scenario.quiet) return 0;
-  char per_useful[32];
-  std::snprintf(per_useful, sizeof per_useful, "%.2f",
-                rec["recommended"]["cost_usd_per_useful_gpu_hour"].get<double>());
+  const std::string per_useful = cell(rec["recommended"], "cost_usd_per_useful_gpu_hour");
   std::printf("%s: cheapest configuration meeting every SLO in >= %.0f%% of %u replications\n",
               sc->name.c_str(), 100 * sc->recommend->probability, ro.replications);
-  std::printf("  %-16s %-12s %5s %6s %7s %14s %10s %10s %10s\n", "instance", "pricing", "nodes",
-              "GPUs", "P(SLOs)", "cost total $", "$/useful-h", "$/job", "TFLOPS/$h");
+  std::printf("  %-16s %-12s %6s %7s %8s %16s %11s %11s %10s\n", "instance", "pricing", "nodes",
+              "GPUs", "P(SLOs)", "cost total", "$/useful-h", "$/job", "TFLOPS/$h");
   print_row(rec["recommended"], per_useful);
   for (const json& row : rec["runners_up"]) print_row(row, "-");
   for (const json& row : rec["candidates"])

@@ -10,16 +10,20 @@
 #include "reports/csv.h"
 #include "reports/html_report.h"
 #include "reports/jobs_csv_file.h"
+#include "reports/quantity.h"
 #include "reports/result_json.h"
 #include "study/run.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/console.h"
 #include "tools/gpuplan/common.h"
 
 namespace gpuplan::cli {
 namespace {
 
+using reports::format_quantity;
 using reports::JobsCsvFile;
 using reports::JobsCsvWriteError;
+using reports::Quantity;
 using reports::render_html_report;
 using reports::write_per_class_csv;
 using reports::write_timeseries_csv;
@@ -66,8 +70,9 @@ int run(const RunOptions& ro) {
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
   const auto dir = output_dir(o, *sc);
-  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                           {"report.html", render_html_report(result)},
+  const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
+  if (!write_outputs(dir, {{"result.json", text},
+                           {"report.html", render_html_report(result, text)},
                            {"timeseries.csv", series_csv.str()},
                            {"classes.csv", classes_csv.str()}}))
     return 1;
@@ -77,18 +82,26 @@ int run(const RunOptions& ro) {
   }
   if (!o.quiet) {
     const ReplicaMetrics& m = s.single->metrics;
-    std::printf(
-        "%s: %llu jobs submitted, %llu completed; GPU utilization %.1f%%; mean wait %.1f s "
-        "(p90 %.1f s); cost $%.2f%s\n",
-        sc->name.c_str(), static_cast<unsigned long long>(m.jobs_submitted),
-        static_cast<unsigned long long>(m.jobs_completed), 100 * m.gpu_utilization, m.wait_s.mean,
-        m.wait_s.p90, m.cost_usd,
-        m.saturated() ? "  [SATURATED: this configuration cannot keep up]" : "");
+    const std::string counts =
+        format_quantity(Quantity::count, double(m.jobs_submitted)) + " jobs submitted, " +
+        format_quantity(Quantity::count, double(m.jobs_completed)) +
+        " completed; GPU utilization " + format_quantity(Quantity::fraction, m.gpu_utilization);
+    const std::string cost = "cost " + format_quantity(Quantity::money, m.cost_usd);
+    // NOTE: the waits of a run that cannot keep up grow with the horizon, so a mean wait would
+    // only mislead; the verdict is the one report.html shows.
+    if (const std::string notice = saturation_notice(result); !notice.empty()) {
+      std::printf("%s: %s (see report.html); %s; %s\n", sc->name.c_str(), notice.c_str(),
+                  counts.c_str(), cost.c_str());
+    } else {
+      std::printf("%s: %s; mean wait %s (p90 %s); %s\n", sc->name.c_str(), counts.c_str(),
+                  format_quantity(Quantity::seconds, m.wait_s.mean).c_str(),
+                  format_quantity(Quantity::seconds, m.wait_s.p90).c_str(), cost.c_str());
+    }
     std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv}\n",
                 dir.string().c_str());
     if (jobs)
-      std::printf("wrote %llu job rows to %s\n", static_cast<unsigned long long>(jobs->rows()),
-                  ro.jobs.c_str());
+      std::printf("wrote %s job rows to %s\n",
+                  format_quantity(Quantity::count, double(jobs->rows())).c_str(), ro.jobs.c_str());
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "reports/format.h"
+#include "reports/quantity.h"
 #include "reports/result_json.h"
 #include "reports/sweep_html.h"
 #include "reports/sweep_json.h"
@@ -131,14 +132,18 @@ int run_sweep(const SweepOptions& o) {
       // NOTE: a point that cannot keep up has no meaningful wait, and its cost may cover only
       // the time before its replications stopped.
       if (!p.eligible) {
-        std::printf("  point %zu: cannot keep up (saturated); figures not meaningful\n", i);
+        std::printf("  point %zu: SATURATED: cannot keep up; figures not meaningful\n", i);
         continue;
       }
-      std::printf("  point %zu: cost $%.2f, p90 wait %.1f s, utilization %.1f%%%s%s\n", i,
-                  p.summary.mean("cost_usd.total"), p.summary.mean("metrics.wait_s.p90"),
-                  100 * p.summary.mean("metrics.gpu_utilization"),
-                  p.front_cost_wait ? "  [front: cost-wait]" : "",
-                  p.front_cost_utilization ? "  [front: cost-utilization]" : "");
+      using reports::format_quantity;
+      using reports::Quantity;
+      std::printf(
+          "  point %zu: cost %s, p90 wait %s, utilization %s%s%s\n", i,
+          format_quantity(Quantity::money, p.summary.mean("cost_usd.total")).c_str(),
+          format_quantity(Quantity::seconds, p.summary.mean("metrics.wait_s.p90")).c_str(),
+          format_quantity(Quantity::fraction, p.summary.mean("metrics.gpu_utilization")).c_str(),
+          p.front_cost_wait ? "  [front: cost-wait]" : "",
+          p.front_cost_utilization ? "  [front: cost-utilization]" : "");
     }
     std::printf("wrote %s/{sweep.json,sweep.csv,sweep.html,point-*/}\n", dir.string().c_str());
   }

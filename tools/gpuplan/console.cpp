@@ -1,0 +1,41 @@
+#include "tools/gpuplan/console.h"
+
+#include "reports/quantity.h"
+
+namespace gpuplan::cli {
+
+using nlohmann::json;
+
+std::string saturation_notice(const json& result) {
+  if (!result.is_object()) return "";
+  const json* assessment = result.contains("assessment") ? &result["assessment"] : nullptr;
+  if (assessment == nullptr || !assessment->is_object() || !assessment->value("saturated", false))
+    return "";
+  std::string why;
+  const json* metrics = result.contains("metrics") ? &result["metrics"] : nullptr;
+  if (metrics != nullptr && metrics->is_object()) {
+    const json& offered = metrics->contains("offered_load") ? (*metrics)["offered_load"] : json();
+    if (offered.is_number() && offered.get<double>() >= 1) {
+      why = "offered load " +
+            reports::format_quantity(reports::Quantity::fraction, offered.get<double>()) +
+            " of capacity";
+    }
+    // NOTE: a Monte Carlo result writes the share of replicas that stopped early, a run a flag.
+    const json& stopped = metrics->contains("saturated") ? (*metrics)["saturated"] : json();
+    const double runs = result.value("replications", 1.0);
+    const double share = stopped.is_boolean()  ? (stopped.get<bool>() ? 1.0 : 0.0)
+                         : stopped.is_number() ? stopped.get<double>()
+                                               : 0.0;
+    if (share > 0) {
+      why += (why.empty() ? "" : "; ") +
+             (runs > 1 ? reports::format_quantity(reports::Quantity::count, share * runs) + " of " +
+                             reports::format_quantity(reports::Quantity::count, runs) +
+                             " replications stopped early"
+                       : std::string("the run stopped early"));
+    }
+  }
+  return "SATURATED: this configuration cannot keep up" + (why.empty() ? "" : " (" + why + ")") +
+         ", so its waits are not meaningful";
+}
+
+}  // namespace gpuplan::cli

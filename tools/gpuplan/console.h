@@ -1,0 +1,15 @@
+#pragma once
+//! What the commands print about a result beyond its figures (those are reports/quantity.h).
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace gpuplan::cli {
+
+//! The console's notice that a result cannot keep up, from the verdict its assessment carries
+//! (so the console and report.html agree): "" when it keeps up, else "SATURATED: this
+//! configuration cannot keep up (offered load 566% of capacity; 3 of 8 replications stopped
+//! early), so its waits are not meaningful". Reads `result` defensively; never throws.
+[[nodiscard]] std::string saturation_notice(const nlohmann::json& result);
+
+}  // namespace gpuplan::cli
