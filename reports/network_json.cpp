@@ -89,7 +89,7 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
   const std::string dot = topologies::to_dot(plan.topology, edge_load);
   out["dot"] = dot;
   std::string svg, error;
-  if (topologies::render_svg(dot, svg, error)) {
+  if (topologies::drawable(plan.topology, error) && topologies::render_svg(dot, svg, error)) {
     out["svg"] = svg;
   } else {
     out["svg_error"] = error;
