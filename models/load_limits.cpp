@@ -149,8 +149,8 @@ void Loader::check_samples(const std::string& p, DistKind kind, double a, double
                  raise);
   } else if (!(r.lo > 0) && kind != DistKind::uniform) {
     d_.error(p, DiagCode::limit_exceeded,
-             "the smallest samples of this distribution round to 0 s; narrow its spread "
-             "(a lognormal median closer to its p90)");
+             "the smallest samples of this distribution round to 0 s, and a job must take "
+             "some time; make its durations longer");
   }
 }
 

@@ -28,7 +28,7 @@ constexpr double MAX_SLOWDOWN =
     10;  // expected / failure-free time beyond which spot "never" finishes
 constexpr double MC_DRAW_BUDGET = 4e6;     // random draws per Monte Carlo of one option (~50 ms)
 constexpr uint32_t MIN_REPLICAS = 50;      // fewest Monte Carlo replicas kept under that budget
-constexpr uint32_t BUDGET_MC_PROBES = 12;  // Monte Carlo checks of a budget-only size search
+constexpr uint32_t BUDGET_MC_PROBES = 4;  // Monte Carlo checks of a budget-only size search
 
 // ---- sizing helpers --------------------------------------------------------------------------
 

@@ -84,15 +84,14 @@ TEST_CASE("models::limits") {
                                  "limits.max_duration=1e16"});
     CHECK(b.sc.has_value());
   }
-  SUBCASE("a lognormal so wide its smallest samples round to 0 s is refused") {
-    const Loaded r =
-        load(BASE, {R"(workload.0.duration={"lognormal": {"median": "1s", "p90": "1e100s"}})",
-                    "limits.max_duration=1e300"});
+  SUBCASE("an exponential so short its smallest samples round to 0 s is refused") {
+    // 1e-310 s x 5.55e-17 (the smallest exponential multiple) underflows to 0.
+    const Loaded r = load(BASE, {R"(workload.0.duration={"exponential": {"mean": 1e-310}})"});
     CHECK(mentions(r.at("/workload/0/duration"), "round to 0 s"));
   }
   SUBCASE("a spot return delay is checked like a job duration") {
     const Loaded r =
-        load(BASE, {"pools.0.pricing=spot",
+        load(BASE, {"pools.0.pricing=spot", "workload.0.spot_tolerant=true",
                     R"(pools.0.spot={"return_delay": {"exponential": {"mean": 1e308}}})"});
     CHECK(r.at("/pools/0/spot/return_delay").code == DiagCode::limit_exceeded);
   }
@@ -110,8 +109,8 @@ TEST_CASE("models::limits") {
     CHECK(r.sc.has_value());
   }
   SUBCASE("a spot wave rate of 1e12/s is refused at the rate") {
-    const Loaded r =
-        load(BASE, {"pools.0.pricing=spot", R"(pools.0.spot={"waves": {"rate": 1e12}})"});
+    const Loaded r = load(BASE, {"pools.0.pricing=spot", "workload.0.spot_tolerant=true",
+                                 R"(pools.0.spot={"waves": {"rate": 1e12}})"});
     CHECK(r.at("/pools/0/spot/waves/rate").code == DiagCode::limit_exceeded);
   }
   SUBCASE("max_active_jobs of 2^32-1 is refused for the memory it implies, in well under 1 s") {
