@@ -67,7 +67,8 @@ InstanceType instance_from_json(const nlohmann::json& j) {
 Catalog parse_builtin() {
   Catalog c;
   // NOTE: embedded data is validated by tests/models/catalog_test.cpp; a parse failure is a bug.
-  for (const auto& j : nlohmann::json::parse(embedded::catalog_gpus())) c.gpus.push_back(gpu_from_json(j));
+  for (const auto& j : nlohmann::json::parse(embedded::catalog_gpus()))
+    c.gpus.push_back(gpu_from_json(j));
   for (const auto& j : nlohmann::json::parse(embedded::catalog_instances()))
     c.instances.push_back(instance_from_json(j));
   return c;
@@ -123,11 +124,18 @@ std::vector<std::string> closest_names(std::string_view got, const std::vector<s
                                        size_t n) {
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& k : known) {
-    const size_t d = edit_distance(got, k);
     // A prefix match ("p5.48xl" -> "p5.48xlarge") counts as close whatever its length.
     const bool prefix = k.size() > got.size() && iequals(k.substr(0, got.size()), got);
     const size_t limit = std::max<size_t>(2, std::max(got.size(), k.size()) / 3);
-    if (prefix || d <= limit) scored.emplace_back(prefix ? 0 : d, k);
+    // NOTE: the distance is at least the length difference, so a name far longer than every
+    // candidate (a 2 MB id) is rejected here without the quadratic distance.
+    const size_t gap = got.size() > k.size() ? got.size() - k.size() : k.size() - got.size();
+    if (prefix) {
+      scored.emplace_back(0, k);
+    } else if (gap <= limit) {
+      const size_t d = edit_distance(got, k);
+      if (d <= limit) scored.emplace_back(d, k);
+    }
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });

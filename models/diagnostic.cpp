@@ -31,6 +31,12 @@ std::string format_number(double x) {
   return std::string(buf, res.ptr);
 }
 
+// A name as a message shows it: at most 60 bytes, so a megabyte-long id cannot flood the terminal.
+std::string shown(std::string_view s) {
+  if (s.size() <= 60) return std::string(s);
+  return std::string(s.substr(0, 57)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 // "a, b or c" with each name quoted.
 std::string quoted_list(const std::vector<std::string>& names, size_t max_shown) {
   std::string out;
@@ -69,6 +75,8 @@ std::string_view diag_code_name(DiagCode c) {
       return "io_error";
     case DiagCode::bad_flag:
       return "bad_flag";
+    case DiagCode::limit_exceeded:
+      return "limit_exceeded";
   }
   return "unknown";
 }
@@ -117,7 +125,7 @@ void Diagnostics::error(const std::string& pointer, DiagCode code, std::string m
 void Diagnostics::unknown_name(const std::string& pointer, std::string_view what,
                                std::string_view got, const std::vector<std::string>& known) {
   auto candidates = closest_names(got, known);
-  std::string msg = "unknown " + std::string(what) + " \"" + std::string(got) + "\"";
+  std::string msg = "unknown " + std::string(what) + " " + in_quotes(shown(got));
   if (!candidates.empty()) {
     msg += did_you_mean(candidates);
   } else if (!known.empty()) {
@@ -130,7 +138,7 @@ void Diagnostics::unknown_name(const std::string& pointer, std::string_view what
 void Diagnostics::unknown_key(const std::string& pointer, std::string_view key,
                               const std::vector<std::string>& allowed) {
   auto candidates = closest_names(key, allowed);
-  std::string msg = "unknown key \"" + std::string(key) + "\"";
+  std::string msg = "unknown key " + in_quotes(shown(key));
   if (!candidates.empty()) {
     msg += did_you_mean(candidates);
   } else {

@@ -21,6 +21,7 @@ enum class DiagCode : uint8_t {
   bad_override,   //!< a --set PATH=VALUE that cannot be applied
   io_error,       //!< a file that cannot be read or written
   bad_flag,       //!< a command-line flag or value
+  limit_exceeded,  //!< more work or memory than a limit allows (docs/reliability.md, "Limits")
 };
 
 //! `s` in double quotes, as messages show values and names.

@@ -217,6 +217,15 @@ std::optional<std::string> FieldReader::name(const json& v, const std::string& p
     d_.error(ptr, DiagCode::out_of_range, "a name must not be empty");
     return std::nullopt;
   }
+  if (s && s->size() > MAX_NAME_BYTES) {
+    // NOTE: names are repeated in every CSV row and chart label, so a 100 KB name would cost
+    // gigabytes of output; a fixed limit, as no planner needs a longer one.
+    d_.error(ptr, DiagCode::limit_exceeded,
+             "a name is at most " + std::to_string(MAX_NAME_BYTES) +
+                 " bytes (a fixed limit), got " + std::to_string(s->size()) +
+                 "; shorten it or move the text to \"description\"");
+    return std::nullopt;
+  }
   return s;
 }
 
@@ -255,6 +264,14 @@ std::optional<uint64_t> FieldReader::integer(const json& v, const std::string& p
                      : v.is_number_float() ? static_cast<uint64_t>(v.get<double>())
                                            : v.get<uint64_t>();
   if (negative || too_big || x < lo || x > hi) {
+    const bool high = too_big || (!negative && x > hi);
+    if (high && hi == std::numeric_limits<uint64_t>::max()) {
+      // NOTE: the bound is printed as an integer; as a double 2^64 - 1 would round up.
+      d_.error(ptr, DiagCode::out_of_range,
+               "too large: must be a whole number from " + std::to_string(lo) + " to " +
+                   std::to_string(hi) + ", got " + describe(v));
+      return std::nullopt;
+    }
     d_.out_of_range(ptr, v.get<double>(), static_cast<double>(lo),
                     hi == std::numeric_limits<uint64_t>::max() ? INF : static_cast<double>(hi));
     return std::nullopt;

@@ -31,6 +31,9 @@ std::optional<double> parse_count(std::string_view text);
 //! bad.
 std::optional<double> parse_money(std::string_view text);
 
+//! Longest name (pool, class, instance id, vertex, column) the readers accept [bytes].
+inline constexpr size_t MAX_NAME_BYTES = 128;
+
 namespace fields {
 
 //! `s` without leading and trailing blanks (spaces, tabs).
@@ -86,7 +89,7 @@ class FieldReader {
   bool object(const json& v, const std::string& ptr, std::string_view what = "an object");
   //! A string.
   std::optional<std::string> string(const json& v, const std::string& ptr);
-  //! A non-empty string.
+  //! A non-empty string of at most MAX_NAME_BYTES bytes (limit_exceeded beyond).
   std::optional<std::string> name(const json& v, const std::string& ptr);
   //! true or false.
   std::optional<bool> boolean(const json& v, const std::string& ptr);

@@ -219,6 +219,37 @@ std::string strip_prefix(std::string_view what) {
   return std::string(bracket == std::string_view::npos ? what : what.substr(bracket + 2));
 }
 
+// The 1-based line where the nesting of `[` and `{` first exceeds `max_depth`, or 0 when it never
+// does. One pass that skips strings and comments; malformed text is left to the parser.
+int line_too_deep(std::string_view t, size_t max_depth) {
+  size_t depth = 0;
+  int line = 1;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      for (++i; i < t.size() && t[i] != '"'; ++i) {
+        if (t[i] == '\\')
+          ++i;
+        else if (t[i] == '\n')
+          ++line;
+      }
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+      for (i += 2; i + 1 < t.size() && !(t[i] == '*' && t[i + 1] == '/'); ++i)
+        if (t[i] == '\n') ++line;
+      ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return line;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string pointer_token(std::string_view key) {
@@ -245,6 +276,19 @@ LineTable jsonc_line_table(std::string_view text) {
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags) {
   JsoncDocument doc;
+  // NOTE: checked before parsing: the line table keeps one pointer per value, whose length grows
+  // with the depth, so 100 k nested "[" (200 KB of text) would need gigabytes.
+  if (const int line = line_too_deep(text, MAX_JSON_DEPTH)) {
+    diags.add(Diagnostic{file,
+                         line,
+                         "",
+                         DiagCode::limit_exceeded,
+                         "arrays and objects nest deeper than " + std::to_string(MAX_JSON_DEPTH) +
+                             " levels (a fixed limit: no scenario or request needs more than 8); "
+                             "remove the extra brackets",
+                         {}});
+    return std::nullopt;
+  }
   try {
     doc.value = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true,
                                       /*ignore_comments=*/true);

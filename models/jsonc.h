@@ -13,6 +13,9 @@
 
 namespace gpuplan {
 
+//! Deepest nesting of arrays and objects parse_jsonc accepts (the bundled files need 6).
+inline constexpr size_t MAX_JSON_DEPTH = 64;
+
 //! JSON pointer -> 1-based line of the value (of its key, for object members), in document order.
 using LineTable = std::vector<std::pair<std::string, int>>;
 
@@ -23,7 +26,8 @@ struct JsoncDocument {
 };
 
 //! Parses JSONC text (`//` and `/* */` comments allowed); on invalid JSON returns nullopt with a
-//! parse_error diagnostic at `file:line`; duplicate keys are reported but the document is kept.
+//! parse_error diagnostic at `file:line` (limit_exceeded past MAX_JSON_DEPTH, checked before parsing);
+//! duplicate keys are reported but the document is kept.
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags);
 

@@ -18,6 +18,7 @@ const std::vector<std::string> TOP_KEYS = {
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
+  const size_t errors_before = d_.size() + d_.dropped();
   if (!root.is_object()) {
     d_.error("", DiagCode::wrong_type, "a scenario is a JSON object, got " + describe(root));
     return sc;
@@ -26,7 +27,9 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   sc.name = default_name;
   if (const json* v = get(root, "name")) {
     if (auto s = string(*v, "/name")) {
-      if (s->empty() || s->find_first_of("/\\") != std::string::npos) {
+      if (s->size() > MAX_NAME_BYTES) {
+        (void)name(*v, "/name");  // records the length limit
+      } else if (s->empty() || s->find_first_of("/\\") != std::string::npos) {
         d_.error("/name", DiagCode::out_of_range,
                  "name " + in_quotes(*s) +
                      " names the output folder, so it must be non-empty "
@@ -69,6 +72,8 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = get(root, "limits")) load_limits(*v, sc);
   if (const json* v = get(root, "topology")) load_topology(*v, sc);
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
+  // NOTE: the derived limits read finished values, so they are checked only when all are valid.
+  if (d_.size() + d_.dropped() == errors_before) check_limits(sc);
   return sc;
 }
 
@@ -80,20 +85,6 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
   }
   if (const json* v = get(o, "placement")) {
     if (auto pl = enumerator<Placement>(*v, "/scheduler/placement")) sc.scheduler.placement = *pl;
-  }
-}
-
-void Loader::load_limits(const json& o, Scenario& sc) {
-  if (!object(o, "/limits")) return;
-  check_keys(o, "/limits", {"max_active_jobs", "time_bins"});
-  if (const json* v = get(o, "max_active_jobs")) {
-    auto n = integer(*v, "/limits/max_active_jobs", 16, std::numeric_limits<uint32_t>::max());
-    if (n) sc.limits.max_active_jobs = static_cast<uint32_t>(*n);
-  }
-  if (const json* v = get(o, "time_bins")) {
-    if (auto n = integer(*v, "/limits/time_bins", 1, 100000)) {
-      sc.limits.time_bins = static_cast<uint32_t>(*n);
-    }
   }
 }
 

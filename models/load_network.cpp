@@ -1,7 +1,9 @@
 #include "models/loader.h"
 
+#include <cmath>
 #include <stdexcept>
 
+#include "models/limits.h"
 #include "models/network_plan.h"
 #include "topologies/builders.h"
 
@@ -110,6 +112,24 @@ void Loader::load_topology(const json& o, Scenario& sc) {
   if (pool_infos_.empty() || sc.pools.empty()) return;
   const InstanceType* first = catalog_.find_instance(sc.pools[0].instance);
   if (first == nullptr) return;
+  // NOTE: sized before it is built: a fat-tree of k = 65536 would take minutes and gigabytes.
+  uint64_t cluster_gpus = 0;
+  for (const PoolInfo& info : pool_infos_) cluster_gpus += info.gpus;
+  const double size = topology_size(t, n_nodes, first->gpus_per_node);
+  const double limit = topology_size_limit(sc.limits, cluster_gpus);
+  if (size > limit) {
+    d_.error(p, DiagCode::limit_exceeded,
+             "this topology has about " + num(std::round(size)) +
+                 " switches, hosts and links, more than limits.max_topology_size (" + num(limit) +
+                 (sc.limits.max_topology_size > 0
+                      ? ""
+                      : ", by default " + num(TOPOLOGY_SIZE_PER_GPU) + " per GPU of the " +
+                            std::to_string(cluster_gpus) + "-GPU cluster, at least " +
+                            num(MIN_TOPOLOGY_SIZE)) +
+                 "); size it to the cluster (fewer spines, a smaller k or fewer units) or raise "
+                 "limits.max_topology_size");
+    return;
+  }
   try {
     uint32_t hosts_per_node = 1;
     const auto built =

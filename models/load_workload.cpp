@@ -144,7 +144,14 @@ bool Loader::load_gpus(const json& v, const std::string& p, GpuChoice& out) {
     const std::string kp = child(cp, key);
     uint32_t n = 0;
     const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
-    if (ec != std::errc() || end != key.data() + key.size() || n == 0 || n > (1u << 20)) {
+    const bool digits = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
+    if (digits && (ec == std::errc::result_out_of_range || n > (1u << 20))) {
+      d_.error(kp, DiagCode::out_of_range,
+               "GPU count " + in_quotes(key) + " is too large; a job asks for 1 to 1048576 GPUs");
+      ok = false;
+      continue;
+    }
+    if (ec != std::errc() || end != key.data() + key.size() || n == 0) {
       d_.error(kp, DiagCode::out_of_range,
                "GPU count " + in_quotes(key) + " must be a positive whole number, e.g. \"8\"");
       ok = false;

@@ -1,5 +1,6 @@
 #pragma once
-//! The scenario loader, one section per file: load.cpp (top level, scheduler, limits, --set),
+//! The scenario loader, one section per file: load.cpp (top level, scheduler, --set),
+//! load_limits.cpp (the limits section and the limits derived from the scenario),
 //! load_cluster.cpp (instances, pools), load_workload.cpp (classes, distributions, traces,
 //! training), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints, TCO),
 //! load_network.cpp (topology), load_recommend.cpp. Internal to models/; users call models/load.h.
@@ -54,7 +55,11 @@ class Loader : public FieldReader {
  private:
   // load.cpp
   void load_scheduler(const json& o, Scenario& sc);
+  // load_limits.cpp
   void load_limits(const json& o, Scenario& sc);
+  void check_samples(const std::string& p, DistKind kind, double a, double b,
+                     const std::vector<double>& values, const Limits& limits);
+  void check_limits(const Scenario& sc);
   // load_cluster.cpp
   std::optional<std::string> gpu_id(const json& v, const std::string& ptr);
   void load_instances(const json& arr, Scenario& sc);

@@ -26,8 +26,9 @@ constexpr uint32_t MAX_INFERENCE_NODES = 100000;
 constexpr uint32_t MAX_PIPELINE_STAGES = 16;
 constexpr double MAX_SLOWDOWN =
     10;  // expected / failure-free time beyond which spot "never" finishes
-constexpr double MC_DRAW_BUDGET = 4e6;  // random draws per Monte Carlo of one option (~50 ms)
-constexpr uint32_t MIN_REPLICAS = 50;   // fewest Monte Carlo replicas kept under that budget
+constexpr double MC_DRAW_BUDGET = 4e6;     // random draws per Monte Carlo of one option (~50 ms)
+constexpr uint32_t MIN_REPLICAS = 50;      // fewest Monte Carlo replicas kept under that budget
+constexpr uint32_t BUDGET_MC_PROBES = 4;  // Monte Carlo checks of a budget-only size search
 
 // ---- sizing helpers --------------------------------------------------------------------------
 
@@ -396,6 +397,10 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     }
   } else {
     // Budget only: the most nodes (up to max_gpus) whose P50 cost stays within the budget.
+    // NOTE: as with a deadline, the search runs on the analytic expectation (microseconds a
+    // size) and the Monte Carlo only checks its answer, bisecting down at most
+    // BUDGET_MC_PROBES times where the P50 costs more: a Monte Carlo at every step of the
+    // search took minutes over the catalog.
     Eval e;
     uint32_t lo = min_nodes, hi = max_nodes_here;
     if (evaluate(lo, true, e)) {
@@ -405,12 +410,23 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
         while (lo < hi) {
           const uint32_t mid = lo + (hi - lo + 1) / 2;
           Eval m;
-          if (evaluate(mid, true, m) && cost_of(m, m.timing.p50_s) <= *req.budget_usd) {
+          if (evaluate(mid, false, m) && cost_of(m, m.timing.expected_s) <= *req.budget_usd) {
             lo = mid;
-            best = m;
           } else {
             hi = mid - 1;
           }
+        }
+        // good: its P50 fits (min_nodes did); bad: it does not, or it is past the search.
+        uint32_t good = min_nodes, bad = lo + 1, probe = lo;
+        for (uint32_t k = 0; k < BUDGET_MC_PROBES && bad - good > 1; ++k) {
+          Eval m;
+          if (evaluate(probe, true, m) && cost_of(m, m.timing.p50_s) <= *req.budget_usd) {
+            good = probe;
+            best = m;
+          } else {
+            bad = probe;
+          }
+          probe = good + (bad - good) / 2;
         }
       }
     }

@@ -150,10 +150,17 @@ struct SchedulerConfig {
   Placement placement = Placement::best_fit;
 };
 
-//! Engine capacities and output resolution.
+//! Engine capacities, output resolution, and the work a scenario may ask for (docs/reliability.md,
+//! "Limits"): the loader refuses a scenario beyond them, naming the key that raises each.
 struct Limits {
   uint32_t max_active_jobs = 1u << 16;  //!< queued + running jobs; beyond = saturated
   uint32_t time_bins = 240;             //!< bins of the time series
+  double max_events = 1e9;              //!< expected events per replica (arrivals, finishes, spot)
+  double max_duration_s = 1e15;         //!< [s] largest sample any duration distribution may give
+  //! Switches + hosts + links a topology may have; 0 = derived from the cluster
+  //! (max(MIN_TOPOLOGY_SIZE, TOPOLOGY_SIZE_PER_GPU x its GPUs)).
+  double max_topology_size = 0;
+  double max_memory_bytes = 4e9;  //!< [B] engine state of one replica (max_active_jobs implies it)
 };
 
 //! One service-level objective of a recommendation: `min <= metric <= max` in a replica.

@@ -373,6 +373,16 @@ json effective_scenario_json(const Scenario& sc) {
             {"limits",
              {{"max_active_jobs", sc.limits.max_active_jobs}, {"time_bins", sc.limits.time_bins}}}};
   if (!sc.description.empty()) j["description"] = sc.description;
+  // NOTE: the work limits appear only where the scenario raised or lowered them.
+  const Limits defaults;
+  json& lim = j["limits"];
+  if (sc.limits.max_events != defaults.max_events) lim["max_events"] = sc.limits.max_events;
+  if (sc.limits.max_duration_s != defaults.max_duration_s)
+    lim["max_duration"] = sc.limits.max_duration_s;
+  if (sc.limits.max_topology_size != defaults.max_topology_size)
+    lim["max_topology_size"] = sc.limits.max_topology_size;
+  if (sc.limits.max_memory_bytes != defaults.max_memory_bytes)
+    lim["max_memory"] = sc.limits.max_memory_bytes;
   if (json inst = instances_json(sc); !inst.empty()) j["instances"] = inst;
   json pools = json::array(), workload = json::array();
   for (const Pool& pool : sc.pools) pools.push_back(pool_json(pool));

@@ -174,8 +174,9 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   while (header.empty() || (header.size() == 1 && trim(header[0]).empty())) {
     header_line = line;
     if (next_record(csv, i, line, header) == Record::end) {
-      diags.error(pointer, DiagCode::parse_error,
-                  "trace file " + in_quotes(file) + " is empty; it needs a header row and job rows");
+      diags.error(
+          pointer, DiagCode::parse_error,
+          "trace file " + in_quotes(file) + " is empty; it needs a header row and job rows");
       return std::nullopt;
     }
   }
@@ -233,8 +234,10 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
     const auto gpus = to_number(gpus_text);
     const bool gpus_ok = gpus && *gpus >= 0 && *gpus == std::floor(*gpus) && *gpus < 2147483648.0;
     if (!gpus_ok) {
+      const bool too_large = gpus && *gpus >= 2147483648.0;
       row_error(row_line, "column " + in_quotes(header[col[1]]) + ": " + in_quotes(gpus_text) +
-                              " is not a whole number of GPUs (0 or more)");
+                              (too_large ? " GPUs is too large; a job asks for 0 to 2147483647"
+                                         : " is not a whole number of GPUs (0 or more)"));
     }
     const auto duration = to_number(duration_text);
     if (!duration) {

@@ -90,7 +90,7 @@ nlohmann::json topology_json(const Scenario& sc, const CompiledScenario& cs,
   const std::string dot = topologies::to_dot(plan.topology, edge_load);
   out["dot"] = dot;
   std::string svg, error;
-  if (topologies::render_svg(dot, svg, error)) {
+  if (topologies::drawable(plan.topology, error) && topologies::render_svg(dot, svg, error)) {
     out["svg"] =
         reports::sanitize_svg(svg);  // NOTE: so result.json and the page carry the same drawing
   } else {

@@ -60,6 +60,8 @@ const char* saturation_name(SaturationCause c) {
       return "queue_overflow";
     case SaturationCause::event_overflow:
       return "event_overflow";
+    case SaturationCause::bad_event_time:
+      return "bad_event_time";
   }
   return "none";
 }

@@ -92,7 +92,8 @@ void uplink_window_means(const ModelView& m, const ReplicaState& s,
 //! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);
 
-//! Name of a saturation cause for outputs ("none", "queue_overflow", "event_overflow").
+//! Name of a saturation cause for outputs ("none", "queue_overflow", "event_overflow",
+//! "bad_event_time").
 const char* saturation_name(SaturationCause c);
 
 }  // namespace gpuplan

@@ -20,6 +20,9 @@ std::string replica_saturated(const Scenario& sc, const ReplicaMetrics& m) {
          (m.saturation == SaturationCause::queue_overflow
               ? "the queue exceeded limits.max_active_jobs (" +
                     std::to_string(sc.limits.max_active_jobs) + " jobs)"
+          : m.saturation == SaturationCause::bad_event_time
+              ? std::string("an event time was not a finite time after the clock (a duration "
+                            "or delay overflowed; check the distributions)")
               : std::string("the event calendar overflowed")) +
          "; waits and completion times are not meaningful.";
 }

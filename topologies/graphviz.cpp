@@ -7,6 +7,13 @@
 #include <map>
 #include <vector>
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,42 +101,95 @@ std::string to_dot(const Topology& t, std::span<const double> edge_load) {
   return out + "}\n";
 }
 
-bool render_svg(std::string_view dot, std::string& svg, std::string& error) {
-  if (std::system("command -v dot >/dev/null 2>&1") != 0) {
-    error =
-        "cannot draw the topology: Graphviz 'dot' is not on PATH; install the graphviz "
-        "package or use the DOT export instead";
-    return false;
-  }
-  // NOTE: popen is one-way, so the DOT text goes through a private temporary file.
-  char path[] = "/tmp/gpuplan_topology_XXXXXX";
-  const int fd = mkstemp(path);
+bool drawable(const Topology& t, std::string& error) {
+  const std::size_t size = boost::num_vertices(t.graph) + boost::num_edges(t.graph);
+  if (size <= DOT_MAX_ELEMENTS) return true;
+  error = "not drawn: the topology has " + std::to_string(size) +
+          " switches, hosts and links, more than the " + std::to_string(DOT_MAX_ELEMENTS) +
+          " Graphviz lays out in reasonable time; the tables above describe it, and "
+          "topology.dot in result.json can be drawn with 'dot -Tsvg' (or 'sfdp') by hand";
+  return false;
+}
+
+bool render_svg(std::string_view dot, std::string& svg, std::string& error, double timeout_s) {
+  // NOTE: dot reads the text from a private temporary file, so only its output needs a pipe.
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string path = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/gpuplan_topology_XXXXXX";
+  const int fd = mkstemp(path.data());
   if (fd < 0) {
     error = "cannot draw the topology: no temporary file for the DOT text";
     return false;
   }
+  // Removes the temporary file on every way out.
+  struct Unlink {
+    const std::string& p;
+    ~Unlink() { unlink(p.c_str()); }
+  } unlink_tmp{path};
   const bool written = write(fd, dot.data(), dot.size()) == static_cast<ssize_t>(dot.size());
   close(fd);
   if (!written) {
-    unlink(path);
     error = "cannot draw the topology: writing the temporary DOT file failed";
     return false;
   }
-  const std::string cmd = std::string("dot -Tsvg ") + path + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) {
-    unlink(path);
-    error = "cannot draw the topology: starting 'dot' failed";
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    error = "cannot draw the topology: no pipe for 'dot'";
     return false;
   }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDERR_FILENO);
+  char arg0[] = "dot", arg1[] = "-Tsvg";
+  char* argv[] = {arg0, arg1, path.data(), nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, "dot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]);
+  if (spawned != 0) {
+    close(out[0]);
+    error = spawned == ENOENT
+                ? "cannot draw the topology: Graphviz 'dot' is not on PATH; install the graphviz "
+                  "package or use the DOT export instead"
+                : "cannot draw the topology: starting 'dot' failed";
+    return false;
+  }
+  // Reads dot's output until it closes the pipe or the deadline passes.
   std::string text;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
-  const int status = pclose(pipe);
-  unlink(path);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = "cannot draw the topology: 'dot' failed: " + text;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  bool timed_out = false;
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{out[0], POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    char buf[4096];
+    const ssize_t n = read(out[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(out[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", timeout_s);
+    error = "not drawn: Graphviz 'dot' took longer than " + std::string(limit) +
+            " s and was stopped; the tables above describe the topology, and topology.dot in "
+            "result.json can be drawn by hand";
+    return false;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    error = "cannot draw the topology: 'dot' failed: " + text.substr(0, 400);
     return false;
   }
   svg = std::move(text);

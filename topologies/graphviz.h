@@ -1,5 +1,6 @@
 #pragma once
 //! Pictures of a topology: Graphviz DOT text, and SVG rendered by the `dot` program.
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,8 +19,20 @@ namespace gpuplan::topologies {
 //! (50 %) to red at 100 % and above; "#hhhhhh".
 [[nodiscard]] std::string load_color(double load);
 
-//! Renders DOT text to SVG by running `dot -Tsvg`; returns false and sets `error` to a sentence
-//! naming the fix when `dot` is missing or fails.
-[[nodiscard]] bool render_svg(std::string_view dot, std::string& svg, std::string& error);
+//! Most vertices + edges a topology may have for render_svg to be tried (dot's layout time grows
+//! far faster than linearly: a 1,024-node, 64-spine leaf-spine took over 300 s).
+inline constexpr std::size_t DOT_MAX_ELEMENTS = 2000;
+//! How long `dot` may run before it is stopped [s].
+inline constexpr double DOT_TIMEOUT_S = 30;
+
+//! True when `t` is small enough to hand to `dot` (DOT_MAX_ELEMENTS); else false with `error` set
+//! to a sentence for the report.
+[[nodiscard]] bool drawable(const Topology& t, std::string& error);
+
+//! Renders DOT text to SVG by running `dot -Tsvg` for at most `timeout_s`; returns false and sets
+//! `error` to a sentence naming the fix when `dot` is missing, fails or runs too long (then it is
+//! killed). The temporary DOT file (in $TMPDIR, else /tmp) is removed on every way out.
+[[nodiscard]] bool render_svg(std::string_view dot, std::string& svg, std::string& error,
+                              double timeout_s = DOT_TIMEOUT_S);
 
 }  // namespace gpuplan::topologies

@@ -27,6 +27,16 @@ GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
   }
 }
 
+//! The most free GPUs of any node (0 when every node is full), from the level index.
+[[nodiscard]] GPUPLAN_HD inline uint32_t most_free_gpus(const ModelView& m, const ReplicaState& s) {
+  for (uint32_t level = m.max_gpus_per_node; level > 0; --level) {
+    const uint64_t* bits = &s.level_bits[level * s.words];
+    for (uint32_t w = 0; w < s.words; ++w)
+      if (bits[w] != 0) return level;
+  }
+  return 0;
+}
+
 //! Lowest node in [first, end) of free-GPU `level` that the class may use, or NONE.
 [[nodiscard]] GPUPLAN_HD inline uint32_t first_node_at_level(const ModelView& m,
                                                              const ReplicaState& s, uint32_t level,

@@ -10,6 +10,10 @@
 
 namespace gpuplan {
 
+//! Queued jobs one backfill pass may pass over before it stops (as Slurm's bf_max_job_test):
+//! jobs further back wait for a later pass (docs/reliability.md, "Limits").
+inline constexpr uint32_t BACKFILL_WINDOW = 1024;
+
 GPUPLAN_HD inline void saturate(ReplicaState& s, SaturationCause cause) {
   if (s.totals.saturation == SaturationCause::none) {
     s.totals.saturation = cause;
@@ -139,12 +143,32 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
       }
       return;
     case QueuePolicy::backfill: {
-      uint32_t kept = 0;
-      for (uint32_t i = 0; i < s.queue_len; ++i) {
-        const uint32_t slot = s.queue[(s.queue_head + i) % s.queue.size];
-        if (!try_start(m, s, slot)) s.queue[(s.queue_head + kept++) % s.queue.size] = slot;
+      // NOTE: bounded scan, so an overloaded queue costs O(window) per instant, not O(queue):
+      // it stops when no node has a free GPU, or after BACKFILL_WINDOW jobs that stay queued;
+      // a job that fits in one node is not tried while no node has as many free GPUs.
+      const uint32_t size = s.queue.size;
+      uint32_t max_free = most_free_gpus(m, s);
+      uint32_t scanned = 0, started = 0, passed = 0;
+      for (; scanned < s.queue_len && passed < BACKFILL_WINDOW && max_free > 0; ++scanned) {
+        uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
+        const Job& j = s.jobs[entry];
+        const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
+        if ((one_node && j.gpus > max_free) || !try_start(m, s, entry)) {
+          ++passed;
+          continue;
+        }
+        entry = NONE;
+        ++started;
+        max_free = most_free_gpus(m, s);
       }
-      s.queue_len = kept;
+      // The jobs that stay move up to the end of the scanned part, keeping their order.
+      uint32_t to = scanned;
+      for (uint32_t from = scanned; from-- > 0;) {
+        const uint32_t slot = s.queue[(s.queue_head + from) % size];
+        if (slot != NONE) s.queue[(s.queue_head + --to) % size] = slot;
+      }
+      s.queue_head = (s.queue_head + started) % size;
+      s.queue_len -= started;
       return;
     }
   }
@@ -192,6 +216,12 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
 GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
   const SimTime t = peek_time(s.events);
   if (t >= m.horizon || s.totals.saturation != SaturationCause::none) return false;
+  // NOTE: a NaN time never compares equal, so it would never pop and the loop would spin; a time
+  // before now would run the clock backwards. Either stops the replica with its cause.
+  if (!(t >= s.now)) {
+    saturate(s, SaturationCause::bad_event_time);
+    return false;
+  }
   advance_to(m, s, t);
   while (s.events.n > 0 && s.events.heap[0].t == t) {
     const Event e = pop_event(s.events);

@@ -48,6 +48,6 @@ enum class Stream : uint32_t {
 };
 
 //! Why a replica stopped early or cannot be trusted.
-enum class SaturationCause : uint8_t { none, queue_overflow, event_overflow };
+enum class SaturationCause : uint8_t { none, queue_overflow, event_overflow, bad_event_time };
 
 }  // namespace gpuplan

@@ -1,6 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "topologies/builders.h"
@@ -58,6 +64,51 @@ TEST_CASE("topologies::graphviz") {
     } else {
       CHECK(error.find("graphviz") != std::string::npos);
     }
+  }
+}
+
+TEST_CASE("topologies::graphviz::limits") {
+  SUBCASE("a topology above DOT_MAX_ELEMENTS is not handed to dot, and the error says why") {
+    // k = 16: 1,024 hosts + 320 switches + 3,072 links = 4,416 > 2,000.
+    std::string error;
+    CHECK_FALSE(drawable(fat_tree(16, {100, SWITCH_HOP_S}), error));
+    CHECK(error.find("4416 switches, hosts and links") != std::string::npos);
+    // k = 4: 16 + 20 + 48 = 84.
+    CHECK(drawable(fat_tree(4, {100, SWITCH_HOP_S}), error));
+  }
+  SUBCASE("a dot that runs too long is killed, its temporary file removed, and an error returned") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("gpuplan-dot-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "bin");
+    fs::create_directories(dir / "tmp");
+    {
+      std::ofstream fake(dir / "bin" / "dot");
+      fake << "#!/bin/sh\nexec sleep 60\n";
+    }
+    fs::permissions(dir / "bin" / "dot", fs::perms::owner_all);
+    const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    const char* old_tmp = std::getenv("TMPDIR");
+    const std::string saved_tmp = old_tmp ? old_tmp : "";
+    setenv("PATH", ((dir / "bin").string() + ":" + old_path).c_str(), 1);
+    setenv("TMPDIR", (dir / "tmp").string().c_str(), 1);
+    std::string svg, error;
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool ok = render_svg("graph g { a -- b }", svg, error, 0.5);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    setenv("PATH", old_path.c_str(), 1);
+    if (old_tmp) {
+      setenv("TMPDIR", saved_tmp.c_str(), 1);
+    } else {
+      unsetenv("TMPDIR");
+    }
+    CHECK_FALSE(ok);
+    CHECK(error.find("took longer than") != std::string::npos);
+    // Stopped at the 0.5 s deadline, not after the fake dot's 60 s.
+    CHECK(took < 10);
+    CHECK(fs::is_empty(dir / "tmp"));
+    fs::remove_all(dir);
   }
 }
 
