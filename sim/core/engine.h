@@ -4,18 +4,12 @@
 #include "sim/core/cluster.h"
 #include "sim/core/network.h"
 #include "sim/core/distribution.h"
-#include "sim/core/economics.h"
+#include "sim/core/elastic.h"
+#include "sim/core/preemption.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
 
 namespace gpuplan {
-
-GPUPLAN_HD inline void saturate(ReplicaState& s, SaturationCause cause) {
-  if (s.totals.saturation == SaturationCause::none) {
-    s.totals.saturation = cause;
-    s.totals.saturated_at = s.now;
-  }
-}
 
 //! Schedules class c's next arrival, if it has one.
 GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s, uint32_t c) {
@@ -184,7 +178,13 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
         0;
   s.n_records = 0;
   s.records_truncated = false;
-  init_economics(m, s);
+  // NOTE: this order fixes the calendar's insertion order of the initial events.
+  init_capacity(m, s);
+  init_billing(m, s);
+  init_job_runs(m, s);
+  init_elastic(m, s);
+  start_price_series(m, s);
+  init_preemption(m, s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
 
@@ -201,13 +201,25 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         if (e.gen == s.jobs[e.target].gen) handle_finish(m, s, e.target);
         break;
       case EventKind::node_reclaim:
+        handle_node_reclaim(m, s, e.target);
+        break;
       case EventKind::reclaim_wave:
+        handle_reclaim_wave(m, s, e.target);
+        break;
       case EventKind::node_return:
+        handle_node_return(m, s, e.target);
+        break;
       case EventKind::node_ready:
+        handle_node_ready(m, s, e.target);
+        break;
       case EventKind::node_idle_check:
+        handle_node_idle_check(m, s, e.target);
+        break;
       case EventKind::price_step:
+        if (!apply_price_step(m, s, e.target)) saturate(s, SaturationCause::event_overflow);
+        break;
       case EventKind::spot_fallback:
-        handle_economics_event(m, s, e);
+        handle_spot_fallback(m, s, e.target);
         break;
       case EventKind::job_arrival:
         handle_arrival(m, s, e.target);
@@ -224,7 +236,7 @@ GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   // A saturated replica stops where it broke down; its statistics end there too.
   if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
   net_flush(m, s);
-  finalize_economics(m, s);
+  finalize_job_runs(m, s);
 }
 
 //! Runs one replica from start to horizon (or until it saturates).

@@ -24,7 +24,7 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
       s.totals.cost_usd += cost;
       s.totals.provisioned_gpu_s += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
     }
-    accrue_economics(m, s, dt);  // per-pool provisioned and per-class spend (sim/core/billing.h)
+    accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend (sim/core/billing.h)
   }
   // Time bins over [0, horizon).
   const double end = t < m.horizon ? t : m.horizon;
