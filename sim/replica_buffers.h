@@ -38,6 +38,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   using R = ArrayRole;
   s.words = level_words(m);
   place(s.events.heap, event_capacity(m), R::work);
+  place(s.events.lanes, m.classes.size, R::work);
   place(s.node_free, m.n_nodes, R::work);
   place(s.level_bits, std::size_t(m.max_gpus_per_node + 1) * s.words, R::work);
   place(s.jobs, m.max_active_jobs, R::work);
@@ -76,6 +77,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.runs.classes, m.classes.size, R::result);
   place(s.billing.node_billed_since, m.n_nodes, R::work);
   place(s.billing.pool_price_node_s, m.pools.size, R::work);
+  place(s.billing.pool_gpu_rate, m.pools.size, R::work);
   place(s.billing.pools, m.pools.size, R::result);
   place(s.billing.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
   place(s.billing.classes, m.classes.size, R::result);

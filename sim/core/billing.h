@@ -24,6 +24,13 @@ namespace gpuplan {
          m.pool_supply[p].price_per_busy_gpu_s;
 }
 
+//! Sets pool p's node price [USD/s per node] and its per-GPU rate with it.
+GPUPLAN_HD inline void set_pool_price(const ModelView& m, ReplicaState& s, uint32_t p,
+                                      double price_per_node_s) {
+  s.billing.pool_price_node_s[p] = price_per_node_s;
+  s.billing.pool_gpu_rate[p] = pool_gpu_rate(m, s, p);
+}
+
 //! Integrates the billing window totals over `dt` seconds inside [warmup, horizon).
 GPUPLAN_HD inline void accrue_billing(const ModelView& m, ReplicaState& s, double dt) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -37,7 +44,7 @@ GPUPLAN_HD inline void accrue_billing(const ModelView& m, ReplicaState& s, doubl
       const uint32_t n = s.billing.class_pool_busy_gpus[c * m.pools.size + p];
       if (n == 0) continue;
       gpus += n;
-      rate += n * pool_gpu_rate(m, s, p);
+      rate += n * s.billing.pool_gpu_rate[p];
     }
     s.billing.classes[c].busy_gpu_s += gpus * dt;
     s.billing.classes[c].cost_usd += rate * dt;
@@ -91,7 +98,7 @@ GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32
 [[nodiscard]] GPUPLAN_HD inline bool apply_price_step(const ModelView& m, ReplicaState& s,
                                                       uint32_t idx) {
   const PriceStep& step = m.price_steps[idx];
-  s.billing.pool_price_node_s[step.pool] = step.price_per_node_s;
+  set_pool_price(m, s, step.pool, step.price_per_node_s);
   const PoolSupplySpec& e = m.pool_supply[step.pool];
   if (idx + 1 >= e.price_step_idx + e.price_step_n) return true;
   const SimTime next = m.price_steps[idx + 1].t;
@@ -104,7 +111,7 @@ GPUPLAN_HD inline void init_billing(const ModelView& m, ReplicaState& s) {
   BillingState& b = s.billing;
   for (uint32_t n = 0; n < m.n_nodes; ++n) b.node_billed_since[n] = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    b.pool_price_node_s[p] = m.pools[p].price_per_node_s;
+    set_pool_price(m, s, p, m.pools[p].price_per_node_s);
     b.pools[p] = PoolBillingTotals{};
   }
   for (uint32_t i = 0; i < b.class_pool_busy_gpus.size; ++i) b.class_pool_busy_gpus[i] = 0;

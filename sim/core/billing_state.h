@@ -21,8 +21,9 @@ struct ClassBillingTotals {
 
 //! Billing state of one replica.
 struct BillingState {
-  span<SimTime> node_billed_since;      //!< [n_nodes] start of the open billing interval
-  span<double> pool_price_node_s;       //!< [n_pools] current price [USD/s per node]
+  span<SimTime> node_billed_since;  //!< [n_nodes] start of the open billing interval
+  span<double> pool_price_node_s;   //!< [n_pools] current price [USD/s per node]
+  span<double> pool_gpu_rate;  //!< [n_pools] [USD/s] what one busy GPU is charged: pool_gpu_rate()
   span<PoolBillingTotals> pools;        //!< [n_pools]
   span<uint32_t> class_pool_busy_gpus;  //!< [n_classes * n_pools] GPUs each class holds per pool
   span<ClassBillingTotals> classes;     //!< [n_classes]

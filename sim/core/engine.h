@@ -148,8 +148,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
 GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
   s.now = 0;
   s.replica_idx = replica_idx;
-  s.events.n = 0;
-  s.events.next_seq = 0;
+  reset_events(s.events);
   reset_cluster(m, s);
   net_reset(m, s);
   for (uint32_t i = 0; i < s.jobs.size; ++i) {
@@ -160,6 +159,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.n_free_slots = s.jobs.size;
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
+  s.features = model_features(m);
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -193,7 +193,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
   const SimTime t = peek_time(s.events);
   if (t >= m.horizon || s.totals.saturation != SaturationCause::none) return false;
   advance_to(m, s, t);
-  while (s.events.n > 0 && s.events.heap[0].t == t) {
+  while (peek_time(s.events) == t) {
     const Event e = pop_event(s.events);
     s.totals.events += 1;
     switch (e.kind) {
