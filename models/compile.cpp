@@ -43,8 +43,8 @@ ModelView CompiledScenario::view() const {
   v.gpu_cum = const_span(gpu_cum);
   v.trace = const_span(trace);
   v.slowdown = const_span(slowdown);
-  v.pool_econ = const_span(pool_econ);
-  v.class_econ = const_span(class_econ);
+  v.pool_supply = const_span(pool_supply);
+  v.class_runs = const_span(class_runs);
   v.wave_quantiles = const_span(wave_quantiles);
   v.price_steps = const_span(price_steps);
   v.net = network.view();

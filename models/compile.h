@@ -5,7 +5,8 @@
 
 #include "models/network_plan.h"
 #include "models/scenario.h"
-#include "sim/core/economics_spec.h"
+#include "sim/core/class_run_spec.h"
+#include "sim/core/pool_supply_spec.h"
 #include "sim/core/model.h"
 
 namespace gpuplan {
@@ -27,10 +28,10 @@ struct CompiledScenario {
   std::vector<double> gpu_cum;
   std::vector<TraceJob> trace;
   std::vector<double> slowdown;
-  std::vector<PoolEconSpec> pool_econ;    //!< billing, spot, elastic per pool
-  std::vector<ClassEconSpec> class_econ;  //!< checkpoints, spot tolerance per class
-  std::vector<double> wave_quantiles;     //!< reclaim-wave share quantiles of all spot pools
-  std::vector<PriceStep> price_steps;     //!< spot price series of all pools
+  std::vector<PoolSupplySpec> pool_supply;  //!< billing, spot, elastic per pool
+  std::vector<ClassRunSpec> class_runs;     //!< checkpoints, spot tolerance per class
+  std::vector<double> wave_quantiles;       //!< reclaim-wave share quantiles of all spot pools
+  std::vector<PriceStep> price_steps;       //!< spot price series of all pools
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;

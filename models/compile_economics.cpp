@@ -40,7 +40,7 @@ BillingUnit core_unit(economics::BillingGranularity g) {
   return BillingUnit::second;
 }
 
-void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolEconSpec& e,
+void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolSupplySpec& e,
                   CompiledScenario& out) {
   e.spot = true;
   e.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
@@ -72,11 +72,11 @@ void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolEconSp
 void compile_economics(const Scenario& sc, CompiledScenario& out) {
   bool any_spot = false, any_dynamic = false;
   uint64_t spot_pools = 0, on_demand_pools = 0;
-  out.pool_econ.assign(sc.pools.size(), PoolEconSpec{});
+  out.pool_supply.assign(sc.pools.size(), PoolSupplySpec{});
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     const Pool& pool = sc.pools[p];
     const PoolEconomics& pe = pool.econ;
-    PoolEconSpec& e = out.pool_econ[p];
+    PoolSupplySpec& e = out.pool_supply[p];
     if (pool.pricing == Pricing::on_demand) on_demand_pools |= 1ull << p;
     e.billing_unit = core_unit(pe.granularity);
     e.billing_unit_s = unit_seconds(pe.granularity);
@@ -111,10 +111,10 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
   }
 
   bool any_fallback = false;
-  out.class_econ.assign(sc.workload.size(), ClassEconSpec{});
+  out.class_runs.assign(sc.workload.size(), ClassRunSpec{});
   for (size_t c = 0; c < sc.workload.size(); ++c) {
     const ClassEconomics& ce = sc.workload[c].econ;
-    ClassEconSpec& e = out.class_econ[c];
+    ClassRunSpec& e = out.class_runs[c];
     ClassSpec& cls = out.classes[c];
     e.checkpoints = ce.checkpoints;
     e.auto_interval = ce.auto_interval;
@@ -135,14 +135,14 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
         cls.node_gpus_max = std::max(cls.node_gpus_max, out.pools[p].gpus_per_node);
   }
 
-  // Calendar room (sim/core/economics.h): per node one interruption clock, one return or ready
+  // Calendar room (ModelView::extra_events): per node one interruption clock, one return or ready
   // and one idle check; per pool one wave and one price step; per job slot one fallback timer
   // and one stale finish a preemption leaves behind.
   ModelView& v = out.scalars;
   if (any_dynamic || !out.price_steps.empty() || any_fallback) {
-    v.econ_events = 3 * v.n_nodes + 2 * static_cast<uint32_t>(sc.pools.size());
-    if (any_spot) v.econ_events += v.max_active_jobs;
-    if (any_fallback) v.econ_events += v.max_active_jobs;
+    v.extra_events = 3 * v.n_nodes + 2 * static_cast<uint32_t>(sc.pools.size());
+    if (any_spot) v.extra_events += v.max_active_jobs;
+    if (any_fallback) v.extra_events += v.max_active_jobs;
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 //! The compile step for pricing, spot preemption, elastic pools and checkpointing: fills the
-//! PoolEconSpec / ClassEconSpec arrays, the wave-share quantile tables and the price steps, and
+//! PoolSupplySpec / ClassRunSpec arrays, the wave-share quantile tables and the price steps, and
 //! narrows each class's pools by its spot tolerance.
 #include "models/compile.h"
 

@@ -206,7 +206,7 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
   json out = json::object();
   std::set<uint32_t> gpu_counts(jc.gpus.values.begin(), jc.gpus.values.end());
   for (const TraceRow& r : jc.trace_rows) gpu_counts.insert(r.gpus);
-  ClassEconSpec ce;
+  ClassRunSpec ce;
   ce.checkpoints = true;
   ce.auto_interval = true;
   ce.checkpoint_s = jc.econ.checkpoint_s;
@@ -217,7 +217,7 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
     const InstanceType* inst = &sc.instance_of(pool);
     if (inst->gpus_per_node == 0) continue;
     const SpotConfig& sp = *pool.econ.spot;
-    PoolEconSpec pe;
+    PoolSupplySpec pe;
     pe.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
     if (sp.wave_rate_per_hour > 0) {
       pe.wave_q_n = 1;

@@ -33,7 +33,7 @@ void add_pool_economics(json& per_pool, const Scenario& sc, const CompiledScenar
           {"template_utilization", pe.on_prem->utilization}};
     }
     if (pe.spot) {
-      const PoolEconSpec& e = cs.pool_econ[p];
+      const PoolSupplySpec& e = cs.pool_supply[p];
       jp["spot"] = {
           {"interruptions_per_node_hour", pe.spot->hazard_per_node_hour},
           {"advisor_band",
@@ -57,24 +57,25 @@ void add_replica_economics(json& r, const Scenario& sc, const CompiledScenario& 
   const ModelView v = cs.view();
   const ReplicaState& s = run.state();
   double rounding = 0;
-  for (size_t p = 0; p < sc.pools.size(); ++p) rounding += s.econ.pools[p].rounding_usd;
+  for (size_t p = 0; p < sc.pools.size(); ++p) rounding += s.billing.pools[p].rounding_usd;
   r["cost_usd"]["billing_rounding"] = rounding;
 
   json pre_pools = json::array(), pre_classes = json::array();
   for (size_t p = 0; p < sc.pools.size(); ++p) {
-    const PoolEconTotals& t = s.econ.pools[p];
+    const PoolCapacityTotals& t = s.capacity.pools[p];
+    const PoolBillingTotals& b = s.billing.pools[p];
     pre_pools.push_back({{"name", sc.pools[p].name},
                          {"preemptions", t.preemptions},
                          {"reclaimed_nodes", t.reclaimed_nodes},
                          {"waves", t.waves}});
     if (p >= r["per_pool"].size()) continue;
     json& jp = r["per_pool"][p];
-    jp["provisioned_gpu_hours"] = t.provisioned_gpu_s / HOUR_S;
+    jp["provisioned_gpu_hours"] = b.provisioned_gpu_s / HOUR_S;
     jp["peak_nodes"] = t.peak_nodes;
-    jp["billing"]["rounding_usd"] = t.rounding_usd;
+    jp["billing"]["rounding_usd"] = b.rounding_usd;
   }
   for (size_t c = 0; c < sc.workload.size(); ++c) {
-    const ClassEconTotals& t = s.econ.classes[c];
+    const ClassRunTotals& t = s.runs.classes[c];
     const GpuHours h = gpu_hours(v, s, static_cast<uint32_t>(c));
     const uint64_t done = run.metrics.classes[c].completed;
     pre_classes.push_back(

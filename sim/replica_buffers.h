@@ -5,7 +5,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "sim/core/economics_spec.h"
+#include "sim/core/class_run_spec.h"
+#include "sim/core/pool_supply_spec.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
@@ -21,7 +22,7 @@ enum class ArrayRole : uint8_t {
   // NOTE: with a topology, link sharing moves finish events and leaves stale ones behind until
   // they pop or sim/core/network.h drops them; the extra room makes that rare.
   return std::size_t(m.classes.size) +
-         std::size_t(m.max_active_jobs) * (m.net.n_levels > 0 ? 2 : 1) + 1 + m.econ_events;
+         std::size_t(m.max_active_jobs) * (m.net.n_levels > 0 ? 2 : 1) + 1 + m.extra_events;
 }
 
 //! 64-bit words per free-GPU level of the cluster index.
@@ -37,6 +38,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   using R = ArrayRole;
   s.words = level_words(m);
   place(s.events.heap, event_capacity(m), R::work);
+  place(s.events.lanes, m.classes.size, R::work);
   place(s.node_free, m.n_nodes, R::work);
   place(s.level_bits, std::size_t(m.max_gpus_per_node + 1) * s.words, R::work);
   place(s.jobs, m.max_active_jobs, R::work);
@@ -64,18 +66,21 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.net.uplink_node_s, m.net.n_groups, R::result);
   place(s.net.uplink_congested_s, m.net.n_groups, R::result);
   place(s.net.sharing, net_jobs, R::work);
-  place(s.econ.node_state, m.n_nodes, R::work);
-  place(s.econ.node_billed_since, m.n_nodes, R::work);
-  place(s.econ.node_idle_since, m.n_nodes, R::work);
-  place(s.econ.node_check_pending, m.n_nodes, R::work);
-  place(s.econ.node_draws, m.n_nodes, R::work);
-  place(s.econ.pool_draws, m.pools.size, R::work);
-  place(s.econ.pool_provisioning, m.pools.size, R::work);
-  place(s.econ.pool_price_node_s, m.pools.size, R::work);
-  place(s.econ.pools, m.pools.size, R::result);
-  place(s.econ.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
-  place(s.econ.classes, m.classes.size, R::result);
-  place(s.econ.jobs, m.max_active_jobs, R::work);
+  place(s.capacity.node_state, m.n_nodes, R::work);
+  place(s.capacity.node_idle_since, m.n_nodes, R::work);
+  place(s.capacity.node_check_pending, m.n_nodes, R::work);
+  place(s.capacity.node_draws, m.n_nodes, R::work);
+  place(s.capacity.pool_draws, m.pools.size, R::work);
+  place(s.capacity.pool_provisioning, m.pools.size, R::work);
+  place(s.capacity.pools, m.pools.size, R::result);
+  place(s.runs.jobs, m.max_active_jobs, R::work);
+  place(s.runs.classes, m.classes.size, R::result);
+  place(s.billing.node_billed_since, m.n_nodes, R::work);
+  place(s.billing.pool_price_node_s, m.pools.size, R::work);
+  place(s.billing.pool_gpu_rate, m.pools.size, R::work);
+  place(s.billing.pools, m.pools.size, R::result);
+  place(s.billing.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
+  place(s.billing.classes, m.classes.size, R::result);
 }
 
 //! Calls `visit(span)` for every array of the model view, so a backend can copy them to its own
@@ -91,8 +96,8 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.gpu_cum);
   visit(m.trace);
   visit(m.slowdown);
-  visit(m.pool_econ);
-  visit(m.class_econ);
+  visit(m.pool_supply);
+  visit(m.class_runs);
   visit(m.wave_quantiles);
   visit(m.price_steps);
   for_each_network_array(m.net, visit);

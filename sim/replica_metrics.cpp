@@ -25,15 +25,15 @@ GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
   GpuHours h;
   for (uint32_t k = 0; k < m.classes.size; ++k) {
     if (c != NONE && k != c) continue;
-    const ClassEconTotals& t = s.econ.classes[k];
-    h.busy += t.busy_gpu_s / HOUR_S;
+    const ClassRunTotals& t = s.runs.classes[k];
+    h.busy += s.billing.classes[k].busy_gpu_s / HOUR_S;
     h.lost += t.lost_gpu_s / HOUR_S;
     h.checkpoint += t.checkpoint_gpu_s / HOUR_S;
     h.restart += t.restart_gpu_s / HOUR_S;
   }
   if (c == NONE)
     for (uint32_t p = 0; p < m.pools.size; ++p)
-      h.provisioned += s.econ.pools[p].provisioned_gpu_s / HOUR_S;
+      h.provisioned += s.billing.pools[p].provisioned_gpu_s / HOUR_S;
   h.useful = std::max(0.0, h.busy - h.lost - h.checkpoint - h.restart);
   return h;
 }
@@ -79,11 +79,12 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   r.events = t.events;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     // NOTE: billed GPU-seconds, so an elastic pool's utilization counts the nodes it had.
-    const PoolEconTotals& e = s.econ.pools[p];
+    const PoolBillingTotals& b = s.billing.pools[p];
+    const PoolCapacityTotals& e = s.capacity.pools[p];
     PoolMetrics pm;
-    pm.gpu_utilization = e.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / e.provisioned_gpu_s : 0;
+    pm.gpu_utilization = b.provisioned_gpu_s > 0 ? s.pool_busy_gpu_s[p] / b.provisioned_gpu_s : 0;
     pm.cost_usd = s.pool_cost_usd[p];
-    pm.mean_nodes = window > 0 ? e.provisioned_node_s / window : 0;
+    pm.mean_nodes = window > 0 ? b.provisioned_node_s / window : 0;
     pm.busy_gpu_s = s.pool_busy_gpu_s[p];
     pm.preemptions = e.preemptions;
     r.pools.push_back(pm);
@@ -108,9 +109,9 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     cm.submitted = ct.submitted;
     cm.completed = ct.completed;
     cm.unfinished = ct.submitted - ct.completed;
-    cm.cost_usd = s.econ.classes[c].cost_usd;
-    cm.preemptions = s.econ.classes[c].preemptions;
-    cm.restarts = s.econ.classes[c].restarts_of_completed;
+    cm.cost_usd = s.billing.classes[c].cost_usd;
+    cm.preemptions = s.runs.classes[c].preemptions;
+    cm.restarts = s.runs.classes[c].restarts_of_completed;
     cm.gpu_hours = gpu_hours(m, s, c);
     r.preemption.restarts += cm.restarts;
     const uint32_t* wh = &s.wait_hist[c * SKETCH_BINS];

@@ -5,46 +5,54 @@
 //! GPU-seconds at the pool's per-GPU rate; the rest of a pool's spend is idle.
 #include <cmath>
 
-#include "sim/core/economics_spec.h"
-#include "sim/core/state.h"
+#include "sim/core/pool_supply_spec.h"
+#include "sim/core/saturation.h"
 
 namespace gpuplan {
 
 //! Spend rate of pool p now [USD/s]: provisioned nodes × node price + busy GPUs × energy price.
 [[nodiscard]] GPUPLAN_HD inline double pool_cost_rate(const ModelView& m, const ReplicaState& s,
                                                       uint32_t p) {
-  return s.pool_nodes_up[p] * s.econ.pool_price_node_s[p] +
-         s.pool_busy_gpus[p] * m.pool_econ[p].price_per_busy_gpu_s;
+  return s.pool_nodes_up[p] * s.billing.pool_price_node_s[p] +
+         s.pool_busy_gpus[p] * m.pool_supply[p].price_per_busy_gpu_s;
 }
 
 //! Rate [USD/s] one busy GPU of pool p is charged to its job class.
 [[nodiscard]] GPUPLAN_HD inline double pool_gpu_rate(const ModelView& m, const ReplicaState& s,
                                                      uint32_t p) {
-  return s.econ.pool_price_node_s[p] / m.pools[p].gpus_per_node +
-         m.pool_econ[p].price_per_busy_gpu_s;
+  return s.billing.pool_price_node_s[p] / m.pools[p].gpus_per_node +
+         m.pool_supply[p].price_per_busy_gpu_s;
 }
 
-//! Integrates the economics window totals over `dt` seconds inside [warmup, horizon).
-GPUPLAN_HD inline void accrue_economics(const ModelView& m, ReplicaState& s, double dt) {
+//! Sets pool p's node price [USD/s per node] and its per-GPU rate with it.
+GPUPLAN_HD inline void set_pool_price(const ModelView& m, ReplicaState& s, uint32_t p,
+                                      double price_per_node_s) {
+  s.billing.pool_price_node_s[p] = price_per_node_s;
+  s.billing.pool_gpu_rate[p] = pool_gpu_rate(m, s, p);
+}
+
+//! Integrates the billing window totals over `dt` seconds inside [warmup, horizon).
+GPUPLAN_HD inline void accrue_billing(const ModelView& m, ReplicaState& s, double dt) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    s.econ.pools[p].provisioned_gpu_s += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
-    s.econ.pools[p].provisioned_node_s += double(s.pool_nodes_up[p]) * dt;
+    s.billing.pools[p].provisioned_gpu_s +=
+        double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
+    s.billing.pools[p].provisioned_node_s += double(s.pool_nodes_up[p]) * dt;
   }
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     double gpus = 0, rate = 0;
     for (uint32_t p = 0; p < m.pools.size; ++p) {
-      const uint32_t n = s.econ.class_pool_busy_gpus[c * m.pools.size + p];
+      const uint32_t n = s.billing.class_pool_busy_gpus[c * m.pools.size + p];
       if (n == 0) continue;
       gpus += n;
-      rate += n * pool_gpu_rate(m, s, p);
+      rate += n * s.billing.pool_gpu_rate[p];
     }
-    s.econ.classes[c].busy_gpu_s += gpus * dt;
-    s.econ.classes[c].cost_usd += rate * dt;
+    s.billing.classes[c].busy_gpu_s += gpus * dt;
+    s.billing.classes[c].cost_usd += rate * dt;
   }
 }
 
 //! Billed seconds of a provisioned interval of `used_s` seconds under pool p's rule.
-[[nodiscard]] GPUPLAN_HD inline double billed_seconds(const PoolEconSpec& e, double used_s) {
+[[nodiscard]] GPUPLAN_HD inline double billed_seconds(const PoolSupplySpec& e, double used_s) {
   if (used_s <= 0) return 0;
   // NOTE: event times are sums of doubles; a microsecond of slack keeps 3600.0000001 s from
   // being billed as two hours (same rule as models/economics/billing.cpp).
@@ -63,21 +71,22 @@ GPUPLAN_HD inline void accrue_economics(const ModelView& m, ReplicaState& s, dou
 //! Starts billing node n now (provisioning requested or capacity re-bought).
 GPUPLAN_HD inline void open_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
-  s.econ.node_billed_since[n] = s.now;
+  s.billing.node_billed_since[n] = s.now;
   s.pool_nodes_up[p] += 1;
-  if (s.pool_nodes_up[p] > s.econ.pools[p].peak_nodes)
-    s.econ.pools[p].peak_nodes = s.pool_nodes_up[p];
+  if (s.pool_nodes_up[p] > s.capacity.pools[p].peak_nodes)
+    s.capacity.pools[p].peak_nodes = s.pool_nodes_up[p];
 }
 
 //! Stops billing node n now; the granularity/minimum surcharge is charged at this instant.
 GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
   s.pool_nodes_up[p] -= 1;
-  const double used = s.now - s.econ.node_billed_since[n];
-  const double extra = (billed_seconds(m.pool_econ[p], used) - used) * s.econ.pool_price_node_s[p];
+  const double used = s.now - s.billing.node_billed_since[n];
+  const double extra =
+      (billed_seconds(m.pool_supply[p], used) - used) * s.billing.pool_price_node_s[p];
   if (extra <= 0) return;
   if (s.now >= m.warmup && s.now < m.horizon) {
-    s.econ.pools[p].rounding_usd += extra;
+    s.billing.pools[p].rounding_usd += extra;
     s.pool_cost_usd[p] += extra;
     s.totals.cost_usd += extra;
   }
@@ -89,12 +98,38 @@ GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32
 [[nodiscard]] GPUPLAN_HD inline bool apply_price_step(const ModelView& m, ReplicaState& s,
                                                       uint32_t idx) {
   const PriceStep& step = m.price_steps[idx];
-  s.econ.pool_price_node_s[step.pool] = step.price_per_node_s;
-  const PoolEconSpec& e = m.pool_econ[step.pool];
+  set_pool_price(m, s, step.pool, step.price_per_node_s);
+  const PoolSupplySpec& e = m.pool_supply[step.pool];
   if (idx + 1 >= e.price_step_idx + e.price_step_n) return true;
   const SimTime next = m.price_steps[idx + 1].t;
   if (next >= m.horizon) return true;
   return schedule_event(s.events, next, EventKind::price_step, idx + 1, 0);
+}
+
+//! Resets the billing state: every node billed from t = 0 at its pool's list price, no totals.
+GPUPLAN_HD inline void init_billing(const ModelView& m, ReplicaState& s) {
+  BillingState& b = s.billing;
+  for (uint32_t n = 0; n < m.n_nodes; ++n) b.node_billed_since[n] = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    set_pool_price(m, s, p, m.pools[p].price_per_node_s);
+    b.pools[p] = PoolBillingTotals{};
+  }
+  for (uint32_t i = 0; i < b.class_pool_busy_gpus.size; ++i) b.class_pool_busy_gpus[i] = 0;
+  for (uint32_t c = 0; c < m.classes.size; ++c) b.classes[c] = ClassBillingTotals{};
+}
+
+//! Starts each pool's price series: a step at t <= 0 applies now, a later one is scheduled.
+GPUPLAN_HD inline void start_price_series(const ModelView& m, ReplicaState& s) {
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const PoolSupplySpec& e = m.pool_supply[p];
+    if (e.price_step_n == 0) continue;
+    const PriceStep& first = m.price_steps[e.price_step_idx];
+    if (first.t <= 0) {
+      if (!apply_price_step(m, s, e.price_step_idx)) saturate(s, SaturationCause::event_overflow);
+    } else {
+      schedule_or_saturate(s, first.t, EventKind::price_step, e.price_step_idx, 0);
+    }
+  }
 }
 
 }  // namespace gpuplan

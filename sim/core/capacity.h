@@ -4,33 +4,20 @@
 //! placement never sees it, and its billing interval is closed.
 #include "sim/core/billing.h"
 #include "sim/core/cluster.h"
+#include "sim/core/saturation.h"
 
 namespace gpuplan {
-
-//! Flags the replica as saturated by calendar overflow (same rule as the engine's saturate()).
-GPUPLAN_HD inline void econ_event_overflow(ReplicaState& s) {
-  if (s.totals.saturation == SaturationCause::none) {
-    s.totals.saturation = SaturationCause::event_overflow;
-    s.totals.saturated_at = s.now;
-  }
-}
-
-//! Schedules an event, flagging overflow instead of failing silently.
-GPUPLAN_HD inline void econ_schedule(ReplicaState& s, SimTime t, EventKind kind, uint32_t target,
-                                     uint32_t gen) {
-  if (!schedule_event(s.events, t, kind, target, gen)) econ_event_overflow(s);
-}
 
 //! Removes a fully free node from placement (its level bit) and sets its state; no billing.
 GPUPLAN_HD inline void hide_node(ReplicaState& s, uint32_t n, NodeState state) {
   set_level_bit(s, s.node_free[n], n, false);
   s.node_free[n] = 0;
-  s.econ.node_state[n] = static_cast<uint8_t>(state);
+  s.capacity.node_state[n] = static_cast<uint8_t>(state);
 }
 
 //! Makes node n usable with all GPUs free.
 GPUPLAN_HD inline void show_node(const ModelView& m, ReplicaState& s, uint32_t n) {
-  s.econ.node_state[n] = static_cast<uint8_t>(NodeState::up);
+  s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::up);
   s.node_free[n] = m.pools[m.node_pool[n]].gpus_per_node;
   set_level_bit(s, s.node_free[n], n, true);
   s.head_blocked = false;  // new capacity: a blocked FIFO head may fit now
@@ -38,18 +25,37 @@ GPUPLAN_HD inline void show_node(const ModelView& m, ReplicaState& s, uint32_t n
 
 //! Notes that node n just became fully free; elastic pools check it again after the timeout.
 GPUPLAN_HD inline void note_node_idle(const ModelView& m, ReplicaState& s, uint32_t n) {
-  const PoolEconSpec& e = m.pool_econ[m.node_pool[n]];
-  s.econ.node_idle_since[n] = s.now;
-  if (!e.elastic || s.econ.node_check_pending[n]) return;
-  s.econ.node_check_pending[n] = 1;
-  econ_schedule(s, s.now + e.idle_timeout_s, EventKind::node_idle_check, n, 0);
+  const PoolSupplySpec& e = m.pool_supply[m.node_pool[n]];
+  s.capacity.node_idle_since[n] = s.now;
+  if (!e.elastic || s.capacity.node_check_pending[n]) return;
+  s.capacity.node_check_pending[n] = 1;
+  schedule_or_saturate(s, s.now + e.idle_timeout_s, EventKind::node_idle_check, n, 0);
 }
 
 //! True when node n is up with every GPU free.
 [[nodiscard]] GPUPLAN_HD inline bool node_idle(const ModelView& m, const ReplicaState& s,
                                                uint32_t n) {
-  return s.econ.node_state[n] == static_cast<uint8_t>(NodeState::up) &&
+  return s.capacity.node_state[n] == static_cast<uint8_t>(NodeState::up) &&
          s.node_free[n] == m.pools[m.node_pool[n]].gpus_per_node;
+}
+
+//! Resets the capacity state: every node up with no pending checks or draws, peaks at the
+//! fixed pool sizes (init_elastic then hides elastic slots).
+GPUPLAN_HD inline void init_capacity(const ModelView& m, ReplicaState& s) {
+  CapacityState& c = s.capacity;
+  for (uint32_t n = 0; n < m.n_nodes; ++n) {
+    c.node_state[n] = static_cast<uint8_t>(NodeState::up);
+    c.node_idle_since[n] = NEVER;
+    c.node_check_pending[n] = 0;
+    c.node_draws[n] = 0;
+  }
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    c.pool_draws[p] = 0;
+    c.pool_provisioning[p] = 0;
+    c.pools[p] = PoolCapacityTotals{};
+    c.pools[p].peak_nodes = s.pool_nodes_up[p];
+  }
+  c.release_candidates = 0;
 }
 
 }  // namespace gpuplan

@@ -4,7 +4,8 @@
 //! Daly's interval (the same formula as models/economics/checkpoint.h) for "auto".
 #include <cmath>
 
-#include "sim/core/economics_spec.h"
+#include "sim/core/class_run_spec.h"
+#include "sim/core/pool_supply_spec.h"
 
 namespace gpuplan {
 
@@ -59,7 +60,7 @@ struct RunSplit {
 
 //! Rate [1/s] at which a gang of `n_nodes` nodes of pool `e` is interrupted: n·λ for
 //! independent reclaims plus Λ·(1 − (1 − f̄)^n) for waves that take at least one of its nodes.
-[[nodiscard]] GPUPLAN_HD inline double gang_interrupt_rate(const PoolEconSpec& e,
+[[nodiscard]] GPUPLAN_HD inline double gang_interrupt_rate(const PoolSupplySpec& e,
                                                            uint32_t n_nodes) {
   double rate = e.hazard_per_node_s * n_nodes;
   if (e.wave_q_n > 0 && e.wave_mean_fraction < 1.0)
@@ -70,8 +71,8 @@ struct RunSplit {
 }
 
 //! Checkpoint interval [s] of class `c` for a gang of `n_nodes` on pool `e`; NEVER = none.
-[[nodiscard]] GPUPLAN_HD inline double checkpoint_interval(const ClassEconSpec& c,
-                                                           const PoolEconSpec& e,
+[[nodiscard]] GPUPLAN_HD inline double checkpoint_interval(const ClassRunSpec& c,
+                                                           const PoolSupplySpec& e,
                                                            uint32_t n_nodes) {
   if (!c.checkpoints) return NEVER;
   if (!c.auto_interval) return c.interval_s;

@@ -14,19 +14,19 @@ namespace gpuplan {
 //! Requests node n of an elastic pool now and schedules it ready after a sampled delay.
 GPUPLAN_HD inline void start_provisioning(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
-  s.econ.node_state[n] = static_cast<uint8_t>(NodeState::provisioning);
-  s.econ.pool_provisioning[p] += 1;
+  s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::provisioning);
+  s.capacity.pool_provisioning[p] += 1;
   open_billing(m, s, n);
   const Draw d =
-      philox_draw(m.seed, s.replica_idx, Stream::provisioning, n, s.econ.node_draws[n]++);
-  const double delay = sample(m, m.pool_econ[p].provisioning_delay, u01_first(d), u01_second(d));
-  econ_schedule(s, s.now + delay, EventKind::node_ready, n, 0);
+      philox_draw(m.seed, s.replica_idx, Stream::provisioning, n, s.capacity.node_draws[n]++);
+  const double delay = sample(m, m.pool_supply[p].provisioning_delay, u01_first(d), u01_second(d));
+  schedule_or_saturate(s, s.now + delay, EventKind::node_ready, n, 0);
 }
 
 //! Node n finished provisioning: usable now, and idle until a job lands on it.
 GPUPLAN_HD inline void handle_node_ready(const ModelView& m, ReplicaState& s, uint32_t n) {
-  if (s.econ.node_state[n] != static_cast<uint8_t>(NodeState::provisioning)) return;
-  s.econ.pool_provisioning[m.node_pool[n]] -= 1;
+  if (s.capacity.node_state[n] != static_cast<uint8_t>(NodeState::provisioning)) return;
+  s.capacity.pool_provisioning[m.node_pool[n]] -= 1;
   show_node(m, s, n);
   note_node_idle(m, s, n);
 }
@@ -34,16 +34,16 @@ GPUPLAN_HD inline void handle_node_ready(const ModelView& m, ReplicaState& s, ui
 //! Idle check of node n: a node idle for the pool's timeout becomes a release candidate, decided
 //! after this instant's scheduling (release_idle_nodes); otherwise look again when it could be due.
 GPUPLAN_HD inline void handle_node_idle_check(const ModelView& m, ReplicaState& s, uint32_t n) {
-  s.econ.node_check_pending[n] = 0;
+  s.capacity.node_check_pending[n] = 0;
   if (!node_idle(m, s, n)) return;  // busy or gone: the next release re-arms the check
-  const SimTime due = s.econ.node_idle_since[n] + m.pool_econ[m.node_pool[n]].idle_timeout_s;
+  const SimTime due = s.capacity.node_idle_since[n] + m.pool_supply[m.node_pool[n]].idle_timeout_s;
   if (due > s.now) {
-    s.econ.node_check_pending[n] = 1;
-    econ_schedule(s, due, EventKind::node_idle_check, n, 0);
+    s.capacity.node_check_pending[n] = 1;
+    schedule_or_saturate(s, due, EventKind::node_idle_check, n, 0);
     return;
   }
-  s.econ.node_check_pending[n] = 2;
-  s.econ.release_candidates += 1;
+  s.capacity.node_check_pending[n] = 2;
+  s.capacity.release_candidates += 1;
 }
 
 //! Seconds between idle checks of a node kept only because its pool is at its minimum.
@@ -51,13 +51,13 @@ inline constexpr double MIN_NODES_RECHECK_S = 60.0;
 
 //! Releases release candidates still idle after the scheduler ran, down to each pool's minimum.
 GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
-  for (uint32_t n = 0; n < m.n_nodes && s.econ.release_candidates > 0; ++n) {
-    if (s.econ.node_check_pending[n] != 2) continue;
-    s.econ.node_check_pending[n] = 0;
-    s.econ.release_candidates -= 1;
+  for (uint32_t n = 0; n < m.n_nodes && s.capacity.release_candidates > 0; ++n) {
+    if (s.capacity.node_check_pending[n] != 2) continue;
+    s.capacity.node_check_pending[n] = 0;
+    s.capacity.release_candidates -= 1;
     if (!node_idle(m, s, n)) continue;  // a job landed on it at this instant
     const uint32_t p = m.node_pool[n];
-    const PoolEconSpec& e = m.pool_econ[p];
+    const PoolSupplySpec& e = m.pool_supply[p];
     if (s.pool_nodes_up[p] > e.min_nodes) {
       close_billing(m, s, n);
       hide_node(s, n, NodeState::absent);
@@ -65,19 +65,20 @@ GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
     }
     // NOTE: kept for the minimum; look again later, since the pool may grow meanwhile and this
     // node should then be the one to go.
-    s.econ.node_check_pending[n] = 1;
+    s.capacity.node_check_pending[n] = 1;
     const double wait =
         e.idle_timeout_s > MIN_NODES_RECHECK_S ? e.idle_timeout_s : MIN_NODES_RECHECK_S;
-    econ_schedule(s, s.now + wait, EventKind::node_idle_check, n, 0);
+    schedule_or_saturate(s, s.now + wait, EventKind::node_idle_check, n, 0);
   }
 }
 
 //! Scales elastic pools after this instant's scheduling: idle nodes past their timeout go,
 //! then each pool requests nodes for the queued demand it could serve.
 GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
-  if (s.econ.release_candidates > 0) release_idle_nodes(m, s);
+  if (!(s.features & FEATURE_ELASTIC)) return;
+  if (s.capacity.release_candidates > 0) release_idle_nodes(m, s);
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    const PoolEconSpec& e = m.pool_econ[p];
+    const PoolSupplySpec& e = m.pool_supply[p];
     if (!e.elastic) continue;
     const PoolSpec& pool = m.pools[p];
     const uint64_t max_gpus = uint64_t(pool.n_nodes) * pool.gpus_per_node;
@@ -88,11 +89,11 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
         queued += s.jobs[slot].gpus;
     }
     const uint64_t covered =
-        uint64_t(s.econ.pool_provisioning[p]) * pool.gpus_per_node + e.scale_out_queued_gpus;
+        uint64_t(s.capacity.pool_provisioning[p]) * pool.gpus_per_node + e.scale_out_queued_gpus;
     if (queued <= covered) continue;
     uint64_t need = (queued - covered + pool.gpus_per_node - 1) / pool.gpus_per_node;
     for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes && need > 0; ++n) {
-      if (s.econ.node_state[n] != static_cast<uint8_t>(NodeState::absent)) continue;
+      if (s.capacity.node_state[n] != static_cast<uint8_t>(NodeState::absent)) continue;
       start_provisioning(m, s, n);
       --need;
     }
@@ -102,7 +103,7 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
 //! Hides the slots of elastic pools beyond their initial size; initial nodes start idle.
 GPUPLAN_HD inline void init_elastic(const ModelView& m, ReplicaState& s) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    const PoolEconSpec& e = m.pool_econ[p];
+    const PoolSupplySpec& e = m.pool_supply[p];
     if (!e.elastic) continue;
     const PoolSpec& pool = m.pools[p];
     for (uint32_t i = 0; i < pool.n_nodes; ++i) {
@@ -113,7 +114,7 @@ GPUPLAN_HD inline void init_elastic(const ModelView& m, ReplicaState& s) {
         hide_node(s, n, NodeState::absent);
     }
     s.pool_nodes_up[p] = e.initial_nodes;
-    s.econ.pools[p].peak_nodes = e.initial_nodes;
+    s.capacity.pools[p].peak_nodes = e.initial_nodes;
   }
 }
 

@@ -4,7 +4,8 @@
 #include "sim/core/cluster.h"
 #include "sim/core/network.h"
 #include "sim/core/distribution.h"
-#include "sim/core/economics.h"
+#include "sim/core/elastic.h"
+#include "sim/core/preemption.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
 
@@ -13,13 +14,6 @@ namespace gpuplan {
 //! Queued jobs one backfill pass may pass over before it stops (as Slurm's bf_max_job_test):
 //! jobs further back wait for a later pass (docs/reliability.md, "Limits").
 inline constexpr uint32_t BACKFILL_WINDOW = 1024;
-
-GPUPLAN_HD inline void saturate(ReplicaState& s, SaturationCause cause) {
-  if (s.totals.saturation == SaturationCause::none) {
-    s.totals.saturation = cause;
-    s.totals.saturated_at = s.now;
-  }
-}
 
 //! Schedules class c's next arrival, if it has one.
 GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s, uint32_t c) {
@@ -178,8 +172,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
 GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
   s.now = 0;
   s.replica_idx = replica_idx;
-  s.events.n = 0;
-  s.events.next_seq = 0;
+  reset_events(s.events);
   reset_cluster(m, s);
   net_reset(m, s);
   for (uint32_t i = 0; i < s.jobs.size; ++i) {
@@ -190,6 +183,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.n_free_slots = s.jobs.size;
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
+  s.features = model_features(m);
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -208,7 +202,13 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
         0;
   s.n_records = 0;
   s.records_truncated = false;
-  init_economics(m, s);
+  // NOTE: this order fixes the calendar's insertion order of the initial events.
+  init_capacity(m, s);
+  init_billing(m, s);
+  init_job_runs(m, s);
+  init_elastic(m, s);
+  start_price_series(m, s);
+  init_preemption(m, s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
 
@@ -223,7 +223,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
     return false;
   }
   advance_to(m, s, t);
-  while (s.events.n > 0 && s.events.heap[0].t == t) {
+  while (peek_time(s.events) == t) {
     const Event e = pop_event(s.events);
     s.totals.events += 1;
     switch (e.kind) {
@@ -231,13 +231,25 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         if (e.gen == s.jobs[e.target].gen) handle_finish(m, s, e.target);
         break;
       case EventKind::node_reclaim:
+        handle_node_reclaim(m, s, e.target);
+        break;
       case EventKind::reclaim_wave:
+        handle_reclaim_wave(m, s, e.target);
+        break;
       case EventKind::node_return:
+        handle_node_return(m, s, e.target);
+        break;
       case EventKind::node_ready:
+        handle_node_ready(m, s, e.target);
+        break;
       case EventKind::node_idle_check:
+        handle_node_idle_check(m, s, e.target);
+        break;
       case EventKind::price_step:
+        if (!apply_price_step(m, s, e.target)) saturate(s, SaturationCause::event_overflow);
+        break;
       case EventKind::spot_fallback:
-        handle_economics_event(m, s, e);
+        handle_spot_fallback(m, s, e.target);
         break;
       case EventKind::job_arrival:
         handle_arrival(m, s, e.target);
@@ -254,7 +266,7 @@ GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   // A saturated replica stops where it broke down; its statistics end there too.
   if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
   net_flush(m, s);
-  finalize_economics(m, s);
+  finalize_job_runs(m, s);
 }
 
 //! Runs one replica from start to horizon (or until it saturates).

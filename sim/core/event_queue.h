@@ -1,6 +1,9 @@
 #pragma once
-//! The event calendar: a binary min-heap of small POD events over a fixed array.
-//! Order is (time, kind, insertion sequence), so simultaneous events have one fixed order.
+//! The event calendar: a binary min-heap of small POD events over a fixed array, plus one lane per
+//! job class for its next arrival. Order is (time, kind, insertion sequence), a total order, so
+//! simultaneous events have one fixed order and the pop order does not depend on where an event
+//! is kept. NOTE: each class has exactly one pending arrival, and arrivals are half of all events;
+//! keeping them beside the heap spares them a sift each way.
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -30,29 +33,58 @@ struct Event {
   EventKind kind;
 };
 
-//! Heap state; `heap.size` is the capacity.
+//! Calendar state; `heap.size` is the capacity of heap and lanes together.
 struct EventQueue {
   span<Event> heap;
-  uint32_t n = 0;
+  uint32_t n = 0;  //!< events in the heap
   uint32_t next_seq = 0;
+  span<Event> lanes;         //!< [n_classes] pending job_arrival of each class; t == NEVER: none
+  uint32_t n_lanes = 0;      //!< lanes holding an event
+  uint32_t lane_min = NONE;  //!< lane holding the earliest event; NONE when all are empty
 };
 
+//! True when a fires before b: earlier time, then lower kind, then lower sequence.
 [[nodiscard]] GPUPLAN_HD inline bool fires_before(const Event& a, const Event& b) {
-  if (a.t != b.t) return a.t < b.t;
-  if (a.kind != b.kind) return a.kind < b.kind;
-  return a.seq < b.seq;
+  // NOTE: branch-free (bitwise on the comparisons): the heap's child choice is a coin flip that
+  // a branch predictor cannot learn.
+  const bool same_t = a.t == b.t, same_kind = a.kind == b.kind;
+  return (a.t < b.t) | (same_t & ((a.kind < b.kind) | (same_kind & (a.seq < b.seq))));
+}
+
+//! Empties the calendar (every lane too) and restarts the insertion sequence.
+GPUPLAN_HD inline void reset_events(EventQueue& q) {
+  q.n = 0;
+  q.next_seq = 0;
+  for (uint32_t i = 0; i < q.lanes.size; ++i) q.lanes[i].t = NEVER;
+  q.n_lanes = 0;
+  q.lane_min = NONE;
+}
+
+//! Events pending in heap and lanes.
+[[nodiscard]] GPUPLAN_HD inline uint32_t pending_events(const EventQueue& q) {
+  return q.n + q.n_lanes;
 }
 
 //! Time of the next event, NEVER when empty.
 [[nodiscard]] GPUPLAN_HD inline SimTime peek_time(const EventQueue& q) {
-  return q.n ? q.heap[0].t : NEVER;
+  const SimTime h = q.n ? q.heap[0].t : NEVER;
+  if (q.lane_min == NONE) return h;
+  const SimTime l = q.lanes[q.lane_min].t;
+  return l < h ? l : h;
 }
 
 //! Schedules an event; false (nothing changed) when the calendar is full.
 [[nodiscard]] GPUPLAN_HD inline bool schedule_event(EventQueue& q, SimTime t, EventKind kind,
                                                     uint32_t target, uint32_t gen) {
-  if (q.n == q.heap.size) return false;
+  if (pending_events(q) == q.heap.size) return false;
   Event e{t, q.next_seq++, target, gen, kind};
+  if (kind == EventKind::job_arrival && target < q.lanes.size && q.lanes[target].t == NEVER &&
+      t < NEVER) {
+    q.lanes[target] = e;
+    q.n_lanes += 1;
+    if (q.lane_min == NONE || fires_before(e, q.lanes[q.lane_min])) q.lane_min = target;
+    return true;
+  }
   uint32_t i = q.n++;
   while (i > 0) {  // sift up
     const uint32_t parent = (i - 1) / 2;
@@ -78,17 +110,49 @@ GPUPLAN_HD inline void sift_down(EventQueue& q, uint32_t i, const Event e) {
   q.heap[i] = e;
 }
 
-//! Removes and returns the earliest event; the queue must not be empty.
-GPUPLAN_HD inline Event pop_event(EventQueue& q) {
+//! Removes and returns the earliest event of the heap; the heap must not be empty.
+GPUPLAN_HD inline Event pop_heap_event(EventQueue& q) {
   GPUPLAN_ASSERT(q.n > 0);
   const Event top = q.heap[0];
-  const Event last = q.heap[--q.n];
-  if (q.n) sift_down(q, 0, last);
+  const uint32_t n = --q.n;
+  if (n == 0) return top;
+  const Event last = q.heap[n];
+  // NOTE: Floyd's pop: the hole walks down along the earlier child to a leaf (one comparison per
+  // level, no data-dependent branch), then the last event rises from there (it rarely climbs far).
+  uint32_t i = 0;
+  for (uint32_t child = 1; child < n; child = 2 * i + 1) {
+    if (child + 1 < n) child += fires_before(q.heap[child + 1], q.heap[child]) ? 1u : 0u;
+    q.heap[i] = q.heap[child];
+    i = child;
+  }
+  while (i > 0) {
+    const uint32_t parent = (i - 1) / 2;
+    if (!fires_before(last, q.heap[parent])) break;
+    q.heap[i] = q.heap[parent];
+    i = parent;
+  }
+  q.heap[i] = last;
   return top;
 }
 
-//! Drops every event for which `keep(e)` is false and restores the heap in O(n); the kept
-//! events pop in the same order as before. `Keep` is a functor callable on host and device.
+//! Removes and returns the earliest event; the calendar must not be empty.
+GPUPLAN_HD inline Event pop_event(EventQueue& q) {
+  if (q.lane_min == NONE || (q.n > 0 && fires_before(q.heap[0], q.lanes[q.lane_min])))
+    return pop_heap_event(q);
+  const Event e = q.lanes[q.lane_min];
+  q.lanes[q.lane_min].t = NEVER;
+  q.n_lanes -= 1;
+  q.lane_min = NONE;
+  for (uint32_t c = 0; c < q.lanes.size; ++c) {
+    if (q.lanes[c].t == NEVER) continue;
+    if (q.lane_min == NONE || fires_before(q.lanes[c], q.lanes[q.lane_min])) q.lane_min = c;
+  }
+  return e;
+}
+
+//! Drops every heap event for which `keep(e)` is false and restores the heap in O(n); the kept
+//! events pop in the same order as before. Lanes (arrivals) are kept as they are. `Keep` is a
+//! functor callable on host and device.
 template <class Keep>
 GPUPLAN_HD inline void compact_events(EventQueue& q, const Keep& keep) {
   uint32_t kept = 0;

@@ -4,6 +4,7 @@
 //! (restart, checkpoint writes, lost compute) when it ends.
 #include "sim/core/capacity.h"
 #include "sim/core/checkpointing.h"
+#include "sim/core/features.h"
 
 namespace gpuplan {
 
@@ -13,40 +14,42 @@ namespace gpuplan {
                                                        uint32_t slot) {
   const Job& j = s.jobs[slot];
   const uint64_t all = m.classes[j.class_idx].pool_mask;
-  const ClassEconSpec& ce = m.class_econ[j.class_idx];
-  if (!ce.spot_first) return all;
-  if (s.now - s.econ.jobs[slot].queued_since >= ce.fallback_after_s) return all;
-  return all & ce.first_mask;
+  if (!(s.features & FEATURE_RUNS)) return all;
+  const ClassRunSpec& cr = m.class_runs[j.class_idx];
+  if (!cr.spot_first) return all;
+  if (s.now - s.runs.jobs[slot].queued_since >= cr.fallback_after_s) return all;
+  return all & cr.first_mask;
 }
 
 //! Marks the job in `slot` as (re)entering the queue now and arms its fallback timer.
 GPUPLAN_HD inline void note_job_queued(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  JobEcon& je = s.econ.jobs[slot];
-  je.queued_since = s.now;
-  const ClassEconSpec& ce = m.class_econ[s.jobs[slot].class_idx];
-  if (!ce.spot_first || !(ce.fallback_after_s < NEVER) || je.fallback_pending) return;
-  je.fallback_pending = true;
-  econ_schedule(s, s.now + ce.fallback_after_s, EventKind::spot_fallback, slot, 0);
+  JobRun& jr = s.runs.jobs[slot];
+  jr.queued_since = s.now;
+  const ClassRunSpec& cr = m.class_runs[s.jobs[slot].class_idx];
+  if (!cr.spot_first || !(cr.fallback_after_s < NEVER) || jr.fallback_pending) return;
+  jr.fallback_pending = true;
+  schedule_or_saturate(s, s.now + cr.fallback_after_s, EventKind::spot_fallback, slot, 0);
 }
 
-//! Resets the economics of a newly arrived job in `slot`.
+//! Resets the run bookkeeping of a newly arrived job in `slot`.
 GPUPLAN_HD inline void note_job_arrived(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  JobEcon& je = s.econ.jobs[slot];
-  je.restarts = 0;
-  je.fallback_pending = false;
-  if (slot + 1 > s.econ.slot_high_water) s.econ.slot_high_water = slot + 1;
+  if (!(s.features & FEATURE_RUNS)) return;
+  JobRun& jr = s.runs.jobs[slot];
+  jr.restarts = 0;
+  jr.fallback_pending = false;
+  if (slot + 1 > s.runs.slot_high_water) s.runs.slot_high_water = slot + 1;
   note_job_queued(m, s, slot);
 }
 
 //! Handles a fallback timer: the job may now use its non-spot pools, so retry a blocked queue.
 GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  JobEcon& je = s.econ.jobs[slot];
-  je.fallback_pending = false;
+  JobRun& jr = s.runs.jobs[slot];
+  jr.fallback_pending = false;
   if (s.jobs[slot].phase != JobPhase::queued) return;
-  const double due = je.queued_since + m.class_econ[s.jobs[slot].class_idx].fallback_after_s;
+  const double due = jr.queued_since + m.class_runs[s.jobs[slot].class_idx].fallback_after_s;
   if (due > s.now) {  // requeued since this timer was set: wait for the new deadline
-    je.fallback_pending = true;
-    econ_schedule(s, due, EventKind::spot_fallback, slot, 0);
+    jr.fallback_pending = true;
+    schedule_or_saturate(s, due, EventKind::spot_fallback, slot, 0);
     return;
   }
   s.head_blocked = false;
@@ -58,17 +61,20 @@ GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s,
 [[nodiscard]] GPUPLAN_HD inline double begin_run(const ModelView& m, ReplicaState& s, uint32_t slot,
                                                  uint32_t pool) {
   const Job& j = s.jobs[slot];
-  JobEcon& je = s.econ.jobs[slot];
-  const ClassEconSpec& ce = m.class_econ[j.class_idx];
-  je.run_start = s.now;
-  je.rem_wall_s = j.finish - s.now;
-  je.slowdown = j.work > 0 ? je.rem_wall_s / j.work : 1.0;
-  je.interval_s = checkpoint_interval(ce, m.pool_econ[pool], j.n_nodes);
-  je.restart_s = je.restarts > 0 ? ce.restart_s : 0.0;
-  s.econ.class_pool_busy_gpus[j.class_idx * m.pools.size + pool] += j.gpus;
-  const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-  for (uint32_t i = 0; i < j.n_nodes; ++i) s.econ.node_idle_since[nodes[i]] = NEVER;
-  return run_wall_s(je.rem_wall_s, je.restart_s, je.interval_s, ce.checkpoint_s) - je.rem_wall_s;
+  s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + pool] += j.gpus;
+  if (s.features & FEATURE_ELASTIC) {
+    const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
+    for (uint32_t i = 0; i < j.n_nodes; ++i) s.capacity.node_idle_since[nodes[i]] = NEVER;
+  }
+  if (!(s.features & FEATURE_RUNS)) return 0.0;  // no reload, no checkpoint writes
+  JobRun& jr = s.runs.jobs[slot];
+  const ClassRunSpec& cr = m.class_runs[j.class_idx];
+  jr.run_start = s.now;
+  jr.rem_wall_s = j.finish - s.now;
+  jr.slowdown = j.work > 0 ? jr.rem_wall_s / j.work : 1.0;
+  jr.interval_s = checkpoint_interval(cr, m.pool_supply[pool], j.n_nodes);
+  jr.restart_s = jr.restarts > 0 ? cr.restart_s : 0.0;
+  return run_wall_s(jr.rem_wall_s, jr.restart_s, jr.interval_s, cr.checkpoint_s) - jr.rem_wall_s;
 }
 
 //! Books the window share of a run's overheads [GPU·s]: the run covered [run_start, end) and
@@ -77,12 +83,12 @@ GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s,
 GPUPLAN_HD inline void book_run(const ModelView& m, ReplicaState& s, uint32_t slot, SimTime end,
                                 double restart_s, double checkpoint_s, double lost_s) {
   const Job& j = s.jobs[slot];
-  const SimTime start = s.econ.jobs[slot].run_start;
+  const SimTime start = s.runs.jobs[slot].run_start;
   const double lo = start > m.warmup ? start : m.warmup;
   const double hi = end < m.horizon ? end : m.horizon;
   if (!(hi > lo) || !(end > start)) return;
   const double share = (hi - lo) / (end - start) * j.gpus;
-  ClassEconTotals& c = s.econ.classes[j.class_idx];
+  ClassRunTotals& c = s.runs.classes[j.class_idx];
   c.restart_gpu_s += restart_s * share;
   c.checkpoint_gpu_s += checkpoint_s * share;
   c.lost_gpu_s += lost_s * share;
@@ -104,20 +110,22 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
   s.head_blocked = false;
 }
 
-//! Economics of a run that ends in completion: books its overheads and frees its class counts;
+//! A run that ends in completion: books its overheads and frees its class counts;
 //! call before the engine releases the job's GPUs.
 GPUPLAN_HD inline void note_job_finished(const ModelView& m, ReplicaState& s, uint32_t slot) {
   const Job& j = s.jobs[slot];
-  const JobEcon& je = s.econ.jobs[slot];
-  const double ckpt = m.class_econ[j.class_idx].checkpoint_s;
-  const RunSplit r = split_run(s.now - je.run_start, je.restart_s, je.interval_s, ckpt);
+  s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
+  if (!(s.features & FEATURE_RUNS)) return;  // no overheads, no restarts to book
+  const JobRun& jr = s.runs.jobs[slot];
+  const double ckpt = m.class_runs[j.class_idx].checkpoint_s;
+  const RunSplit r = split_run(s.now - jr.run_start, jr.restart_s, jr.interval_s, ckpt);
   book_run(m, s, slot, s.now, r.restart_s, r.checkpoint_s, 0.0);
-  s.econ.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
-  if (j.counted) s.econ.classes[j.class_idx].restarts_of_completed += je.restarts;
+  if (j.counted) s.runs.classes[j.class_idx].restarts_of_completed += jr.restarts;
 }
 
 //! After the engine released a finished job's GPUs: nodes left fully free start idling.
 GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!(s.features & FEATURE_ELASTIC)) return;  // idle times matter to elastic pools only
   const Job& j = s.jobs[slot];
   const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
   for (uint32_t i = 0; i < j.n_nodes; ++i)
@@ -144,6 +152,23 @@ GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, ui
   s.queue[(s.queue_head + i) % s.queue.size] = slot;
   s.queue_len += 1;
   return true;
+}
+
+//! Resets the job run state: no slot used yet, no overheads booked.
+GPUPLAN_HD inline void init_job_runs(const ModelView& m, ReplicaState& s) {
+  for (uint32_t c = 0; c < m.classes.size; ++c) s.runs.classes[c] = ClassRunTotals{};
+  s.runs.slot_high_water = 0;
+}
+
+//! Books the overheads of runs still going when the replica stopped (up to s.now).
+GPUPLAN_HD inline void finalize_job_runs(const ModelView& m, ReplicaState& s) {
+  for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot) {
+    if (s.jobs[slot].phase != JobPhase::running) continue;
+    const JobRun& jr = s.runs.jobs[slot];
+    const double ckpt = m.class_runs[s.jobs[slot].class_idx].checkpoint_s;
+    const RunSplit r = split_run(s.now - jr.run_start, jr.restart_s, jr.interval_s, ckpt);
+    book_run(m, s, slot, s.now, r.restart_s, r.checkpoint_s, 0.0);
+  }
 }
 
 }  // namespace gpuplan

@@ -25,14 +25,14 @@ struct TraceJob {
 //! A job class: how its jobs arrive, how big and how long they are, where they may run.
 struct ClassSpec {
   bool from_trace = false;
-  double rate = 0;              //!< [1/s] Poisson arrival rate (when !from_trace)
-  DistSpec duration;            //!< [s] on the reference GPU with ideal placement
-  uint32_t gpus_idx = 0;        //!< first entry of the GPU-count choice table
-  uint32_t gpus_n = 0;          //!< entries in that table (values in gpu_values, cum. p in gpu_cum)
-  uint32_t trace_idx = 0;       //!< first row in ModelView::trace
-  uint32_t trace_n = 0;         //!< rows of this class's trace
-  uint64_t pool_mask = ~0ull;   //!< pools this class may use (bit i = pool i)
-  uint32_t node_gpus_max = 0;   //!< largest node among those pools: bigger jobs take whole nodes
+  double rate = 0;             //!< [1/s] Poisson arrival rate (when !from_trace)
+  DistSpec duration;           //!< [s] on the reference GPU with ideal placement
+  uint32_t gpus_idx = 0;       //!< first entry of the GPU-count choice table
+  uint32_t gpus_n = 0;         //!< entries in that table (values in gpu_values, cum. p in gpu_cum)
+  uint32_t trace_idx = 0;      //!< first row in ModelView::trace
+  uint32_t trace_n = 0;        //!< rows of this class's trace
+  uint64_t pool_mask = ~0ull;  //!< pools this class may use (bit i = pool i)
+  uint32_t node_gpus_max = 0;  //!< largest node among those pools: bigger jobs take whole nodes
 };
 
 //! A pool of identical nodes: nodes [first_node, first_node + n_nodes) of the cluster.
@@ -43,9 +43,10 @@ struct PoolSpec {
   double price_per_node_s;  //!< [USD/s] while provisioned
 };
 
-// Pricing, spot and elastic specs per pool and class (defined in sim/core/economics_spec.h).
-struct PoolEconSpec;
-struct ClassEconSpec;
+// How pools are supplied and paid for, and how class runs behave (sim/core/pool_supply_spec.h,
+// sim/core/class_run_spec.h).
+struct PoolSupplySpec;
+struct ClassRunSpec;
 struct PriceStep;
 
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
@@ -58,24 +59,25 @@ struct ModelView {
 
   span<const PoolSpec> pools;
   span<const ClassSpec> classes;
-  span<const uint32_t> node_pool;     //!< [n_nodes] pool index of each node
-  span<const double> dist_values;     //!< empirical distribution values
-  span<const double> dist_cum;        //!< matching cumulative probabilities (last = 1)
-  span<const uint32_t> gpu_values;    //!< GPU-count choices
-  span<const double> gpu_cum;         //!< matching cumulative probabilities (last = 1)
-  span<const TraceJob> trace;         //!< trace rows of all trace classes, by class, in file order
-  span<const double> slowdown;        //!< [n_classes * n_pools] duration multiplier (>= 1 slower)
-  span<const PoolEconSpec> pool_econ;    //!< [n_pools] billing, spot, elastic
-  span<const ClassEconSpec> class_econ;  //!< [n_classes] checkpointing, spot tolerance
-  span<const double> wave_quantiles;     //!< reclaim-wave share quantile tables of all pools
-  span<const PriceStep> price_steps;     //!< spot price series of all pools, by pool, in time order
-  NetworkView net;                       //!< topology tables (sim/core/network.h)
+  span<const uint32_t> node_pool;   //!< [n_nodes] pool index of each node
+  span<const double> dist_values;   //!< empirical distribution values
+  span<const double> dist_cum;      //!< matching cumulative probabilities (last = 1)
+  span<const uint32_t> gpu_values;  //!< GPU-count choices
+  span<const double> gpu_cum;       //!< matching cumulative probabilities (last = 1)
+  span<const TraceJob> trace;       //!< trace rows of all trace classes, by class, in file order
+  span<const double> slowdown;      //!< [n_classes * n_pools] duration multiplier (>= 1 slower)
+  span<const PoolSupplySpec> pool_supply;  //!< [n_pools] billing, spot, elastic
+  span<const ClassRunSpec> class_runs;     //!< [n_classes] checkpointing, spot tolerance
+  span<const double> wave_quantiles;       //!< reclaim-wave share quantile tables of all pools
+  span<const PriceStep> price_steps;  //!< spot price series of all pools, by pool, in time order
+  NetworkView net;                    //!< topology tables (sim/core/network.h)
 
   uint32_t n_nodes = 0;
   uint32_t max_gpus_per_node = 0;
   uint32_t max_nodes_per_job = 1;  //!< nodes the largest job can span
   uint32_t max_active_jobs = 0;    //!< queued + running; more means the replica is saturated
-  uint32_t econ_events = 0;        //!< calendar room for spot, elastic, price and fallback events
+  uint32_t extra_events = 0;       //!< calendar room beyond arrivals and finishes: spot, elastic,
+                                   //!< price and fallback events
   uint32_t n_bins = 0;             //!< time bins over [0, horizon)
   double bin_width = 0;            //!< [s]
 };

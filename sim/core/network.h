@@ -92,17 +92,17 @@ GPUPLAN_HD inline void drop_stale_finishes(ReplicaState& s) {
 //! True when the run in `slot` pays a reload or checkpoint writes (sim/core/job_runs.h), so not
 //! all of its wall time is compute.
 [[nodiscard]] GPUPLAN_HD inline bool run_has_overheads(const ReplicaState& s, uint32_t slot) {
-  const JobEcon& je = s.econ.jobs[slot];
-  return je.restart_s > 0 || je.interval_s < NEVER;
+  const JobRun& jr = s.runs.jobs[slot];
+  return jr.restart_s > 0 || jr.interval_s < NEVER;
 }
 
 //! Wall seconds the run in `slot` has spent computing by time t (its reload and checkpoint
 //! writes excluded).
 [[nodiscard]] GPUPLAN_HD inline double run_compute_by(const ModelView& m, const ReplicaState& s,
                                                       uint32_t slot, SimTime t) {
-  const JobEcon& je = s.econ.jobs[slot];
-  const double ckpt = m.class_econ[s.jobs[slot].class_idx].checkpoint_s;
-  return split_run(t - je.run_start, je.restart_s, je.interval_s, ckpt).compute_s;
+  const JobRun& jr = s.runs.jobs[slot];
+  const double ckpt = m.class_runs[s.jobs[slot].class_idx].checkpoint_s;
+  return split_run(t - jr.run_start, jr.restart_s, jr.interval_s, ckpt).compute_s;
 }
 
 //! Brings a running job's remaining work and comm integral up to s.now. Only compute time does
@@ -125,8 +125,8 @@ GPUPLAN_HD inline void net_progress(const ModelView& m, ReplicaState& s, uint32_
 //! (the rate history is not kept).
 [[nodiscard]] GPUPLAN_HD inline double work_done_by(const ModelView& m, const ReplicaState& s,
                                                     uint32_t slot, double compute_s) {
-  const JobEcon& je = s.econ.jobs[slot];
-  if (m.net.n_levels == 0) return compute_s / je.slowdown;
+  const JobRun& jr = s.runs.jobs[slot];
+  if (m.net.n_levels == 0) return compute_s / jr.slowdown;
   const JobNet& jn = s.net.jobs[slot];
   const double c_since = run_compute_by(m, s, slot, jn.since);
   const double done_since = s.jobs[slot].work - jn.work_left;
@@ -141,10 +141,10 @@ GPUPLAN_HD inline void net_progress(const ModelView& m, ReplicaState& s, uint32_
                                                        uint32_t slot) {
   const JobNet& jn = s.net.jobs[slot];
   if (!run_has_overheads(s, slot)) return s.now + jn.work_left * jn.stretch;
-  const JobEcon& je = s.econ.jobs[slot];
-  const double ckpt = m.class_econ[s.jobs[slot].class_idx].checkpoint_s;
+  const JobRun& jr = s.runs.jobs[slot];
+  const double ckpt = m.class_runs[s.jobs[slot].class_idx].checkpoint_s;
   const double compute = run_compute_by(m, s, slot, s.now) + jn.work_left * jn.stretch;
-  return je.run_start + run_wall_s(compute, je.restart_s, je.interval_s, ckpt);
+  return jr.run_start + run_wall_s(compute, jr.restart_s, jr.interval_s, ckpt);
 }
 
 //! Adds uplink g's load since its last change to its window statistics (crossing node-seconds,

@@ -24,26 +24,26 @@ namespace gpuplan {
 //! checkpointed progress, frees its GPUs and requeues it. The caller takes the node down.
 GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t slot) {
   Job& j = s.jobs[slot];
-  JobEcon& je = s.econ.jobs[slot];
-  const ClassEconSpec& ce = m.class_econ[j.class_idx];
-  const double notice = m.pool_econ[j.pool].notice_s;
-  const double elapsed = s.now - je.run_start;
+  JobRun& jr = s.runs.jobs[slot];
+  const ClassRunSpec& cr = m.class_runs[j.class_idx];
+  const double notice = m.pool_supply[j.pool].notice_s;
+  const double elapsed = s.now - jr.run_start;
   double kept = 0, restart = 0, ckpt = 0, lost = 0;
-  if (ce.checkpoints && notice > 0 && notice >= ce.checkpoint_s &&
-      elapsed - notice > je.restart_s) {
+  if (cr.checkpoints && notice > 0 && notice >= cr.checkpoint_s &&
+      elapsed - notice > jr.restart_s) {
     // Final checkpoint: compute stops at the notice (after the reload finished), and the write
     // fits in the notice period. A notice during the reload leaves nothing new to save.
     const double until_notice = elapsed - notice;
-    const RunSplit r = split_run(until_notice, je.restart_s, je.interval_s, ce.checkpoint_s);
+    const RunSplit r = split_run(until_notice, jr.restart_s, jr.interval_s, cr.checkpoint_s);
     const double tail = elapsed - until_notice;
-    const double write = tail < ce.checkpoint_s ? tail : ce.checkpoint_s;
+    const double write = tail < cr.checkpoint_s ? tail : cr.checkpoint_s;
     kept = r.compute_s;
     restart = r.restart_s;
     ckpt = r.checkpoint_s + write;
     lost = tail - write;  // idle until the reclaim
   } else {
-    const RunSplit r = split_run(elapsed, je.restart_s, je.interval_s, ce.checkpoint_s);
-    kept = ce.checkpoints ? r.saved_s : 0.0;
+    const RunSplit r = split_run(elapsed, jr.restart_s, jr.interval_s, cr.checkpoint_s);
+    kept = cr.checkpoints ? r.saved_s : 0.0;
     restart = r.restart_s;
     ckpt = r.checkpoint_s;
     lost = r.compute_s - kept;
@@ -51,13 +51,13 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
   book_run(m, s, slot, s.now, restart, ckpt, lost);
   j.work -= work_done_by(m, s, slot, kept);  // the checkpointed reference work is done for good
   if (j.work < 0) j.work = 0;
-  je.restarts += 1;
+  jr.restarts += 1;
   if (in_window(m, s.now)) {
-    s.econ.pools[j.pool].preemptions += 1;
-    s.econ.classes[j.class_idx].preemptions += 1;
+    s.capacity.pools[j.pool].preemptions += 1;
+    s.runs.classes[j.class_idx].preemptions += 1;
   }
-  s.econ.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
-  if (!net_release(m, s, slot)) econ_event_overflow(s);
+  s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
+  if (!net_release(m, s, slot)) saturate(s, SaturationCause::event_overflow);
   release_job_gpus(m, s, slot);
   note_job_released(m, s, slot);
   j.gen += 1;  // its pending finish event is stale now
@@ -78,7 +78,7 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
 //! Takes up node n away now: preempts every job holding a GPU on it, stops its billing, and
 //! schedules the return of its capacity.
 GPUPLAN_HD inline void reclaim_node(const ModelView& m, ReplicaState& s, uint32_t n) {
-  for (uint32_t slot = 0; slot < s.econ.slot_high_water; ++slot) {
+  for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot) {
     const Job& j = s.jobs[slot];
     if (j.phase != JobPhase::running) continue;
     const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
@@ -91,30 +91,31 @@ GPUPLAN_HD inline void reclaim_node(const ModelView& m, ReplicaState& s, uint32_
   const uint32_t p = m.node_pool[n];
   close_billing(m, s, n);
   hide_node(s, n, NodeState::reclaimed);
-  if (in_window(m, s.now)) s.econ.pools[p].reclaimed_nodes += 1;
+  if (in_window(m, s.now)) s.capacity.pools[p].reclaimed_nodes += 1;
   const Draw d =
-      philox_draw(m.seed, s.replica_idx, Stream::spot_returns, n, s.econ.node_draws[n]++);
-  const double delay = sample(m, m.pool_econ[p].return_delay, u01_first(d), u01_second(d));
-  econ_schedule(s, s.now + delay, EventKind::node_return, n, 0);
+      philox_draw(m.seed, s.replica_idx, Stream::spot_returns, n, s.capacity.node_draws[n]++);
+  const double delay = sample(m, m.pool_supply[p].return_delay, u01_first(d), u01_second(d));
+  schedule_or_saturate(s, s.now + delay, EventKind::node_return, n, 0);
 }
 
 //! Schedules node n's next Poisson interruption from now.
 GPUPLAN_HD inline void schedule_node_reclaim(const ModelView& m, ReplicaState& s, uint32_t n) {
-  const double rate = m.pool_econ[m.node_pool[n]].hazard_per_node_s;
-  const Draw d = philox_draw(m.seed, s.replica_idx, Stream::preemptions, n, s.econ.node_draws[n]++);
+  const double rate = m.pool_supply[m.node_pool[n]].hazard_per_node_s;
+  const Draw d =
+      philox_draw(m.seed, s.replica_idx, Stream::preemptions, n, s.capacity.node_draws[n]++);
   const SimTime t = s.now - log(u01_first(d)) / rate;
-  if (t < m.horizon) econ_schedule(s, t, EventKind::node_reclaim, n, 0);
+  if (t < m.horizon) schedule_or_saturate(s, t, EventKind::node_reclaim, n, 0);
 }
 
 //! A node's interruption clock fired: reclaim it if it is up; the clock runs on either way
 //! (Poisson, so the next time is independent of whether this one found the node up).
 GPUPLAN_HD inline void handle_node_reclaim(const ModelView& m, ReplicaState& s, uint32_t n) {
-  if (s.econ.node_state[n] == static_cast<uint8_t>(NodeState::up)) reclaim_node(m, s, n);
+  if (s.capacity.node_state[n] == static_cast<uint8_t>(NodeState::up)) reclaim_node(m, s, n);
   schedule_node_reclaim(m, s, n);
 }
 
 //! Share of live nodes for uniform u, interpolated in pool e's quantile table.
-[[nodiscard]] GPUPLAN_HD inline double wave_fraction(const ModelView& m, const PoolEconSpec& e,
+[[nodiscard]] GPUPLAN_HD inline double wave_fraction(const ModelView& m, const PoolSupplySpec& e,
                                                      double u) {
   const double x = u * (e.wave_q_n - 1);
   uint32_t i = static_cast<uint32_t>(x);
@@ -126,19 +127,19 @@ GPUPLAN_HD inline void handle_node_reclaim(const ModelView& m, ReplicaState& s, 
 //! Schedules pool p's next reclaim wave from now, using draw `d`'s second uniform.
 GPUPLAN_HD inline void schedule_wave(const ModelView& m, ReplicaState& s, uint32_t p,
                                      const Draw& d) {
-  const SimTime t = s.now - log(u01_second(d)) / m.pool_econ[p].wave_rate_per_s;
-  if (t < m.horizon) econ_schedule(s, t, EventKind::reclaim_wave, p, 0);
+  const SimTime t = s.now - log(u01_second(d)) / m.pool_supply[p].wave_rate_per_s;
+  if (t < m.horizon) schedule_or_saturate(s, t, EventKind::reclaim_wave, p, 0);
 }
 
 //! A reclaim wave on pool p: takes clamp(round(f·live), 1, live) live nodes chosen uniformly.
 GPUPLAN_HD inline void handle_reclaim_wave(const ModelView& m, ReplicaState& s, uint32_t p) {
-  const PoolEconSpec& e = m.pool_econ[p];
+  const PoolSupplySpec& e = m.pool_supply[p];
   const PoolSpec& pool = m.pools[p];
   const Draw d =
-      philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.econ.pool_draws[p]++);
+      philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.capacity.pool_draws[p]++);
   uint32_t live = 0;
   for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n)
-    live += s.econ.node_state[n] == static_cast<uint8_t>(NodeState::up);
+    live += s.capacity.node_state[n] == static_cast<uint8_t>(NodeState::up);
   if (live > 0) {
     const double f = wave_fraction(m, e, u01_first(d));
     uint32_t k = static_cast<uint32_t>(floor(f * live + 0.5));
@@ -146,26 +147,26 @@ GPUPLAN_HD inline void handle_reclaim_wave(const ModelView& m, ReplicaState& s, 
     if (k > live) k = live;
     for (uint32_t i = 0; i < k; ++i) {
       const Draw pick =
-          philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.econ.pool_draws[p]++);
+          philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.capacity.pool_draws[p]++);
       uint32_t r = static_cast<uint32_t>(u01_first(pick) * (live - i));  // r-th live node
       for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n) {
-        if (s.econ.node_state[n] != static_cast<uint8_t>(NodeState::up)) continue;
+        if (s.capacity.node_state[n] != static_cast<uint8_t>(NodeState::up)) continue;
         if (r-- == 0) {
           reclaim_node(m, s, n);
           break;
         }
       }
     }
-    if (in_window(m, s.now)) s.econ.pools[p].waves += 1;
+    if (in_window(m, s.now)) s.capacity.pools[p].waves += 1;
   }
   schedule_wave(m, s, p, d);
 }
 
 //! Reclaimed capacity is back: a fixed-size pool buys it again at once; an elastic pool may.
 GPUPLAN_HD inline void handle_node_return(const ModelView& m, ReplicaState& s, uint32_t n) {
-  if (s.econ.node_state[n] != static_cast<uint8_t>(NodeState::reclaimed)) return;
-  if (m.pool_econ[m.node_pool[n]].elastic) {
-    s.econ.node_state[n] = static_cast<uint8_t>(NodeState::absent);
+  if (s.capacity.node_state[n] != static_cast<uint8_t>(NodeState::reclaimed)) return;
+  if (m.pool_supply[m.node_pool[n]].elastic) {
+    s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::absent);
     return;
   }
   open_billing(m, s, n);
@@ -175,7 +176,7 @@ GPUPLAN_HD inline void handle_node_return(const ModelView& m, ReplicaState& s, u
 //! Starts the interruption clocks of every spot node and the wave clock of every spot pool.
 GPUPLAN_HD inline void init_preemption(const ModelView& m, ReplicaState& s) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
-    const PoolEconSpec& e = m.pool_econ[p];
+    const PoolSupplySpec& e = m.pool_supply[p];
     if (!e.spot) continue;
     if (e.hazard_per_node_s > 0) {
       for (uint32_t n = m.pools[p].first_node; n < m.pools[p].first_node + m.pools[p].n_nodes; ++n)
@@ -183,7 +184,7 @@ GPUPLAN_HD inline void init_preemption(const ModelView& m, ReplicaState& s) {
     }
     if (e.wave_q_n > 0 && e.wave_rate_per_s > 0) {
       const Draw d =
-          philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.econ.pool_draws[p]++);
+          philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.capacity.pool_draws[p]++);
       schedule_wave(m, s, p, d);
     }
   }

@@ -3,7 +3,9 @@
 //! (sim/replica_buffers.h allocates them on the host; the CUDA backend carves them from one block).
 #include "sim/core/event_queue.h"
 #include "sim/core/model.h"
-#include "sim/core/economics_state.h"
+#include "sim/core/billing_state.h"
+#include "sim/core/capacity_state.h"
+#include "sim/core/job_run_state.h"
 #include "sim/core/sketch.h"
 
 namespace gpuplan {
@@ -15,15 +17,15 @@ struct Job {
   SimTime submit;
   SimTime start;
   SimTime finish;
-  double work;         //!< [s] duration on the reference GPU with ideal placement
+  double work;  //!< [s] duration on the reference GPU with ideal placement
   uint32_t class_idx;
-  uint32_t job_idx;    //!< arrival index within its class (also its random-stream counter)
+  uint32_t job_idx;  //!< arrival index within its class (also its random-stream counter)
   uint32_t gpus;
-  uint32_t pool;       //!< pool it runs in (NONE while queued)
-  uint32_t n_nodes;    //!< nodes it holds; node list at job_nodes[slot * max_nodes_per_job]
-  uint32_t gen;        //!< bumped whenever the slot's pending finish event becomes stale
+  uint32_t pool;     //!< pool it runs in (NONE while queued)
+  uint32_t n_nodes;  //!< nodes it holds; node list at job_nodes[slot * max_nodes_per_job]
+  uint32_t gen;      //!< bumped whenever the slot's pending finish event becomes stale
   JobPhase phase;
-  bool counted;        //!< submitted inside [warmup, horizon)
+  bool counted;  //!< submitted inside [warmup, horizon)
 };
 
 //! A finished job, for the optional per-job sink (host only; empty span on device).
@@ -43,7 +45,7 @@ struct ClassTotals {
   uint64_t completed;
   double sum_wait;  //!< [s]
   double sum_wait2;
-  double sum_jct;   //!< [s]
+  double sum_jct;  //!< [s]
   double sum_jct2;
   double max_wait;  //!< [s]
   double max_jct;   //!< [s]
@@ -56,10 +58,10 @@ struct ReplicaTotals {
   double queued_job_s;       //!< [job·s] integral of the queue length (Little: L_q = λ W_q)
   double in_system_job_s;    //!< [job·s] integral of queued + running jobs
   double cost_usd;
-  uint64_t events;           //!< events handled (all times)
-  uint64_t jobs_started;     //!< all jobs, warmup included
+  uint64_t events;        //!< events handled (all times)
+  uint64_t jobs_started;  //!< all jobs, warmup included
   SaturationCause saturation;
-  SimTime saturated_at;      //!< [s] when the replica stopped (NEVER if it did not)
+  SimTime saturated_at;  //!< [s] when the replica stopped (NEVER if it did not)
 };
 
 //! All mutable arrays and scalars of one replica.
@@ -69,41 +71,46 @@ struct ReplicaState {
   EventQueue events;
 
   // Cluster: free GPUs per node, and one bitset per free-GPU level for O(words) best-fit search.
-  span<uint32_t> node_free;   //!< [n_nodes]
-  span<uint64_t> level_bits;  //!< [(max_gpus_per_node + 1) * words] bit i: node i has that many free
-  uint32_t words = 0;         //!< 64-bit words per level
+  span<uint32_t> node_free;  //!< [n_nodes]
+  span<uint64_t>
+      level_bits;      //!< [(max_gpus_per_node + 1) * words] bit i: node i has that many free
+  uint32_t words = 0;  //!< 64-bit words per level
 
   // Jobs.
   span<Job> jobs;             //!< [max_active_jobs] slots
   span<uint32_t> job_nodes;   //!< [max_active_jobs * max_nodes_per_job]
   span<uint32_t> free_slots;  //!< stack of free slot indices
   uint32_t n_free_slots = 0;
-  span<uint32_t> queue;       //!< ring buffer of queued slots in submission order
+  span<uint32_t> queue;  //!< ring buffer of queued slots in submission order
   uint32_t queue_head = 0;
   uint32_t queue_len = 0;
   uint32_t running = 0;
   uint32_t busy_gpus = 0;
-  bool head_blocked = false;  //!< FIFO head did not fit and nothing has been released since
+  bool head_blocked = false;     //!< FIFO head did not fit and nothing has been released since
+  uint32_t features = 0;         //!< FEATURE_* bits of the model (sim/core/features.h)
   span<uint32_t> arrivals_made;  //!< [n_classes] jobs generated per class so far
 
   // Per-pool state.
-  span<uint32_t> pool_busy_gpus;      //!< [n_pools]
-  span<uint32_t> pool_nodes_up;       //!< [n_pools] provisioned nodes
-  span<double> pool_busy_gpu_s;       //!< [n_pools] window integral
-  span<double> pool_cost_usd;         //!< [n_pools] window spend
+  span<uint32_t> pool_busy_gpus;  //!< [n_pools]
+  span<uint32_t> pool_nodes_up;   //!< [n_pools] provisioned nodes
+  span<double> pool_busy_gpu_s;   //!< [n_pools] window integral
+  span<double> pool_cost_usd;     //!< [n_pools] window spend
 
   // Statistics.
   ReplicaTotals totals;
-  span<ClassTotals> classes;   //!< [n_classes]
-  span<uint32_t> wait_hist;    //!< [n_classes * SKETCH_BINS] quantile sketch per class
-  span<uint32_t> jct_hist;     //!< [n_classes * SKETCH_BINS] quantile sketch per class
-  span<double> bin_busy_gpu_s;     //!< [n_bins] integral of busy GPUs in each bin
-  span<double> bin_queued_job_s;   //!< [n_bins] integral of the queue length
-  span<double> bin_spend_usd;      //!< [n_bins]
+  span<ClassTotals> classes;           //!< [n_classes]
+  span<uint32_t> wait_hist;            //!< [n_classes * SKETCH_BINS] quantile sketch per class
+  span<uint32_t> jct_hist;             //!< [n_classes * SKETCH_BINS] quantile sketch per class
+  span<double> bin_busy_gpu_s;         //!< [n_bins] integral of busy GPUs in each bin
+  span<double> bin_queued_job_s;       //!< [n_bins] integral of the queue length
+  span<double> bin_spend_usd;          //!< [n_bins]
   span<double> bin_provisioned_gpu_s;  //!< [n_bins]
 
-  // Billing, spot preemption, checkpoints, elastic pools (sim/core/economics.h).
-  EconomicsState econ;
+  // Node life cycle (spot, elastic), job runs (checkpoint/restart), billing: sim/core/capacity.h,
+  // job_runs.h, billing.h.
+  CapacityState capacity;
+  JobRunState runs;
+  BillingState billing;
   NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.

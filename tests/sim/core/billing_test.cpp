@@ -44,7 +44,8 @@ struct Run {
 Run run(const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
   const SingleRun r = run_single(cs.view());
-  return {r.metrics, gpu_hours(cs.view(), r.state(), NONE), r.state().econ.pools[0].rounding_usd};
+  return {r.metrics, gpu_hours(cs.view(), r.state(), NONE),
+          r.state().billing.pools[0].rounding_usd};
 }
 
 }  // namespace
@@ -84,7 +85,7 @@ TEST_CASE("sim::billing") {
     // the job's share: 8 GPU-h × $2.5/8 per GPU-h = $2.5; the other $97.5 is idle
     const CompiledScenario cs = compile(sc);
     const SingleRun sr = run_single(cs.view());
-    CHECK(sr.state().econ.classes[0].cost_usd == doctest::Approx(2.5).epsilon(1e-12));
+    CHECK(sr.state().billing.classes[0].cost_usd == doctest::Approx(2.5).epsilon(1e-12));
   }
   SUBCASE("a spot discount of 70% off $10 per node-hour bills $3 per node-hour") {
     Scenario sc = test::one_pool(2, 8, 5 * 3600.0);

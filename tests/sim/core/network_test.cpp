@@ -106,10 +106,10 @@ TEST_CASE("sim::network") {
     ReplicaState& s = buffers.state;
     s.jobs[0].work = 200;
     s.jobs[0].class_idx = 0;
-    s.econ.jobs[0].run_start = 0;
-    s.econ.jobs[0].restart_s = 0;
-    s.econ.jobs[0].interval_s = 60;
-    s.econ.jobs[0].slowdown = 1.5;  // the rate it started at
+    s.runs.jobs[0].run_start = 0;
+    s.runs.jobs[0].restart_s = 0;
+    s.runs.jobs[0].interval_s = 60;
+    s.runs.jobs[0].slowdown = 1.5;  // the rate it started at
     s.net.jobs[0].since = 170;
     s.net.jobs[0].work_left = 100;
     s.net.jobs[0].stretch = 1.0;

@@ -56,7 +56,7 @@ SpotRun run(const Scenario& sc) {
   REQUIRE_FALSE(r.metrics.saturated());
   const ClassTotals& ct = r.state().classes[0];
   return {(ct.sum_jct - ct.sum_wait) / double(ct.completed), ct.completed,
-          r.state().econ.classes[0].preemptions, gpu_hours(cs.view(), r.state(), NONE)};
+          r.state().runs.classes[0].preemptions, gpu_hours(cs.view(), r.state(), NONE)};
 }
 
 }  // namespace
@@ -181,7 +181,7 @@ TEST_CASE("sim::preemption::waves") {
     sc.workload[0].econ.spot_tolerant = true;
     const CompiledScenario cs = compile(sc);
     const SingleRun r = run_single(cs.view());
-    const PoolEconTotals& t = r.state().econ.pools[0];
+    const PoolCapacityTotals& t = r.state().capacity.pools[0];
     // Λ × 200 h = 1,390 waves (Poisson sd 37, so ±5% is 5 sd)
     CHECK(double(t.waves) == doctest::Approx(6.95 * 200).epsilon(0.05));
     // share ~ Beta(2.68, 28.09), mean 0.0871 of ≈ 32 live nodes → ≈ 2.8 nodes per wave (±10%)

@@ -1,7 +1,8 @@
 #pragma once
-//! Compiled pricing, spot-preemption, elastic and checkpoint specs the core reads (read-only).
-//! models/compile_economics.cpp fills them; a pool or class without such keys gets the defaults
-//! below, which reproduce the plain engine exactly (per-second billing, no minimum, no spot).
+//! How each pool's nodes are supplied and paid for, as the core reads it (read-only): billing,
+//! price series, spot reclaims, elastic provisioning. models/compile_economics.cpp fills it; a pool
+//! without such keys gets the defaults below, which reproduce the plain engine exactly
+//! (per-second billing, no minimum, no spot, fixed size).
 #include "sim/core/model.h"
 
 namespace gpuplan {
@@ -14,7 +15,7 @@ enum class BillingUnit : uint8_t {
 };
 
 //! What one pool costs, how its spot nodes are reclaimed, and how it scales.
-struct PoolEconSpec {
+struct PoolSupplySpec {
   // Billing: provisioned node-seconds at price_per_node_s (PoolSpec), plus per-busy-GPU energy.
   BillingUnit billing_unit = BillingUnit::second;
   double billing_unit_s = 1.0;        //!< [s] length of one billing unit
@@ -40,18 +41,6 @@ struct PoolEconSpec {
   uint32_t scale_out_queued_gpus = 0;  //!< scale out when eligible queued GPUs exceed this
   double idle_timeout_s = 0.0;         //!< [s] release a node idle this long
   DistSpec provisioning_delay;         //!< [s] from request to usable (billed meanwhile)
-};
-
-//! How a job class checkpoints and where it may run.
-struct ClassEconSpec {
-  bool checkpoints = false;         //!< false: a preempted job restarts from scratch
-  bool auto_interval = false;       //!< interval from Daly's formula per pool and gang size
-  double interval_s = 0.0;          //!< [s] of compute between checkpoints (when !auto_interval)
-  double checkpoint_s = 0.0;        //!< [s] C: time to write one checkpoint (job stretches)
-  double restart_s = 0.0;           //!< [s] R: time to reload after a preemption
-  uint64_t first_mask = 0;          //!< pools before the fallback: pool_mask minus on-demand pools
-  double fallback_after_s = NEVER;  //!< [s] queued this long, it may use its on-demand pools too
-  bool spot_first = false;          //!< true: only first_mask pools until fallback_after_s
 };
 
 //! One step of a pool's piecewise-constant price series.
