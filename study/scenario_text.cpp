@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/input_file.h"
 #include "models/load.h"
 
 namespace gpuplan::study {
@@ -13,22 +14,10 @@ namespace fs = std::filesystem;
 std::optional<ScenarioText> read_scenario_text(const std::string& path,
                                                std::vector<std::string> overrides,
                                                Diagnostics& diags) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!fs::is_regular_file(path, ec) || !in) {
-    diags.add(Diagnostic{
-        path,
-        0,
-        "",
-        DiagCode::io_error,
-        "cannot read the scenario file: " +
-            std::string(fs::exists(path, ec) ? "it is not a readable file" : "no such file"),
-        {}});
-    return std::nullopt;
-  }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return ScenarioText{buf.str(), path, fs::path(path).parent_path().string(), std::move(overrides)};
+  auto text = read_input_file(path, MAX_DOCUMENT_BYTES, "scenario file", "", diags);
+  if (!text) return std::nullopt;
+  return ScenarioText{std::move(*text), path, fs::path(path).parent_path().string(),
+                      std::move(overrides)};
 }
 
 std::optional<Scenario> load_variant(const ScenarioText& t, const std::vector<std::string>& extra,
