@@ -2,16 +2,27 @@
 
 #include "reports/format.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
 namespace gpuplan::reports {
 namespace {
+
+// The process's umask, so the per-job file gets the permissions a plain create would give.
+mode_t current_umask() {
+  const mode_t m = ::umask(022);
+  ::umask(m);
+  return m;
+}
 
 using nlohmann::json;
 
@@ -215,8 +226,17 @@ JobsCsvFile::JobsCsvFile(std::filesystem::path path, std::span<const std::string
     error_ = "is a folder; name a file, e.g. " + (path_ / "jobs.csv").string();
     return;
   }
-  tmp_ = path_.parent_path() / std::string(".").append(path_.filename().string()).append(".tmp");
-  file_ = std::fopen(tmp_.c_str(), "wb");
+  // NOTE: mkstemp: a fresh name opened O_EXCL, so a planted file or symlink is never written.
+  std::string tmpl =
+      (path_.parent_path() / std::string(".").append(path_.filename().string()).append(".XXXXXX"))
+          .string();
+  const int fd = ::mkstemp(tmpl.data());
+  tmp_ = tmpl;
+  if (fd >= 0) {
+    ::fchmod(fd, 0666 & ~current_umask());
+    file_ = ::fdopen(fd, "wb");
+    if (file_ == nullptr) ::close(fd);
+  }
   if (file_ == nullptr) {
     const std::filesystem::path dir = path_.parent_path().empty() ? "." : path_.parent_path();
     const int why = errno;
@@ -246,7 +266,8 @@ void JobsCsvFile::write(const JobRecord* records, std::size_t n) {
 
 bool JobsCsvFile::commit() {
   if (file_ == nullptr) return false;
-  const bool written = std::fwrite(buffer_.data(), 1, buffer_.size(), file_) == buffer_.size();
+  const bool written = std::fwrite(buffer_.data(), 1, buffer_.size(), file_) == buffer_.size() &&
+                       std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   std::error_code ec;
