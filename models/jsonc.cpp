@@ -77,6 +77,8 @@ class LineScanner {
         }
       } else {
         begin_value();
+        // NOTE: always past the first byte, so no byte can stall the scan.
+        ++i_;
         while (i_ < t_.size() &&
                std::string_view(",]}{[\": \t\r\n/").find(t_[i_]) == std::string_view::npos)
           ++i_;
@@ -269,6 +271,19 @@ LineTable jsonc_line_table(std::string_view text) {
 
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags) {
+  // NOTE: nlohmann's lexer takes a NUL byte for the end of input and would accept what follows
+  // unread; JSON text never holds one (a string writes it as \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const std::string_view before = text.substr(0, nul);
+    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    diags.add(Diagnostic{file,
+                         line,
+                         "",
+                         DiagCode::parse_error,
+                         "invalid JSON: a NUL byte (JSON text is UTF-8 without NUL bytes)",
+                         {}});
+    return std::nullopt;
+  }
   JsoncDocument doc;
   PositionedDomParser sax(doc.value);
   nlohmann::json::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json,

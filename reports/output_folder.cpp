@@ -136,7 +136,7 @@ std::unique_ptr<OutputFolder> OutputFolder::stage(const fs::path& target, std::s
     error = parent.string() + ": cannot write into this folder: " + std::strerror(errno);
     return nullptr;
   }
-  return std::unique_ptr<OutputFolder>(new OutputFolder(abs, tmpl));
+  return std::unique_ptr<OutputFolder>(new OutputFolder(abs, tmpl, also_ours));
 }
 
 OutputFolder::~OutputFolder() {
@@ -197,7 +197,7 @@ bool OutputFolder::write(const std::string& relative, std::string_view content) 
 bool OutputFolder::commit() {
   if (staging_.empty()) return true;
   // NOTE: re-checked here because a long run gives the target time to change.
-  if (std::string problem = output_folder_problem(target_); !problem.empty()) {
+  if (std::string problem = output_folder_problem(target_, also_ours_); !problem.empty()) {
     error_ = std::move(problem);
     return false;
   }

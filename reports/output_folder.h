@@ -51,11 +51,15 @@ class OutputFolder {
   [[nodiscard]] const std::string& error() const { return error_; }
 
  private:
-  OutputFolder(std::filesystem::path target, std::filesystem::path staging)
-      : target_(std::move(target)), staging_(std::move(staging)) {}
+  OutputFolder(std::filesystem::path target, std::filesystem::path staging,
+               std::vector<std::string> also_ours)
+      : target_(std::move(target)),
+        staging_(std::move(staging)),
+        also_ours_(std::move(also_ours)) {}
 
-  std::filesystem::path target_;   //!< absolute, symlinks of existing parts resolved
-  std::filesystem::path staging_;  //!< "" once committed
+  std::filesystem::path target_;        //!< absolute, symlinks of existing parts resolved
+  std::filesystem::path staging_;       //!< "" once committed
+  std::vector<std::string> also_ours_;  //!< file names of this command beyond gpuplan's own
   std::string error_;
 };
 

@@ -54,6 +54,15 @@ TEST_CASE("load::untrusted::numbers") {
     CHECK(contains(d.to_text(), std::string(37, '9') + "..."));
     CHECK_FALSE(contains(d.to_text(), std::string(41, '9')));
   }
+  SUBCASE("a NUL byte is a parse error, not the end of the document (fuzz finding)") {
+    // nlohmann stops at NUL; the text after it, a lone '/' here, once stalled the line scan.
+    Diagnostics d;
+    CHECK_FALSE(parse_jsonc(std::string("{\"a\": 1}\n\0 / \"x", 15), "s.json", d));
+    REQUIRE(d.size() == 1);
+    // The NUL is on line 2.
+    CHECK(d.sorted()[0].line == 2);
+    CHECK(contains(d.to_text(), "NUL byte"));
+  }
   SUBCASE("plain syntax errors keep their column and line") {
     Diagnostics d;
     CHECK_FALSE(parse_jsonc("{\n  \"a\": 1,\n}", "s.json", d));

@@ -102,6 +102,15 @@ TEST_CASE("reports::output_folder") {
     // A --jobs file named by the command is one of its own files.
     CHECK(output_folder_problem(target, {"jobs.csv"}).empty());
   }
+  SUBCASE("a file the command names itself (its --jobs file) is replaced, also at commit") {
+    fs::create_directories(target);
+    std::ofstream(target / "jobs.csv") << "old rows";
+    auto out = OutputFolder::stage(target, error, {"jobs.csv"});
+    REQUIRE(out);
+    REQUIRE(out->write("jobs.csv", "new rows"));
+    REQUIRE(out->commit());
+    CHECK(read(target / "jobs.csv") == "new rows");
+  }
   SUBCASE("a target that is a file, the current folder or one above it is refused") {
     fs::create_directories(tmp / "out");
     std::ofstream(tmp / "out" / "file") << "x";
