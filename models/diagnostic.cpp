@@ -203,7 +203,8 @@ std::string Diagnostics::to_json() const {
                    {"message", d.message},
                    {"candidates", d.candidates}});
   }
-  return arr.dump();
+  // NOTE: a message may quote bytes of a file name; replace invalid UTF-8 instead of throwing.
+  return arr.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace gpuplan

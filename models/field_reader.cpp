@@ -365,7 +365,9 @@ std::optional<double> FieldReader::bandwidth(const json& v, const std::string& p
   } else if (v.is_string()) {
     static constexpr std::pair<std::string_view, double> UNITS[] = {
         {"Mbps", 1e-3}, {"Mb/s", 1e-3}, {"Gbps", 1}, {"Gb/s", 1}, {"Tbps", 1e3}, {"Tb/s", 1e3}};
-    if (auto q = leading_number(v.get<std::string>())) {
+    // NOTE: a reference, not a copy: `q->second` views this string, which must outlive it.
+    const std::string& text = v.get_ref<const std::string&>();
+    if (auto q = leading_number(text)) {
       for (const auto& [unit, scale] : UNITS)
         if (q->second == unit) gbps = q->first * scale;
     }

@@ -77,6 +77,8 @@ class LineScanner {
         }
       } else {
         begin_value();
+        // NOTE: always past the first byte, so no byte can stall the scan.
+        ++i_;
         while (i_ < t_.size() &&
                std::string_view(",]}{[\": \t\r\n/").find(t_[i_]) == std::string_view::npos)
           ++i_;
@@ -250,6 +252,31 @@ int line_too_deep(std::string_view t, size_t max_depth) {
   return 0;
 }
 
+// The DOM builder of nlohmann::json::parse, keeping where and why parsing stopped: a number
+// beyond double range (1e400, a 400-digit integer) is an out_of_range exception with no
+// position, which the plain parse would throw past every file:line.
+class PositionedDomParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+ public:
+  explicit PositionedDomParser(nlohmann::json& root)
+      : json_sax_dom_parser(root, /*allow_exceptions_=*/false) {}
+
+  template <class Exception>
+  bool parse_error(size_t position, const std::string& token, const Exception& ex) {
+    failed = true;
+    byte = position;
+    overflow = ex.id == 406;  // out_of_range.406: number overflow
+    last_token = token;
+    what = ex.what();
+    return false;
+  }
+
+  bool failed = false;
+  size_t byte = 0;  //!< characters read when parsing stopped (1-based position of the last)
+  bool overflow = false;
+  std::string last_token;
+  std::string what;
+};
+
 }  // namespace
 
 std::string pointer_token(std::string_view key) {
@@ -275,6 +302,19 @@ LineTable jsonc_line_table(std::string_view text) {
 
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags) {
+  // NOTE: nlohmann's lexer takes a NUL byte for the end of input and would accept what follows
+  // unread; JSON text never holds one (a string writes it as \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const std::string_view before = text.substr(0, nul);
+    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    diags.add(Diagnostic{file,
+                         line,
+                         "",
+                         DiagCode::parse_error,
+                         "invalid JSON: a NUL byte (JSON text is UTF-8 without NUL bytes)",
+                         {}});
+    return std::nullopt;
+  }
   JsoncDocument doc;
   // NOTE: checked before parsing: the line table keeps one pointer per value, whose length grows
   // with the depth, so 100 k nested "[" (200 KB of text) would need gigabytes.
@@ -289,18 +329,35 @@ std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::strin
                          {}});
     return std::nullopt;
   }
-  try {
-    doc.value = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/true,
-                                      /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
-    // NOTE: e.byte is the 1-based position of the last character read.
-    const size_t offset = std::min(e.byte == 0 ? 0 : e.byte - 1, text.size());
+  PositionedDomParser sax(doc.value);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &sax, nlohmann::json::input_format_t::json,
+                            /*strict=*/true, /*ignore_comments=*/true);
+  if (sax.failed) {
+    // NOTE: sax.byte is the 1-based position of the last character read.
+    const size_t offset = std::min(sax.byte == 0 ? 0 : sax.byte - 1, text.size());
     const std::string_view before = text.substr(0, offset);
     const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    if (sax.overflow) {
+      // The text up to the number is valid JSON so far: its last value is the number.
+      LineScanner prefix(text.substr(0, std::min(offset + 1, text.size())));
+      prefix.run();
+      const std::string ptr = prefix.lines.empty() ? "" : prefix.lines.back().first;
+      std::string token = sax.last_token;
+      if (token.size() > 40) token = token.substr(0, 37) + "...";
+      diags.add(Diagnostic{file,
+                           line,
+                           ptr,
+                           DiagCode::out_of_range,
+                           "the number " + token +
+                               " is beyond the range of a double (about 1.8e308); write a "
+                               "smaller number",
+                           {}});
+      return std::nullopt;
+    }
     const size_t nl = before.rfind('\n');
     const size_t column = offset - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
     std::string msg =
-        "invalid JSON at column " + std::to_string(column) + ": " + strip_prefix(e.what());
+        "invalid JSON at column " + std::to_string(column) + ": " + strip_prefix(sax.what);
     // A trailing comma is the most common JSONC slip; nlohmann's message does not name it.
     const size_t last = before.find_last_not_of(" \t\r\n");
     if (offset < text.size() && (text[offset] == '}' || text[offset] == ']') &&

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/input_file.h"
 #include "models/jsonc.h"
 #include "models/loader.h"
 
@@ -27,13 +28,16 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   sc.name = default_name;
   if (const json* v = get(root, "name")) {
     if (auto s = string(*v, "/name")) {
+      const bool control = std::any_of(s->begin(), s->end(),
+                                       [](char c) { return static_cast<unsigned char>(c) < 0x20; });
       if (s->size() > MAX_NAME_BYTES) {
         (void)name(*v, "/name");  // records the length limit
-      } else if (s->empty() || s->find_first_of("/\\") != std::string::npos) {
+      } else if (s->empty() || *s == "." || *s == ".." || control ||
+                 s->find_first_of("/\\") != std::string::npos) {
         d_.error("/name", DiagCode::out_of_range,
-                 "name " + in_quotes(*s) +
-                     " names the output folder, so it must be non-empty "
-                     "and contain no '/' or '\\'");
+                 "name " + in_quotes(escape_for_message(*s)) +
+                     " names the output folder out/<name>/, so it must be non-empty, not \".\" "
+                     "or \"..\", and contain no '/', '\\' or control characters");
       } else {
         sc.name = *s;
       }
@@ -108,6 +112,17 @@ void apply_override(json& root, const std::string& spec, Diagnostics& d) {
                      "cannot apply --set " + in_quotes(spec) + ": " + why,
                      {}});
   };
+  if (invalid_utf8_at(spec)) {
+    // NOTE: the message must not repeat the bytes: quote them escaped.
+    d.add(Diagnostic{
+        "",
+        0,
+        "",
+        DiagCode::bad_override,
+        "cannot apply --set " + in_quotes(escape_for_message(spec)) + ": it is not UTF-8 text",
+        {}});
+    return;
+  }
   if (eq == std::string::npos || eq == 0) {
     return fail("", "expected PATH=VALUE, e.g. pools.0.count=16");
   }
@@ -168,22 +183,7 @@ const std::vector<std::string>& scenario_keys() {
 }
 
 std::optional<std::string> read_scenario_file(const std::string& path, Diagnostics& diags) {
-  std::error_code ec;
-  std::ifstream in(path, std::ios::binary);
-  if (!fs::is_regular_file(path, ec) || !in) {
-    diags.add(Diagnostic{
-        path,
-        0,
-        "",
-        DiagCode::io_error,
-        "cannot read the scenario file: " +
-            std::string(fs::exists(path, ec) ? "it is not a readable file" : "no such file"),
-        {}});
-    return std::nullopt;
-  }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return std::move(buf).str();
+  return read_input_file(path, MAX_DOCUMENT_BYTES, "scenario file", "", diags);
 }
 
 std::optional<Scenario> load_scenario(const std::string& path, const LoadOptions& opts,
@@ -214,6 +214,8 @@ std::optional<Scenario> load_scenario_text(std::string_view text, const std::str
   Scenario sc;
   try {
     sc = loading::Loader(diags, base_dir, opts).load(doc->value, default_name);
+  } catch (const std::bad_alloc&) {
+    throw;  // not a fault of one value: the CLI reports it as out of memory (exit 3)
   } catch (const std::exception& e) {
     // NOTE: every value is type-checked before use, so this is a safety net, not a path.
     diags.error("", DiagCode::wrong_type, std::string("unexpected value: ") + e.what());

@@ -18,7 +18,7 @@ struct LoadOptions {
 };
 
 //! The whole text of the scenario file `path`; nullopt with one io_error diagnostic (line 0)
-//! when it is missing or not a readable regular file.
+//! when it is missing, not a regular file, too large or not UTF-8 (models/input_file.h).
 std::optional<std::string> read_scenario_file(const std::string& path, Diagnostics& diags);
 
 //! Loads and validates a scenario file; nullopt with `diags` filled when anything is wrong.

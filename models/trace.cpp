@@ -4,13 +4,28 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
-
 #include "models/catalog.h"
+#include "models/input_file.h"
 
 namespace gpuplan {
 namespace {
+
+// Header cells listed in a "no such column" message at most.
+constexpr size_t MAX_LISTED_COLUMNS = 64;
+
+// A header cell that reads as a column name (letters, digits, space, _ - . ( ) /, at most 40
+// bytes), so echoing it shows nothing but a name.
+bool looks_like_column_name(const std::string& h) {
+  return h.size() <= 40 && std::all_of(h.begin(), h.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) ||
+                  std::string_view(" _-.()/").find(c) != std::string_view::npos;
+         });
+}
+
+// A CSV field as messages show it: at most 40 bytes, control and non-ASCII bytes escaped.
+std::string shown_field(std::string_view f) {
+  return escape_for_message(f, 40);
+}
 
 std::string_view trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t");
@@ -145,17 +160,10 @@ std::optional<double> parse_datetime(std::string_view s) {
 
 std::optional<TraceData> read_trace(const TraceFormat& fmt, const std::string& pointer,
                                     Diagnostics& diags) {
-  std::ifstream in(fmt.path, std::ios::binary);
-  if (!in) {
-    diags.error(pointer, DiagCode::io_error,
-                "cannot read trace file " + in_quotes(fmt.path) +
-                    "; check the path (relative paths "
-                    "start at the scenario file's folder)");
-    return std::nullopt;
-  }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_trace(buf.str(), fmt, fmt.path, pointer, diags);
+  // NOTE: the pointer, not the file, labels a failure: the trace path is a scenario value.
+  const auto text = read_input_file(fmt.path, MAX_TRACE_BYTES, "trace file", pointer, diags);
+  if (!text) return std::nullopt;
+  return parse_trace(*text, fmt, fmt.path, pointer, diags);
 }
 
 std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fmt,
@@ -185,18 +193,25 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   const std::string* names[] = {&fmt.submit_column, &fmt.gpus_column, &fmt.duration_column};
   size_t col[3];
   bool columns_ok = true;
+  // NOTE: the header is echoed only when it reads as column names: a path to some other file
+  // (a key file, /proc/self/environ) must not print its first line in the error.
+  const bool names_shown = header.size() <= MAX_LISTED_COLUMNS &&
+                           std::all_of(header.begin(), header.end(), looks_like_column_name);
   for (int k = 0; k < 3; ++k) {
     col[k] = find_column(header, *names[k]);
     if (col[k] != NONE) continue;
     columns_ok = false;
-    auto candidates = closest_names(*names[k], header);
+    auto candidates = names_shown ? closest_names(*names[k], header) : std::vector<std::string>{};
     std::string listed;
     for (const auto& h : header) listed += (listed.empty() ? "" : ", ") + h;
+    const std::string what = names_shown
+                                 ? "its columns: " + listed
+                                 : "its first line does not read as a CSV header of column names";
     Diagnostic d{file,
                  header_line,
                  pointer,
                  DiagCode::unknown_name,
-                 "trace has no column " + in_quotes(*names[k]) + " (its columns: " + listed +
+                 "trace has no column " + in_quotes(shown_field(*names[k])) + " (" + what +
                      "); name the right one under \"columns\"" + did_you_mean(candidates),
                  candidates};
     diags.add(std::move(d));
@@ -226,23 +241,24 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
 
     std::optional<double> submit = datetime ? parse_datetime(submit_text) : to_number(submit_text);
     if (!submit) {
-      row_error(
-          row_line,
-          "column " + in_quotes(header[col[0]]) + ": cannot read " + in_quotes(submit_text) +
-              (datetime ? " as a date-time (expected YYYY-MM-DD HH:MM:SS, UTC)" : " as a number"));
+      row_error(row_line, "column " + in_quotes(header[col[0]]) + ": cannot read " +
+                              in_quotes(shown_field(submit_text)) +
+                              (datetime ? " as a date-time (expected YYYY-MM-DD HH:MM:SS, UTC)"
+                                        : " as a number"));
     }
     const auto gpus = to_number(gpus_text);
     const bool gpus_ok = gpus && *gpus >= 0 && *gpus == std::floor(*gpus) && *gpus < 2147483648.0;
     if (!gpus_ok) {
       const bool too_large = gpus && *gpus >= 2147483648.0;
-      row_error(row_line, "column " + in_quotes(header[col[1]]) + ": " + in_quotes(gpus_text) +
+      row_error(row_line, "column " + in_quotes(header[col[1]]) + ": " +
+                              in_quotes(shown_field(gpus_text)) +
                               (too_large ? " GPUs is too large; a job asks for 0 to 2147483647"
                                          : " is not a whole number of GPUs (0 or more)"));
     }
     const auto duration = to_number(duration_text);
     if (!duration) {
       row_error(row_line, "column " + in_quotes(header[col[2]]) + ": cannot read " +
-                              in_quotes(duration_text) + " as a number");
+                              in_quotes(shown_field(duration_text)) + " as a number");
     }
     if (!submit || !gpus_ok || !duration) continue;
     if (*gpus == 0 || *duration <= 0) {

@@ -431,7 +431,7 @@ TEST_CASE("load::files") {
     Diagnostics d;
     CHECK_FALSE(read_scenario_file(dir.string(), d));
     REQUIRE(d.size() == 1);
-    CHECK(contains(d.sorted()[0].message, "not a readable file"));
+    CHECK(d.sorted()[0].code == DiagCode::io_error);
     const auto path = (dir / "bytes.json").string();
     std::ofstream(path, std::ios::binary) << "{\r\n}\n";
     Diagnostics ok;

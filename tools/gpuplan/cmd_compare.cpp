@@ -30,6 +30,12 @@ std::string difference_text(const study::Difference& d) {
          reports::format_change(q, d.paired.ci95_high) + "]" + (d.significant ? "  *" : "");
 }
 
+//! The output folder: --out, or out/compare-<a>-vs-<b>/.
+std::filesystem::path compare_dir(const CompareOptions& o, const Scenario& a, const Scenario& b) {
+  if (!o.mc.scenario.out_dir.empty()) return o.mc.scenario.out_dir;
+  return std::filesystem::path("out") / ("compare-" + a.name + "-vs-" + b.name);
+}
+
 int run_compare(const CompareOptions& o) {
   const study::Processes processes;
   if (!processes.ready("compare")) return 2;
@@ -53,22 +59,21 @@ int run_compare(const CompareOptions& o) {
                 << "; common random numbers need one seed: pass --seed N to use it for both\n";
       a.reset();
     }
-    if (!check.agree(backend && a && b)) return 2;
+    if (!check.agree(backend && a && b && output_folder_ok(compare_dir(o, *a, *b)))) return 2;
   }
   const CompiledScenario ca = compile(*a), cb = compile(*b);
   const study::Comparison c =
       study::compare(*a, ca, *b, cb, study_options(o.mc, *backend, "compare"));
   if (!c.held()) return 0;  // rank 0 writes
 
-  const std::filesystem::path dir =
-      o.mc.scenario.out_dir.empty()
-          ? std::filesystem::path("out") / ("compare-" + a->name + "-vs-" + b->name)
-          : std::filesystem::path(o.mc.scenario.out_dir);
+  const std::filesystem::path dir = compare_dir(o, *a, *b);
   const nlohmann::json doc = reports::compare_json(*a, *b, c);
-  if (!write_study(dir / "a", result_json(*a, ca, c.a), c.a) ||
-      !write_study(dir / "b", result_json(*b, cb, c.b), c.b) ||
-      !write_outputs(dir, {{"compare.json", doc.dump(2) + "\n"},
-                           {"compare.html", reports::render_compare_html(doc)}}))
+  const auto out = stage_outputs(dir);
+  if (!out || !write_study(*out, "a", result_json(*a, ca, c.a), c.a) ||
+      !write_study(*out, "b", result_json(*b, cb, c.b), c.b) ||
+      !write_files(*out, {{"compare.json", doc.dump(2) + "\n"},
+                          {"compare.html", reports::render_compare_html(doc)}}) ||
+      !publish(*out))
     return 1;
   if (o.mc.scenario.quiet) return 0;
   std::printf("%s vs %s: %zu paired replications (common random numbers, seed %llu)\n",

@@ -60,14 +60,15 @@ int run_mc(const McCliOptions& o) {
     study::AgreedInputCheck check;
     backend = resolve_backend(o.backend);
     if (backend) sc = load_or_report(o.scenario);
-    if (!check.agree(backend && sc)) return 2;
+    if (!check.agree(backend && sc && output_folder_ok(output_dir(o.scenario, *sc)))) return 2;
   }
   const CompiledScenario cs = compile(*sc);
   const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   const nlohmann::json result = result_json(*sc, cs, s);
-  if (!write_study(dir, result, s)) return 1;
+  const auto out = stage_outputs(dir);
+  if (!out || !write_study(*out, "", result, s) || !publish(*out)) return 1;
   if (o.scenario.quiet) return 0;
   // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
   // means would only mislead.
@@ -140,19 +141,20 @@ study::MonteCarloOptions study_options(const McCliOptions& o, McBackend backend,
   return mo;
 }
 
-bool write_study(const std::filesystem::path& dir, const nlohmann::json& result,
+bool write_study(reports::OutputFolder& out, const std::string& sub, const nlohmann::json& result,
                  const study::Summary& s) {
   std::ostringstream replicas_csv, series_csv, classes_csv;
   reports::write_replicas_csv(s, replicas_csv);
   reports::write_timeseries_csv(result, series_csv);
   reports::write_per_class_csv(result, classes_csv);
+  const std::string at = sub.empty() ? "" : sub + "/";
   // NOTE: the page's data island is made from result.json's text: serialised once.
   const std::string text = result.dump(2) + "\n";
-  return write_outputs(dir, {{"result.json", text},
-                             {"report.html", reports::render_html_report(result, text)},
-                             {"replicas.csv", replicas_csv.str()},
-                             {"timeseries.csv", series_csv.str()},
-                             {"classes.csv", classes_csv.str()}});
+  return write_files(out, {{at + "result.json", text},
+                           {at + "report.html", reports::render_html_report(result, text)},
+                           {at + "replicas.csv", replicas_csv.str()},
+                           {at + "timeseries.csv", series_csv.str()},
+                           {at + "classes.csv", classes_csv.str()}});
 }
 
 CLI::App* add_mc_command(CLI::App& app, int& exit_code) {

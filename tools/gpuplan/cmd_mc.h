@@ -37,8 +37,9 @@ void add_mc_options(CLI::App* cmd, McCliOptions& o);
                                                      const std::string& label);
 
 //! Writes result.json (`result`), report.html, replicas.csv, timeseries.csv and classes.csv of the
-//! study `s` into `dir`; false (with a message on stderr) when the folder cannot be written.
-[[nodiscard]] bool write_study(const std::filesystem::path& dir, const nlohmann::json& result,
-                               const study::Summary& s);
+//! study `s` into the staged folder `out`, under `sub` ("" or a subfolder such as "point-3");
+//! false (with a message on stderr) when they cannot be written.
+[[nodiscard]] bool write_study(reports::OutputFolder& out, const std::string& sub,
+                               const nlohmann::json& result, const study::Summary& s);
 
 }  // namespace gpuplan::cli

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/catalog_age.h"
+#include "models/input_file.h"
 #include "models/jsonc.h"
 #include "models/quote.h"
 #include "reports/quote_render.h"
@@ -125,15 +126,10 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
   LineTable lines;
   std::string label = "(command line)";
   if (!f.request_file.empty()) {
-    std::ifstream in(f.request_file, std::ios::binary);
-    if (!in) {
-      diags.error("", DiagCode::io_error,
-                  "cannot read the request file \"" + f.request_file + "\"");
-      return std::nullopt;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    auto doc = parse_jsonc(text.str(), f.request_file, diags);
+    const auto text =
+        read_input_file(f.request_file, MAX_DOCUMENT_BYTES, "request file", "", diags);
+    if (!text) return std::nullopt;
+    auto doc = parse_jsonc(*text, f.request_file, diags);
     if (!doc) return std::nullopt;
     j = std::move(doc->value);
     lines = std::move(doc->lines);
@@ -149,6 +145,23 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
     diags.error("", DiagCode::wrong_type, "a quote request must be a JSON object");
     return std::nullopt;
   }
+  // NOTE: a flag value lands in quote.json, which must be UTF-8; refuse other bytes here.
+  bool flags_ok = true;
+  for (const auto& [ptr, value] : f.values) {
+    if (!invalid_utf8_at(value)) continue;
+    diags.error(ptr, DiagCode::bad_flag,
+                "the value " + in_quotes(escape_for_message(value)) + " is not UTF-8 text");
+    flags_ok = false;
+  }
+  for (const auto* list : {&f.providers, &f.gpus, &f.instances}) {
+    for (const auto& value : *list) {
+      if (!invalid_utf8_at(value)) continue;
+      diags.error("/options", DiagCode::bad_flag,
+                  "the value " + in_quotes(escape_for_message(value)) + " is not UTF-8 text");
+      flags_ok = false;
+    }
+  }
+  if (!flags_ok) return std::nullopt;
   for (const auto& [ptr, value] : f.values) j[json::json_pointer(ptr)] = flag_value(value);
   const auto put_list = [&](const char* ptr, const std::vector<std::string>& v) {
     if (!v.empty()) j[json::json_pointer(ptr)] = v;
@@ -170,6 +183,7 @@ int run_quote(const QuoteFlags& f) {
     print_diagnostics(diags, f.errors);
     return 2;
   }
+  if (!f.out_dir.empty() && !output_folder_ok(f.out_dir)) return 2;
   const quote::Quote q = quote::make_quote(*req, builtin_catalog(), today_utc());
 
   // The engine checks the shown inference rows; rows of one instance and size share a run.
@@ -193,14 +207,19 @@ int run_quote(const QuoteFlags& f) {
   if (!f.quiet) std::cout << quote::format_quote_table(report);
   if (f.out_dir.empty()) return 0;
   const fs::path dir = f.out_dir;
-  if (!write_outputs(dir, {{"quote.html", quote::render_quote_html(report)},
-                           {"quote.json", quote::quote_json(report).dump(2) + "\n"}}))
+  const auto out = stage_outputs(dir);
+  if (!out || !write_files(*out, {{"quote.html", quote::render_quote_html(report)},
+                                  {"quote.json", quote::quote_json(report).dump(2) + "\n"}}))
     return 1;
   if (f.no_pdf) {
+    if (!publish(*out)) return 1;
     if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
     return 0;
   }
-  switch (print_pdf(dir / "quote.html", dir / "quote.pdf")) {
+  const PdfStatus pdf = print_pdf(out->staged("quote.html"), out->staged("quote.pdf"));
+  // NOTE: without the PDF the quote is still complete (quote.html prints the same page).
+  if (!publish(*out)) return 1;
+  switch (pdf) {
     case PdfStatus::written:
       if (!f.quiet)
         std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json,quote.pdf}\n";

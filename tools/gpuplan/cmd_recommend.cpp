@@ -61,7 +61,9 @@ int run_recommend(const RecommendOptions& o) {
     }
     if (sc && sc->recommend) options = study::recommend_options(*text, *sc, diags);
     if (!diags.ok()) print_diagnostics(diags, o.scenario.errors);
-    if (!check.agree(backend && sc && sc->recommend && options)) return 2;
+    if (!check.agree(backend && sc && sc->recommend && options &&
+                     output_folder_ok(output_dir(o.scenario, *sc))))
+      return 2;
   }
   study::RecommendRunOptions ro;
   ro.replications = o.replications.value_or(sc->recommend->replications);
@@ -95,8 +97,9 @@ int run_recommend(const RecommendOptions& o) {
   }
   json result = result_json(*r.best_scenario, *r.best_compiled, r.best);
   result["recommendation"] = rec;
-  if (!write_study(dir, result, r.best) ||
-      !write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}}))
+  const auto out = stage_outputs(dir);
+  if (!out || !write_study(*out, "", result, r.best) ||
+      !write_files(*out, {{"recommendation.json", rec.dump(2) + "\n"}}) || !publish(*out))
     return 1;
   if (o.scenario.quiet) return 0;
   const std::string per_useful = cell(rec["recommended"], "cost_usd_per_useful_gpu_hour");

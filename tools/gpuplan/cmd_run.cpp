@@ -28,6 +28,15 @@ using reports::render_html_report;
 using reports::write_per_class_csv;
 using reports::write_timeseries_csv;
 
+// Whether the --jobs file `jobs` lies directly in the output folder `dir` (symlinks resolved).
+bool jobs_path_in(const std::filesystem::path& dir, const std::string& jobs) {
+  std::error_code ec;
+  const auto folder = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+  const auto parent =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(jobs, ec).parent_path(), ec);
+  return !ec && folder == parent;
+}
+
 struct RunOptions {
   ScenarioOptions scenario;
   std::string jobs;  //!< --jobs PATH: per-job CSV ("" = none)
@@ -38,11 +47,26 @@ int run(const RunOptions& ro) {
   auto sc = load_or_report(o);
   if (!sc) return 2;
   const CompiledScenario cs = compile(*sc);
+  const auto dir = output_dir(o, *sc);
+  // NOTE: a --jobs file inside the output folder is one of its files: staged and published with
+  // the others (the folder is replaced as a whole).
+  std::vector<std::string> jobs_in_folder;
+  if (!ro.jobs.empty() && jobs_path_in(dir, ro.jobs)) {
+    jobs_in_folder.push_back(std::filesystem::path(ro.jobs).filename().string());
+  }
+  if (!output_folder_ok(dir, jobs_in_folder)) return 2;
   // NOTE: the per-job file is opened before simulating, so a bad --jobs costs no run.
   std::unique_ptr<JobsCsvFile> jobs;
+  std::unique_ptr<reports::OutputFolder> out;
   JobRecordSink sink;
   if (!ro.jobs.empty()) {
-    jobs = std::make_unique<JobsCsvFile>(ro.jobs, cs.class_names, cs.pool_names);
+    std::filesystem::path jobs_path = ro.jobs;
+    if (!jobs_in_folder.empty()) {
+      out = stage_outputs(dir, jobs_in_folder);
+      if (!out) return 1;
+      jobs_path = out->staged(jobs_in_folder.front());
+    }
+    jobs = std::make_unique<JobsCsvFile>(jobs_path, cs.class_names, cs.pool_names);
     if (!jobs->error().empty()) {
       std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
       return 2;
@@ -69,17 +93,20 @@ int run(const RunOptions& ro) {
   std::ostringstream series_csv, classes_csv;
   write_timeseries_csv(result, series_csv);
   write_per_class_csv(result, classes_csv);
-  const auto dir = output_dir(o, *sc);
-  const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
-  if (!write_outputs(dir, {{"result.json", text},
-                           {"report.html", render_html_report(result, text)},
-                           {"timeseries.csv", series_csv.str()},
-                           {"classes.csv", classes_csv.str()}}))
-    return 1;
+  // NOTE: the per-job file is completed first, so the outputs never appear without it.
   if (jobs && !jobs->commit()) {
     std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
     return 1;
   }
+  if (!out) out = stage_outputs(dir, jobs_in_folder);
+  const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
+  if (!out ||
+      !write_files(*out, {{"result.json", text},
+                          {"report.html", render_html_report(result, text)},
+                          {"timeseries.csv", series_csv.str()},
+                          {"classes.csv", classes_csv.str()}}) ||
+      !publish(*out))
+    return 1;
   if (!o.quiet) {
     const ReplicaMetrics& m = s.single->metrics;
     const std::string counts =

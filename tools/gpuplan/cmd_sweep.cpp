@@ -103,14 +103,18 @@ int run_sweep(const SweepOptions& o) {
             o.mc, *backend, "sweep " + std::to_string(i + 1) + "/" + std::to_string(grid.size())));
       }
     }
-    if (!check.agree(ok)) return 2;
+    if (!check.agree(ok && output_folder_ok(output_dir(o.mc.scenario, scenarios.front()))))
+      return 2;
   }
 
   const std::filesystem::path dir = output_dir(o.mc.scenario, scenarios.front());
+  // NOTE: staged on the process that holds the points (rank 0), at its first point.
+  std::unique_ptr<reports::OutputFolder> out;
   const study::Sweep sweep = study::sweep(
       scenarios, options,
       [&](std::size_t i, const Scenario& sc, const CompiledScenario& cs, const study::Summary& s) {
-        return write_study(dir / ("point-" + std::to_string(i)), result_json(sc, cs, s), s);
+        if (!out) out = stage_outputs(dir);
+        return out && write_study(*out, "point-" + std::to_string(i), result_json(sc, cs, s), s);
       });
   if (sweep.stopped) return 1;
   if (!sweep.held) return 0;  // rank 0 writes the sweep's files
@@ -120,9 +124,12 @@ int run_sweep(const SweepOptions& o) {
   std::ostringstream csv;
   reports::write_sweep_csv(axes, grid, sweep, csv);
   const nlohmann::json doc = reports::sweep_json(req, axes, grid, sweep);
-  if (!write_outputs(dir, {{"sweep.json", doc.dump(2) + "\n"},
-                           {"sweep.csv", csv.str()},
-                           {"sweep.html", reports::render_sweep_html(doc)}}))
+  if (!out) out = stage_outputs(dir);
+  if (!out ||
+      !write_files(*out, {{"sweep.json", doc.dump(2) + "\n"},
+                          {"sweep.csv", csv.str()},
+                          {"sweep.html", reports::render_sweep_html(doc)}}) ||
+      !publish(*out))
     return 1;
   if (!o.mc.scenario.quiet) {
     std::printf("%s: %zu points x %u replications (common random numbers)\n",

@@ -1,10 +1,6 @@
 #include "tools/gpuplan/common.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <system_error>
 
 namespace gpuplan::cli {
 
@@ -48,29 +44,40 @@ std::filesystem::path output_dir(const ScenarioOptions& o, const Scenario& sc) {
   return std::filesystem::path("out") / sc.name;
 }
 
-bool write_outputs(const std::filesystem::path& dir,
-                   const std::vector<std::pair<std::string, std::string>>& files) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    std::cerr << dir.string() << ": cannot create the output folder: " << ec.message() << "\n";
-    return false;
-  }
-  std::vector<std::filesystem::path> temps;
+bool output_folder_ok(const std::filesystem::path& dir, const std::vector<std::string>& also_ours) {
+  const std::string problem = reports::output_folder_problem(dir, also_ours);
+  if (problem.empty()) return true;
+  std::cerr << "--out " << problem << "\n";
+  return false;
+}
+
+std::unique_ptr<reports::OutputFolder> stage_outputs(const std::filesystem::path& dir,
+                                                     const std::vector<std::string>& also_ours) {
+  std::string error;
+  auto out = reports::OutputFolder::stage(dir, error, also_ours);
+  if (!out) std::cerr << error << "\n";
+  return out;
+}
+
+bool write_files(reports::OutputFolder& out, const OutputFiles& files) {
   for (const auto& [name, content] : files) {
-    const auto tmp = dir / ("." + name + ".tmp");
-    std::ofstream f(tmp, std::ios::binary);
-    f << content;
-    if (!f.good()) {
-      std::cerr << tmp.string() << ": cannot write: " << std::strerror(errno) << "\n";
-      for (const auto& t : temps) std::filesystem::remove(t, ec);
+    if (!out.write(name, content)) {
+      std::cerr << out.error() << "\n";
       return false;
     }
-    temps.push_back(tmp);
   }
-  for (size_t i = 0; i < files.size(); ++i)
-    std::filesystem::rename(temps[i], dir / files[i].first, ec);
   return true;
+}
+
+bool publish(reports::OutputFolder& out) {
+  if (out.commit()) return true;
+  std::cerr << out.error() << "\n";
+  return false;
+}
+
+bool write_outputs(const std::filesystem::path& dir, const OutputFiles& files) {
+  const auto out = stage_outputs(dir);
+  return out && write_files(*out, files) && publish(*out);
 }
 
 }  // namespace gpuplan::cli

@@ -1,6 +1,7 @@
 #pragma once
 //! Pieces every scenario-taking command shares: options, loading with diagnostics, writing outputs.
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "models/load.h"
+#include "reports/output_folder.h"
 
 namespace gpuplan::cli {
 
@@ -36,9 +38,27 @@ void print_diagnostics(const Diagnostics& d, const std::string& format);
 //! The output folder: --out, or out/<scenario name>/.
 std::filesystem::path output_dir(const ScenarioOptions& o, const Scenario& sc);
 
-//! Writes `files` (name -> content) into `dir`, creating it; all or nothing (temp + rename).
+//! Files of one command: (name inside the output folder, content); a name may hold one
+//! subfolder ("point-3/result.json").
+using OutputFiles = std::vector<std::pair<std::string, std::string>>;
+
+//! Whether `dir` may be used as an output folder (reports::output_folder_problem); prints why
+//! not on stderr. Call it before any work, so a bad --out costs no run (invalid input, exit 2).
+[[nodiscard]] bool output_folder_ok(const std::filesystem::path& dir,
+                                    const std::vector<std::string>& also_ours = {});
+
+//! Stages the output folder `dir` (reports::OutputFolder); nullptr with a message on stderr.
+[[nodiscard]] std::unique_ptr<reports::OutputFolder> stage_outputs(
+    const std::filesystem::path& dir, const std::vector<std::string>& also_ours = {});
+
+//! Writes `files` into the staged folder `out`; false with a message on stderr.
+[[nodiscard]] bool write_files(reports::OutputFolder& out, const OutputFiles& files);
+
+//! Publishes `out` (all its files appear at once); false with a message on stderr.
+[[nodiscard]] bool publish(reports::OutputFolder& out);
+
+//! Stages, writes and publishes `files` in `dir`: all of them appear together or none does.
 //! Returns false with a message on stderr when the folder cannot be written.
-bool write_outputs(const std::filesystem::path& dir,
-                   const std::vector<std::pair<std::string, std::string>>& files);
+[[nodiscard]] bool write_outputs(const std::filesystem::path& dir, const OutputFiles& files);
 
 }  // namespace gpuplan::cli

@@ -1,5 +1,6 @@
 //! gpuplan: GPU cluster simulator and capacity-planning engine (CLI contract: ARCHITECTURE.md §3).
 #include <exception>
+#include <new>
 #include <iostream>
 #include <string_view>
 
@@ -12,6 +13,9 @@ namespace {
 bool splits_across_processes(std::string_view command) {
   return command == "mc" || command == "sweep" || command == "recommend" || command == "compare";
 }
+
+//! Exit status when memory ran out (0 done, 1 internal error, 2 invalid input).
+constexpr int EXIT_OUT_OF_MEMORY = 3;
 
 }  // namespace
 
@@ -43,6 +47,13 @@ int main(int argc, char** argv) {
     // --help and --version exit 0; every other command-line mistake is invalid input (2).
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  } catch (const std::bad_alloc&) {
+    // NOTE: neither a bug (1) nor bad input (2): the work did not fit in memory
+    // (docs/reliability.md).
+    std::cerr << "gpuplan: out of memory: this scenario needs more memory than the process may "
+                 "use; make it smaller (topology, job count, horizon) or run it on a larger "
+                 "machine\n";
+    return EXIT_OUT_OF_MEMORY;
   } catch (const std::exception& e) {
     std::cerr << "gpuplan: internal error (please report it): " << e.what() << "\n";
     return 1;
