@@ -10,17 +10,17 @@ namespace gpuplan {
 
 //! Closed set of error codes; the string table is diag_code_name().
 enum class DiagCode : uint8_t {
-  parse_error,    //!< not valid JSON(C) / CSV
-  unknown_key,    //!< a key the format does not define
-  missing_key,    //!< a required key is absent
-  wrong_type,     //!< e.g. a string where a number is required
-  out_of_range,   //!< a number outside its allowed range
-  unknown_name,   //!< a reference to a GPU, instance, pool, ... that does not exist
-  bad_unit,       //!< a duration/rate/size string that cannot be read
-  infeasible,     //!< valid on its own, impossible in context (e.g. job larger than any pool)
-  bad_override,   //!< a --set PATH=VALUE that cannot be applied
-  io_error,       //!< a file that cannot be read or written
-  bad_flag,       //!< a command-line flag or value
+  parse_error,     //!< not valid JSON(C) / CSV
+  unknown_key,     //!< a key the format does not define
+  missing_key,     //!< a required key is absent
+  wrong_type,      //!< e.g. a string where a number is required
+  out_of_range,    //!< a number outside its allowed range
+  unknown_name,    //!< a reference to a GPU, instance, pool, ... that does not exist
+  bad_unit,        //!< a duration/rate/size string that cannot be read
+  infeasible,      //!< valid on its own, impossible in context (e.g. job larger than any pool)
+  bad_override,    //!< a --set PATH=VALUE that cannot be applied
+  io_error,        //!< a file that cannot be read or written
+  bad_flag,        //!< a command-line flag or value
   limit_exceeded,  //!< more work or memory than a limit allows (docs/reliability.md, "Limits")
 };
 
@@ -39,7 +39,7 @@ struct Diagnostic {
   int line = 0;         //!< 1-based line in `file`, 0 = unknown
   std::string pointer;  //!< JSON pointer of the offending value ("" for CSV rows / flags)
   DiagCode code = DiagCode::parse_error;
-  std::string message;  //!< one sentence: rule, value, suggestion
+  std::string message;                  //!< one sentence: rule, value, suggestion
   std::vector<std::string> candidates;  //!< "did you mean" names, closest first
 
   //! `file:line: /pointer: message` (parts omitted when unknown).

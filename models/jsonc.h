@@ -26,8 +26,8 @@ struct JsoncDocument {
 };
 
 //! Parses JSONC text (`//` and `/* */` comments allowed); on invalid JSON returns nullopt with a
-//! parse_error diagnostic at `file:line` (limit_exceeded past MAX_JSON_DEPTH, checked before parsing);
-//! duplicate keys are reported but the document is kept.
+//! parse_error diagnostic at `file:line` (limit_exceeded past MAX_JSON_DEPTH, checked before
+//! parsing); duplicate keys are reported but the document is kept.
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags);
 

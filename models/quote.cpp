@@ -26,8 +26,8 @@ constexpr uint32_t MAX_INFERENCE_NODES = 100000;
 constexpr uint32_t MAX_PIPELINE_STAGES = 16;
 constexpr double MAX_SLOWDOWN =
     10;  // expected / failure-free time beyond which spot "never" finishes
-constexpr double MC_DRAW_BUDGET = 4e6;     // random draws per Monte Carlo of one option (~50 ms)
-constexpr uint32_t MIN_REPLICAS = 50;      // fewest Monte Carlo replicas kept under that budget
+constexpr double MC_DRAW_BUDGET = 4e6;    // random draws per Monte Carlo of one option (~50 ms)
+constexpr uint32_t MIN_REPLICAS = 50;     // fewest Monte Carlo replicas kept under that budget
 constexpr uint32_t BUDGET_MC_PROBES = 4;  // Monte Carlo checks of a budget-only size search
 
 // ---- sizing helpers --------------------------------------------------------------------------

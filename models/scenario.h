@@ -40,15 +40,15 @@ struct GpuChoice {
 
 //! How to read a CSV trace.
 struct TraceFormat {
-  std::string path;                 //!< resolved against the scenario file's folder
+  std::string path;  //!< resolved against the scenario file's folder
   std::string submit_column = "submit_time";
   std::string gpus_column = "num_gpus";
   std::string duration_column = "duration";
   TimeFormat time_format = TimeFormat::seconds;  //!< datetime: "YYYY-MM-DD HH:MM:SS"
-  double time_scale = 1.0;              //!< multiply numeric times and durations to get [s]
-  bool rebase = true;                   //!< shift submit times so the first row is at 0
-  double offset_s = 0;                  //!< added to every submit time after rebasing
-  std::optional<uint64_t> limit;        //!< use only the first N rows
+  double time_scale = 1.0;        //!< multiply numeric times and durations to get [s]
+  bool rebase = true;             //!< shift submit times so the first row is at 0
+  double offset_s = 0;            //!< added to every submit time after rebasing
+  std::optional<uint64_t> limit;  //!< use only the first N rows
 };
 
 //! One row of a trace after parsing.
@@ -62,33 +62,35 @@ struct TraceRow {
 //! A training description of a job class (models/speed.h): sets the communication share of each
 //! step, and with `tokens` the duration of every job.
 struct TrainingSpec {
-  double params = 0;                 //!< N, model parameters
-  std::optional<double> tokens;      //!< D, tokens per job: duration = speed model (gpus fixed)
-  std::optional<double> step_time_s;  //!< [s] one optimizer step on the reference GPU, ideal placement
-  double batch_tokens = 4e6;         //!< global batch per step (when step_time is absent)
+  double params = 0;             //!< N, model parameters
+  std::optional<double> tokens;  //!< D, tokens per job: duration = speed model (gpus fixed)
+  std::optional<double>
+      step_time_s;            //!< [s] one optimizer step on the reference GPU, ideal placement
+  double batch_tokens = 4e6;  //!< global batch per step (when step_time is absent)
   Precision precision = Precision::bf16;  //!< as written (fp16 trains at the bf16 rate)
-  double mfu = 0.4;                  //!< model FLOPs utilisation (0, 1]
-  bool data_parallel = true;         //!< all GPUs data-parallel; false: tensor-parallel in a node
-  double overlap = 0;                //!< share of the gradient all-reduce hidden behind compute
+  double mfu = 0.4;                       //!< model FLOPs utilisation (0, 1]
+  bool data_parallel = true;  //!< all GPUs data-parallel; false: tensor-parallel in a node
+  double overlap = 0;         //!< share of the gradient all-reduce hidden behind compute
 };
 
 //! A job class: arrivals + sizes + durations, or a replayed trace.
 struct JobClass {
   std::string name;
-  std::string description;         //!< free text as written ("" = none)
-  std::string pointer;             //!< JSON pointer of this class in the scenario (for messages)
-  double rate_per_s = 0;           //!< Poisson arrival rate (when no trace)
-  GpuChoice gpus;                  //!< GPUs per job (when no trace)
-  Distribution duration;           //!< [s] (when no trace)
+  std::string description;  //!< free text as written ("" = none)
+  std::string pointer;      //!< JSON pointer of this class in the scenario (for messages)
+  double rate_per_s = 0;    //!< Poisson arrival rate (when no trace)
+  GpuChoice gpus;           //!< GPUs per job (when no trace)
+  Distribution duration;    //!< [s] (when no trace)
   std::optional<TraceFormat> trace;
   std::vector<TraceRow> trace_rows;  //!< filled by the loader when `trace` is set
-  uint64_t skipped_rows = 0;  //!< trace rows dropped for 0 GPUs or a duration <= 0
+  uint64_t skipped_rows = 0;         //!< trace rows dropped for 0 GPUs or a duration <= 0
   //! GPU the durations refer to (nullptr = the pool's own), in the built-in catalog.
   const GpuSpec* reference_gpu = nullptr;
-  std::vector<uint32_t> pool_indices;  //!< indices into Scenario::pools it may use (empty = all)
+  std::vector<uint32_t> pool_indices;    //!< indices into Scenario::pools it may use (empty = all)
   std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
-  std::optional<double> comm_fraction;   //!< share of a step spent in network all-reduce (no training)
-  ClassEconomics econ;                   //!< checkpointing and spot tolerance
+  std::optional<double>
+      comm_fraction;    //!< share of a step spent in network all-reduce (no training)
+  ClassEconomics econ;  //!< checkpointing and spot tolerance
 
   //! Whether this class may run on pool `pool_idx` (every pool when it names none).
   [[nodiscard]] bool may_use(size_t pool_idx) const {
@@ -103,13 +105,13 @@ using InlineInstance = InstanceType;
 //! A pool of identical nodes of one instance type under one way of paying.
 struct Pool {
   std::string name;
-  std::string instance;    //!< instance type id (catalog or inline), as Scenario::instances spells it
+  std::string instance;  //!< instance type id (catalog or inline), as Scenario::instances spells it
   uint32_t instance_idx = 0;     //!< its type: index into Scenario::instances
   const GpuSpec* gpu = nullptr;  //!< its GPU in the built-in catalog (which lives forever)
-  uint32_t count = 0;      //!< nodes
+  uint32_t count = 0;            //!< nodes
   Pricing pricing = Pricing::on_demand;
-  double price_per_node_hour = 0;     //!< [USD/h] resolved by the loader from the instance type
-  PoolEconomics econ;                 //!< billing, reserved terms, on-prem, spot, elastic
+  double price_per_node_hour = 0;  //!< [USD/h] resolved by the loader from the instance type
+  PoolEconomics econ;              //!< billing, reserved terms, on-prem, spot, elastic
 };
 
 //! One vertex or link of a custom topology, as written (hosts are cluster nodes in order).
@@ -128,18 +130,18 @@ struct CustomLinkSpec {
 //! (rail_optimized: hosts i * gpus_per_node ... are node i's GPUs).
 struct TopologyConfig {
   TopologyKind kind = TopologyKind::none;
-  uint32_t nodes_per_leaf = 0;       //!< two_level_tree, leaf_spine (0 = all nodes on one leaf)
-  uint32_t spines = 0;               //!< leaf_spine, rail_optimized (0 = builder default)
-  uint32_t k = 0;                    //!< fat_tree
-  uint32_t su = 0;                   //!< rail_optimized scalable units (0 = enough for the nodes)
-  uint32_t nodes_per_su = 32;        //!< rail_optimized
-  uint32_t groups_per_switch = 2;    //!< tree_ring_hybrid
-  uint32_t workers_per_group = 32;   //!< tree_ring_hybrid
-  std::optional<double> link_gbps;   //!< [Gb/s] host link (default: the node's NICs)
+  uint32_t nodes_per_leaf = 0;        //!< two_level_tree, leaf_spine (0 = all nodes on one leaf)
+  uint32_t spines = 0;                //!< leaf_spine, rail_optimized (0 = builder default)
+  uint32_t k = 0;                     //!< fat_tree
+  uint32_t su = 0;                    //!< rail_optimized scalable units (0 = enough for the nodes)
+  uint32_t nodes_per_su = 32;         //!< rail_optimized
+  uint32_t groups_per_switch = 2;     //!< tree_ring_hybrid
+  uint32_t workers_per_group = 32;    //!< tree_ring_hybrid
+  std::optional<double> link_gbps;    //!< [Gb/s] host link (default: the node's NICs)
   std::optional<double> uplink_gbps;  //!< [Gb/s] leaf uplink / master link / ring link by kind
-  std::optional<double> latency_s;   //!< [s] per-link latency
-  double oversubscription = 1;       //!< leaf_spine downlink : uplink
-  double comm_fraction = 0;          //!< default comm share of classes without training
+  std::optional<double> latency_s;    //!< [s] per-link latency
+  double oversubscription = 1;        //!< leaf_spine downlink : uplink
+  double comm_fraction = 0;           //!< default comm share of classes without training
   std::vector<CustomVertexSpec> vertices;
   std::vector<CustomLinkSpec> links;
 };
@@ -172,11 +174,11 @@ struct RecommendSlo {
 
 //! One pool to size in a recommendation: every instance x pricing, from count.min to count.max.
 struct RecommendCandidate {
-  uint32_t pool_idx = 0;               //!< index into Scenario::pools of the pool to size
-  std::vector<uint32_t> instances;     //!< indices into Scenario::instances
-  std::vector<Pricing> pricing;        //!< pricings to try (default: the pool's own)
-  uint32_t count_min = 1;              //!< fewest nodes to try
-  uint32_t count_max = 64;             //!< most nodes to try
+  uint32_t pool_idx = 0;            //!< index into Scenario::pools of the pool to size
+  std::vector<uint32_t> instances;  //!< indices into Scenario::instances
+  std::vector<Pricing> pricing;     //!< pricings to try (default: the pool's own)
+  uint32_t count_min = 1;           //!< fewest nodes to try
+  uint32_t count_max = 64;          //!< most nodes to try
 };
 
 //! The scenario's `recommend` section (docs/recommend.md).
@@ -191,7 +193,7 @@ struct RecommendConfig {
 struct Scenario {
   std::string name;
   std::string description;  //!< free text as written ("" = none)
-  std::string file;  //!< path it was loaded from ("" for in-memory)
+  std::string file;         //!< path it was loaded from ("" for in-memory)
   uint64_t seed = 42;
   double horizon_s = 0;
   double warmup_s = 0;
@@ -217,6 +219,5 @@ struct Scenario {
   //! Pool::gpu before anything asks for GPU figures).
   [[nodiscard]] const GpuSpec& gpu_of(const Pool& pool) const;
 };
-
 
 }  // namespace gpuplan

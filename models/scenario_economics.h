@@ -31,8 +31,8 @@ struct SpotConfig {
   std::vector<economics::PricePoint> price_series;  //!< [s, USD per node-hour]; empty = constant
   double hazard_per_node_hour = 0;                  //!< [1/h] independent interruptions per node
   std::optional<economics::SpotAdvisorBand> advisor_band;  //!< the AWS band the hazard came from
-  double wave_rate_per_hour = 0;                    //!< [1/h] Λ; 0 = no waves
-  double wave_rate_per_s = 0;                       //!< [1/s] Λ as written (for the echo)
+  double wave_rate_per_hour = 0;                           //!< [1/h] Λ; 0 = no waves
+  double wave_rate_per_s = 0;                              //!< [1/s] Λ as written (for the echo)
   double wave_alpha = 2.68;        //!< Beta shape α of the wave share (Bamboo p3 fit)
   double wave_beta = 28.09;        //!< Beta shape β
   std::optional<double> notice_s;  //!< [s] override of the provider's notice
@@ -46,7 +46,7 @@ struct ElasticConfig {
   uint32_t initial_nodes = 0;          //!< provisioned at t = 0 (the pool's "count", default min)
   uint32_t scale_out_queued_gpus = 0;  //!< scale out when eligible queued GPUs exceed this
   DelaySpec provisioning_delay{DistKind::fixed, 300.0, 0, {}, {}, 0, 0};  //!< [s]
-  double idle_timeout_s = 900;                                      //!< [s]
+  double idle_timeout_s = 900;                                            //!< [s]
 };
 
 //! Per-pool economics; every field has the plain engine's behaviour as its default.
@@ -87,7 +87,8 @@ struct TcoConfig {
       false;  //!< false: cash basis (purchases when paid); true: spread (economics/tco.h)
   std::optional<uint32_t> on_prem_nodes;  //!< fleet size; default sized to the peak month
   std::optional<uint32_t> hybrid_nodes;   //!< base fleet; default the scenario's on-prem pools
-  std::optional<uint32_t> server_pool_idx;  //!< index of the pool whose on_prem template prices the fleet
+  std::optional<uint32_t>
+      server_pool_idx;  //!< index of the pool whose on_prem template prices the fleet
 };
 
 }  // namespace gpuplan

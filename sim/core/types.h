@@ -9,7 +9,7 @@ namespace gpuplan {
 
 using SimTime = double;  //!< [s] simulated time since the scenario start
 
-inline constexpr uint32_t NONE = 0xffffffffu;                               //!< "no index"
+inline constexpr uint32_t NONE = 0xffffffffu;                              //!< "no index"
 inline constexpr SimTime NEVER = std::numeric_limits<double>::infinity();  //!< empty-heap time
 
 //! How queued jobs are ordered and started (enum dispatch, no virtuals: the core runs on device).
@@ -20,7 +20,8 @@ enum class QueuePolicy : uint8_t {
 
 //! Where a job's GPUs are taken from.
 enum class Placement : uint8_t {
-  best_fit,  //!< single node: fewest free GPUs that fit, lowest index; multi-node: lowest free nodes
+  best_fit,  //!< single node: fewest free GPUs that fit, lowest index; multi-node: lowest free
+             //!< nodes
   pack,      //!< as best_fit, but a gang goes under the first leaf that holds it whole
   spread,    //!< single node: most free GPUs; gangs take one free node per leaf in turn
   topology_aware,  //!< gangs go to the smallest switch group that holds them (lowest level)
