@@ -6,37 +6,17 @@
 
 #include "models/limits.h"
 #include "models/load.h"
+#include "tests/models/loaded.h"
 #include "sim/replica_buffers.h"
 
 using namespace gpuplan;
 
 namespace {
 
-//! One load from text with `--set` overrides; keeps the sorted diagnostics.
-struct Loaded {
-  std::optional<Scenario> sc;
-  Diagnostics d;
-  std::vector<Diagnostic> all;
-  double seconds = 0;  //!< [s] wall time of the load
-
-  //! The one diagnostic at `pointer` (fails the test when there is none).
-  Diagnostic at(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return x;
-    FAIL("no diagnostic at " << pointer << "; got:\n" << d.to_text());
-    return {};
-  }
-};
+using gpuplan_models_test::Loaded;
 
 Loaded load(const std::string& text, std::vector<std::string> overrides = {}) {
-  Loaded r;
-  LoadOptions opts;
-  opts.overrides = std::move(overrides);
-  const auto t0 = std::chrono::steady_clock::now();
-  r.sc = load_scenario_text(text, "scenario.json", ".", opts, r.d);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.all = r.d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, ".", std::move(overrides));
 }
 
 // A small valid scenario: 16 one-GPU nodes, one Poisson class.

@@ -7,6 +7,7 @@
 
 #include "models/embedded.h"
 #include "models/load.h"
+#include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
@@ -14,28 +15,10 @@ namespace {
 
 const std::string DATA = GPUPLAN_SOURCE_DIR "/../shared/data";
 
-//! One load from text; keeps the diagnostics for inspection.
-struct Loaded {
-  std::optional<Scenario> sc;
-  Diagnostics d;
-  std::vector<Diagnostic> all;
-
-  //! The diagnostic at `pointer` (fails the test when there is none).
-  Diagnostic at(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return x;
-    FAIL("no diagnostic at " << pointer << "; got:\n" << d.to_text());
-    return {};
-  }
-};
+using gpuplan_models_test::Loaded;
 
 Loaded load(const std::string& text, std::vector<std::string> overrides = {}) {
-  Loaded r;
-  LoadOptions opts;
-  opts.overrides = std::move(overrides);
-  r.sc = load_scenario_text(text, "scenario.json", DATA, opts, r.d);
-  r.all = r.d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, DATA, std::move(overrides));
 }
 
 // A valid scenario; the line comments on the right are the line numbers tests rely on.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,21 +20,36 @@ namespace gpuplan_cli_test {
 struct CliRun {
   int status = -1;     //!< exit status; -1 when it did not exit normally (signal)
   std::string output;  //!< stdout and stderr together
+  double seconds = 0;  //!< [s] wall time
 };
 
-//! Runs `gpuplan ARGS` (ARGS as a shell would split them) from the build tree and captures its
-//! output; fails the test when the process cannot be started.
-inline CliRun gpuplan(const std::string& args) {
-  const std::string cmd =
-      (std::filesystem::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args + " 2>&1";
+//! The gpuplan binary of the build tree.
+inline std::string gpuplan_binary() {
+  return (std::filesystem::path(GPUPLAN_BINARY_DIR) / "gpuplan").string();
+}
+
+//! Runs shell command line `cmd` and captures what it writes to stdout (redirect stderr in `cmd`
+//! to capture it too); fails the test when the shell cannot be started.
+inline CliRun run_shell(const std::string& cmd) {
   CliRun r;
+  const auto t0 = std::chrono::steady_clock::now();
   FILE* p = ::popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::array<char, 4096> buf{};
   while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
   const int raw = ::pclose(p);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return r;
+}
+
+//! Runs `gpuplan ARGS` (ARGS as a shell would split them) in folder `cwd` (default: the test's
+//! own) under `timeout`, so a regression that hangs fails instead; captures stdout and stderr.
+inline CliRun gpuplan(const std::string& args, const std::filesystem::path& cwd = {},
+                      int timeout_s = 600) {
+  const std::string cd = cwd.empty() ? "" : "cd '" + cwd.string() + "' && ";
+  return run_shell(cd + "timeout " + std::to_string(timeout_s) + " " + gpuplan_binary() + " " +
+                   args + " 2>&1");
 }
 
 //! The bytes of file `p`; empty when it cannot be read.

@@ -12,30 +12,17 @@
 #include <fstream>
 #include <string>
 
+#include "tests/tools/cli.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-  int status = -1;     //!< exit status
-  std::string output;  //!< stdout and stderr together
-  double seconds = 0;  //!< [s] wall time
-};
+using gpuplan_cli_test::CliRun;
 
 //! Runs `gpuplan ARGS` (under a 60 s `timeout`, so a regression fails instead of hanging).
 CliRun gpuplan(const std::string& args) {
-  const std::string cmd =
-      "timeout 60 " + (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args + " 2>&1";
-  CliRun r;
-  const auto t0 = std::chrono::steady_clock::now();
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int raw = ::pclose(p);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
+  return gpuplan_cli_test::gpuplan(args, {}, 60);
 }
 
 // A small scenario; line 8 holds the duration the cases replace (`extra` lines come before it).

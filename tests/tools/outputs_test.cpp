@@ -11,29 +11,14 @@
 #include <fstream>
 #include <string>
 
+#include "tests/tools/cli.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-  int status = -1;     //!< exit status
-  std::string output;  //!< stdout and stderr together
-};
-
-//! Runs `gpuplan ARGS` in folder `cwd` and captures its output.
-CliRun gpuplan(const std::string& args, const fs::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && " +
-                          (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string() + " " + args +
-                          " 2>&1";
-  CliRun r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf{};
-  while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int raw = ::pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using gpuplan_cli_test::CliRun;
+using gpuplan_cli_test::gpuplan;
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

@@ -93,18 +93,14 @@ TEST_CASE("tools::run_jobs") {
     // NOTE: a 1 KiB file size limit makes write() fail with EFBIG, as a full disk fails with
     // ENOSPC; SIGXFSZ is ignored (and stays ignored across exec) so gpuplan sees the error.
     const fs::path jobs = tmp / "jobs.csv";
-    const std::string binary = (fs::path(GPUPLAN_BINARY_DIR) / "gpuplan").string();
+    const std::string binary = gpuplan_cli_test::gpuplan_binary();
     const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f 1; exec " + binary + " run " +
                             scenario + " --quiet --out " + out.string() + " --jobs " +
                             jobs.string() + "\" 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string output;
-    std::array<char, 4096> buf{};
-    while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) output.append(buf.data(), n);
-    const int raw = ::pclose(p);
+    const CliRun r = gpuplan_cli_test::run_shell(cmd);
+    const std::string& output = r.output;
     // exit 1: the input was fine, the disk was not
-    CHECK((WIFEXITED(raw) && WEXITSTATUS(raw) == 1));
+    CHECK(r.status == 1);
     CHECK(output.find("--jobs " + jobs.string() + ": cannot write: File too large") !=
           std::string::npos);
     CHECK_FALSE(fs::exists(jobs));
