@@ -13,9 +13,7 @@
 namespace gpuplan {
 namespace {
 
-inline constexpr uint32_t CPU_BATCH = 256;            //!< replicas per CPU batch by default
-inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
-inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
+inline constexpr uint32_t CPU_BATCH = 256;  //!< replicas per CPU batch by default
 
 //! Merges a replica's quantile sketches into the study's pooled ones, then drops them.
 void pool_histograms(McStudy& st, ReplicaOutcome& o) {
@@ -32,6 +30,9 @@ void pool_histograms(McStudy& st, ReplicaOutcome& o) {
 }
 
 #if defined(GPUPLAN_HAVE_CUDA)
+inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
+inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
+
 void run_cuda_batch(const ModelView& m, uint32_t first, uint32_t n, ReplicaOutcome* out) {
   CudaBatch batch;
   run_batch_cuda(m, first, n, batch);
