@@ -6,23 +6,25 @@
 #include <string_view>
 #include <vector>
 
+#include "models/plan_enums.h"
+
 namespace gpuplan {
 
 //! One GPU model. Dense tensor throughput; 0 where the part has no such unit.
 struct GpuSpec {
-  std::string id;              //!< e.g. "H100-SXM" (matched case-insensitively)
-  std::string name;            //!< marketing name
-  std::string architecture;    //!< volta | turing | ampere | ada | hopper | blackwell
-  double bf16_tflops = 0;      //!< [TFLOPS] dense BF16/FP16 tensor
-  double fp8_tflops = 0;       //!< [TFLOPS] dense FP8 tensor
-  double tf32_tflops = 0;      //!< [TFLOPS] dense TF32 tensor (0 = no TF32 unit)
-  double fp32_tflops = 0;      //!< [TFLOPS] non-tensor FP32
-  double int8_tops = 0;        //!< [TOPS] dense INT8
-  double mem_gb = 0;           //!< [GB]
-  double mem_bw_tbps = 0;      //!< [TB/s]
-  double tdp_w = 0;            //!< [W]
-  double nvlink_gbps = 0;      //!< [GB/s] bidirectional total per GPU (0 = none)
-  std::string source;          //!< where the figures come from, with confidence tag
+  std::string id;            //!< e.g. "H100-SXM" (matched case-insensitively)
+  std::string name;          //!< marketing name
+  std::string architecture;  //!< volta | turing | ampere | ada | hopper | blackwell
+  double bf16_tflops = 0;    //!< [TFLOPS] dense BF16/FP16 tensor
+  double fp8_tflops = 0;     //!< [TFLOPS] dense FP8 tensor
+  double tf32_tflops = 0;    //!< [TFLOPS] dense TF32 tensor (0 = no TF32 unit)
+  double fp32_tflops = 0;    //!< [TFLOPS] non-tensor FP32
+  double int8_tops = 0;      //!< [TOPS] dense INT8
+  double mem_gb = 0;         //!< [GB]
+  double mem_bw_tbps = 0;    //!< [TB/s]
+  double tdp_w = 0;          //!< [W]
+  double nvlink_gbps = 0;    //!< [GB/s] bidirectional total per GPU (0 = none)
+  std::string source;        //!< where the figures come from, with confidence tag
 };
 
 //! Prices of one instance type [USD per node-hour]; absent = not offered / unknown.
@@ -33,6 +35,23 @@ struct InstancePrices {
   std::optional<double> spot;
   std::optional<double> on_prem;  //!< amortised all-in cost for on-prem templates
 };
+
+//! The price per node-hour of `prices` under `pricing`; nullopt where there is none.
+[[nodiscard]] inline std::optional<double> price_of(const InstancePrices& prices, Pricing pricing) {
+  switch (pricing) {
+    case Pricing::on_demand:
+      return prices.on_demand;
+    case Pricing::reserved_1y:
+      return prices.reserved_1y;
+    case Pricing::reserved_3y:
+      return prices.reserved_3y;
+    case Pricing::spot:
+      return prices.spot;
+    case Pricing::on_prem:
+      return prices.on_prem;
+  }
+  return std::nullopt;
+}
 
 //! One instance type (a cloud VM shape or an on-prem server template).
 struct InstanceType {

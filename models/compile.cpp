@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/features.h"
+
 namespace gpuplan {
 namespace {
 
@@ -48,6 +50,7 @@ ModelView CompiledScenario::view() const {
   v.wave_quantiles = const_span(wave_quantiles);
   v.price_steps = const_span(price_steps);
   v.net = network.view();
+  v.features = model_features(v);
   return v;
 }
 

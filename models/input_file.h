@@ -20,6 +20,10 @@ inline constexpr uint64_t MAX_TRACE_BYTES = 1ull << 30;
 //! overlong forms, surrogates or code points past U+10FFFF), or nullopt when all of it is.
 [[nodiscard]] std::optional<size_t> invalid_utf8_at(std::string_view s);
 
+//! Length of the valid UTF-8 sequence starting at s[i] (1 for ASCII), or 0 when the bytes there
+//! are not one (overlong forms, surrogates and code points past U+10FFFF are not).
+[[nodiscard]] size_t utf8_sequence_length(std::string_view s, size_t i);
+
 //! `s` for a message: at most `max_chars` bytes, control and non-ASCII bytes as \xNN, with
 //! "..." when cut; never more than 4 * max_chars + 3 bytes.
 [[nodiscard]] std::string escape_for_message(std::string_view s, size_t max_chars = 40);

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "models/input_file.h"
 #include "models/jsonc.h"
@@ -104,25 +102,18 @@ namespace fs = std::filesystem;
 // Applies one `--set a.b.0.c=VALUE`; records bad_override and returns false when it cannot.
 void apply_override(json& root, const std::string& spec, Diagnostics& d) {
   const size_t eq = spec.find('=');
+  // NOTE: a message must not repeat bytes that are not UTF-8: those are quoted escaped.
+  const bool utf8 = !invalid_utf8_at(spec);
+  const std::string shown = utf8 ? spec : escape_for_message(spec);
   auto fail = [&](const std::string& ptr, const std::string& why) {
     d.add(Diagnostic{"",
                      0,
                      ptr,
                      DiagCode::bad_override,
-                     "cannot apply --set " + in_quotes(spec) + ": " + why,
+                     "cannot apply --set " + in_quotes(shown) + ": " + why,
                      {}});
   };
-  if (invalid_utf8_at(spec)) {
-    // NOTE: the message must not repeat the bytes: quote them escaped.
-    d.add(Diagnostic{
-        "",
-        0,
-        "",
-        DiagCode::bad_override,
-        "cannot apply --set " + in_quotes(escape_for_message(spec)) + ": it is not UTF-8 text",
-        {}});
-    return;
-  }
+  if (!utf8) return fail("", "it is not UTF-8 text");
   if (eq == std::string::npos || eq == 0) {
     return fail("", "expected PATH=VALUE, e.g. pools.0.count=16");
   }

@@ -99,12 +99,6 @@ void Loader::load_prices(const json& o, const std::string& p, InstancePrices& pr
   }
 }
 
-std::optional<double> Loader::price_of(const InstancePrices& prices, size_t k) {
-  const std::optional<double> slots[] = {prices.on_demand, prices.reserved_1y, prices.reserved_3y,
-                                         prices.spot, prices.on_prem};
-  return slots[k];
-}
-
 // The index of `inst` in sc.instances, appending a copy of a catalog type on first use.
 uint32_t Loader::resolve_instance(const InstanceType& inst, Scenario& sc) {
   for (size_t k = 0; k < sc.instances.size(); ++k)
@@ -177,12 +171,12 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       pool.instance = inst->id;
       pool.instance_idx = resolve_instance(*inst, sc);
       pool.gpu = builtin_catalog().find_gpu(inst->gpu);
-      if (auto price = price_of(inst->price_per_hour, pricing)) {
+      if (auto price = price_of(inst->price_per_hour, pool.pricing)) {
         pool.price_per_node_hour = *price;
       } else if (pricing_ok && inst_ok && !priced_by_keys(o, pool.pricing)) {
         std::vector<std::string> has;
         for (size_t k = 0; k < PRICINGS.size(); ++k)
-          if (price_of(inst->price_per_hour, k)) has.push_back(PRICINGS[k]);
+          if (price_of(inst->price_per_hour, static_cast<Pricing>(k))) has.push_back(PRICINGS[k]);
         d_.error(p + "/pricing", DiagCode::unknown_name,
                  "instance type " + in_quotes(inst->id) + " has no " + PRICINGS[pricing] +
                      " price; it has " + (has.empty() ? "none" : list_names(has)),

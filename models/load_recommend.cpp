@@ -131,7 +131,7 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
         auto k = choice((*v)[i], pp, "pricing", PRICINGS);
         if (!k) continue;
         for (const InstanceType* inst : insts) {
-          if (!price_of(inst->price_per_hour, *k)) {
+          if (!price_of(inst->price_per_hour, static_cast<Pricing>(*k))) {
             d_.error(pp, DiagCode::unknown_name,
                      "instance type " + in_quotes(inst->id) + " has no " + PRICINGS[*k] +
                          " price; drop it from this candidate or price it inline");

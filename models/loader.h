@@ -64,7 +64,6 @@ class Loader : public FieldReader {
   std::optional<std::string> gpu_id(const json& v, const std::string& ptr);
   void load_instances(const json& arr, Scenario& sc);
   void load_prices(const json& o, const std::string& p, InstancePrices& prices);
-  static std::optional<double> price_of(const InstancePrices& prices, size_t k);
   uint32_t resolve_instance(const InstanceType& inst, Scenario& sc);
   void load_pools(const json& arr, Scenario& sc);
   std::pair<uint64_t, size_t> capacity(const JobClass& jc) const;

@@ -144,23 +144,9 @@ double PricingPlan::term_years() const {
 
 std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan) {
   const InstancePrices& p = it.price_per_hour;
-  std::optional<double> base;
-  switch (plan.base) {
-    case Pricing::on_demand:
-      base = p.on_demand;
-      break;
-    case Pricing::reserved_1y:
-      base = p.reserved_1y;
-      break;
-    case Pricing::reserved_3y:
-      base = p.reserved_3y;
-      break;
-    case Pricing::on_prem:
-      base = p.on_prem;
-      break;
-    case Pricing::spot:
-      break;  // NOTE: spot is a share of nodes (spot_share), never a base
-  }
+  // NOTE: spot is a share of nodes (spot_share), never a base.
+  const std::optional<double> base =
+      plan.base == Pricing::spot ? std::nullopt : price_of(p, plan.base);
   PlanPrice out;
   if (plan.spot_share < 1) {
     if (!base) return std::nullopt;

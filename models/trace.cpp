@@ -22,11 +22,6 @@ bool looks_like_column_name(const std::string& h) {
          });
 }
 
-// A CSV field as messages show it: at most 40 bytes, control and non-ASCII bytes escaped.
-std::string shown_field(std::string_view f) {
-  return escape_for_message(f, 40);
-}
-
 std::string_view trim(std::string_view s) {
   const size_t b = s.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};
@@ -197,21 +192,22 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   // (a key file, /proc/self/environ) must not print its first line in the error.
   const bool names_shown = header.size() <= MAX_LISTED_COLUMNS &&
                            std::all_of(header.begin(), header.end(), looks_like_column_name);
+  std::string what = "its first line does not read as a CSV header of column names";
+  if (names_shown) {
+    std::string listed;
+    for (const auto& h : header) listed += (listed.empty() ? "" : ", ") + h;
+    what = "its columns: " + listed;
+  }
   for (int k = 0; k < 3; ++k) {
     col[k] = find_column(header, *names[k]);
     if (col[k] != NONE) continue;
     columns_ok = false;
     auto candidates = names_shown ? closest_names(*names[k], header) : std::vector<std::string>{};
-    std::string listed;
-    for (const auto& h : header) listed += (listed.empty() ? "" : ", ") + h;
-    const std::string what = names_shown
-                                 ? "its columns: " + listed
-                                 : "its first line does not read as a CSV header of column names";
     Diagnostic d{file,
                  header_line,
                  pointer,
                  DiagCode::unknown_name,
-                 "trace has no column " + in_quotes(shown_field(*names[k])) + " (" + what +
+                 "trace has no column " + in_quotes(escape_for_message(*names[k])) + " (" + what +
                      "); name the right one under \"columns\"" + did_you_mean(candidates),
                  candidates};
     diags.add(std::move(d));
@@ -242,7 +238,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
     std::optional<double> submit = datetime ? parse_datetime(submit_text) : to_number(submit_text);
     if (!submit) {
       row_error(row_line, "column " + in_quotes(header[col[0]]) + ": cannot read " +
-                              in_quotes(shown_field(submit_text)) +
+                              in_quotes(escape_for_message(submit_text)) +
                               (datetime ? " as a date-time (expected YYYY-MM-DD HH:MM:SS, UTC)"
                                         : " as a number"));
     }
@@ -251,14 +247,14 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
     if (!gpus_ok) {
       const bool too_large = gpus && *gpus >= 2147483648.0;
       row_error(row_line, "column " + in_quotes(header[col[1]]) + ": " +
-                              in_quotes(shown_field(gpus_text)) +
+                              in_quotes(escape_for_message(gpus_text)) +
                               (too_large ? " GPUs is too large; a job asks for 0 to 2147483647"
                                          : " is not a whole number of GPUs (0 or more)"));
     }
     const auto duration = to_number(duration_text);
     if (!duration) {
       row_error(row_line, "column " + in_quotes(header[col[2]]) + ": cannot read " +
-                              in_quotes(shown_field(duration_text)) + " as a number");
+                              in_quotes(escape_for_message(duration_text)) + " as a number");
     }
     if (!submit || !gpus_ok || !duration) continue;
     if (*gpus == 0 || *duration <= 0) {

@@ -26,7 +26,7 @@ class JobsCsvWriteError : public std::runtime_error {
 
 //! Streams the per-job CSV to a file: a hidden temp file beside the target is opened up front (so
 //! an unwritable place is found before simulating); write() copies each chunk of records into one
-//! of JOBS_CSV_SLOTS buffers and returns, while a writer thread formats the previous chunks
+//! of SLOTS buffers and returns, while a writer thread formats the previous chunks
 //! (JobsCsv) and writes them in 256 KiB write() calls, in order, so the bytes never depend on
 //! timing; commit() renames the file into place. Memory is bounded: the slots plus one text
 //! buffer. A writer destroyed uncommitted, or one whose writes failed, removes its temp file, so

@@ -120,25 +120,20 @@ Decimal shortest_decimal(uint64_t m2, int e2, bool power_of_two) {
   uint32_t last_removed = 0;
   uint64_t out = 0;
   if (vm_trailing_zeros || vr_trailing_zeros) {
-    while (vp / 10 > vm / 10) {
-      vm_trailing_zeros &= vm % 10 == 0;
+    const auto drop_digit = [&] {
       vr_trailing_zeros &= last_removed == 0;
       last_removed = uint32_t(vr % 10);
       vr /= 10;
       vp /= 10;
       vm /= 10;
       ++removed;
+    };
+    while (vp / 10 > vm / 10) {
+      vm_trailing_zeros &= vm % 10 == 0;
+      drop_digit();
     }
-    if (vm_trailing_zeros) {
-      while (vm % 10 == 0) {
-        vr_trailing_zeros &= last_removed == 0;
-        last_removed = uint32_t(vr % 10);
-        vr /= 10;
-        vp /= 10;
-        vm /= 10;
-        ++removed;
-      }
-    }
+    if (vm_trailing_zeros)
+      while (vm % 10 == 0) drop_digit();
     if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0) last_removed = 4;  // round even
     out = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
   } else {

@@ -1,5 +1,7 @@
 #include "reports/output_folder.h"
 
+#include "reports/posix_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,19 +79,6 @@ bool sync_folder(const fs::path& dir) {
   if (fd < 0) return false;
   const bool ok = ::fsync(fd) == 0;
   return ::close(fd) == 0 && ok;
-}
-
-// ".<name of path><suffix>": a hidden name beside `path`.
-// NOTE: built with append, not "." + s, which trips GCC 12's -Wrestrict false positive.
-std::string hidden_name(const fs::path& path, std::string_view suffix) {
-  return std::string(".").append(path.filename().string()).append(suffix);
-}
-
-// The process's umask, so published files get the permissions a plain create would give.
-mode_t current_umask() {
-  const mode_t m = ::umask(022);
-  ::umask(m);
-  return m;
 }
 
 }  // namespace
@@ -177,20 +166,13 @@ bool OutputFolder::write(const std::string& relative, std::string_view content) 
     error_ = (target_ / relative).string() + ": cannot create: " + std::strerror(errno);
     return false;
   }
-  size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  const int write_errno = errno;
-  const bool written = done == content.size();
+  const int write_errno = write_all(fd, content.data(), content.size());
+  const bool written = write_errno == 0;
   const bool synced = written && ::fsync(fd) == 0;
   const bool closed = ::close(fd) == 0;
   if (written && synced && closed) return true;
-  error_ = (target_ / relative).string() + ": cannot write: " +
-           std::strerror(written ? errno : (write_errno != 0 ? write_errno : ENOSPC));
+  error_ = (target_ / relative).string() +
+           ": cannot write: " + std::strerror(written ? errno : write_errno);
   return false;
 }
 

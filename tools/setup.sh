@@ -15,17 +15,8 @@ packages=(build-essential cmake ninja-build git python3
 # Only the tests need a browser (headless report checks).
 ((${#targets[@]})) || packages+=(chromium)
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
-  sudo_cmd=""
-  [[ $(id -u) -ne 0 ]] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+source tools/lib.sh
+apt_install_missing setup "${packages[@]}"
 
 # nvcc is optional: with it the core is also compiled as CUDA device code.
 if [[ -z "${GPUPLAN_CUDA:-}" ]]; then

@@ -94,16 +94,15 @@ GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32
   if (b != NONE) s.bin_spend_usd[b] += extra;
 }
 
-//! Applies price step `idx` and schedules the pool's next step; false on calendar overflow.
-[[nodiscard]] GPUPLAN_HD inline bool apply_price_step(const ModelView& m, ReplicaState& s,
-                                                      uint32_t idx) {
+//! Applies price step `idx` and schedules the pool's next step (saturating on calendar overflow).
+GPUPLAN_HD inline void apply_price_step(const ModelView& m, ReplicaState& s, uint32_t idx) {
   const PriceStep& step = m.price_steps[idx];
   set_pool_price(m, s, step.pool, step.price_per_node_s);
   const PoolSupplySpec& e = m.pool_supply[step.pool];
-  if (idx + 1 >= e.price_step_idx + e.price_step_n) return true;
+  if (idx + 1 >= e.price_step_idx + e.price_step_n) return;
   const SimTime next = m.price_steps[idx + 1].t;
-  if (next >= m.horizon) return true;
-  return schedule_event(s.events, next, EventKind::price_step, idx + 1, 0);
+  if (next >= m.horizon) return;
+  schedule_or_saturate(s, next, EventKind::price_step, idx + 1, 0);
 }
 
 //! Resets the billing state: every node billed from t = 0 at its pool's list price, no totals.
@@ -125,7 +124,7 @@ GPUPLAN_HD inline void start_price_series(const ModelView& m, ReplicaState& s) {
     if (e.price_step_n == 0) continue;
     const PriceStep& first = m.price_steps[e.price_step_idx];
     if (first.t <= 0) {
-      if (!apply_price_step(m, s, e.price_step_idx)) saturate(s, SaturationCause::event_overflow);
+      apply_price_step(m, s, e.price_step_idx);
     } else {
       schedule_or_saturate(s, first.t, EventKind::price_step, e.price_step_idx, 0);
     }

@@ -75,7 +75,7 @@ GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
 //! Scales elastic pools after this instant's scheduling: idle nodes past their timeout go,
 //! then each pool requests nodes for the queued demand it could serve.
 GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
-  if (!(s.features & FEATURE_ELASTIC)) return;
+  if (!(m.features & FEATURE_ELASTIC)) return;
   if (s.capacity.release_candidates > 0) release_idle_nodes(m, s);
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     const PoolSupplySpec& e = m.pool_supply[p];

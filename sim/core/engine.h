@@ -29,8 +29,7 @@ GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s
     t = s.now - log(u01_first(d)) / cls.rate;
   }
   if (t >= m.horizon) return;
-  if (!schedule_event(s.events, t, EventKind::job_arrival, c, 0))
-    saturate(s, SaturationCause::event_overflow);
+  schedule_or_saturate(s, t, EventKind::job_arrival, c, 0);
 }
 
 //! Creates class c's next job, queues it, and schedules the following arrival.
@@ -183,7 +182,6 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.n_free_slots = s.jobs.size;
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
-  s.features = model_features(m);
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -246,7 +244,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         handle_node_idle_check(m, s, e.target);
         break;
       case EventKind::price_step:
-        if (!apply_price_step(m, s, e.target)) saturate(s, SaturationCause::event_overflow);
+        apply_price_step(m, s, e.target);
         break;
       case EventKind::spot_fallback:
         handle_spot_fallback(m, s, e.target);

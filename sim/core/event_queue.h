@@ -73,6 +73,18 @@ GPUPLAN_HD inline void reset_events(EventQueue& q) {
   return l < h ? l : h;
 }
 
+//! Moves `e` up from heap position i to where the heap order holds (a new last slot, or the
+//! leaf a pop's hole reached).
+GPUPLAN_HD inline void sift_up(EventQueue& q, uint32_t i, const Event e) {
+  while (i > 0) {
+    const uint32_t parent = (i - 1) / 2;
+    if (!fires_before(e, q.heap[parent])) break;
+    q.heap[i] = q.heap[parent];
+    i = parent;
+  }
+  q.heap[i] = e;
+}
+
 //! Schedules an event; false (nothing changed) when the calendar is full.
 [[nodiscard]] GPUPLAN_HD inline bool schedule_event(EventQueue& q, SimTime t, EventKind kind,
                                                     uint32_t target, uint32_t gen) {
@@ -85,14 +97,7 @@ GPUPLAN_HD inline void reset_events(EventQueue& q) {
     if (q.lane_min == NONE || fires_before(e, q.lanes[q.lane_min])) q.lane_min = target;
     return true;
   }
-  uint32_t i = q.n++;
-  while (i > 0) {  // sift up
-    const uint32_t parent = (i - 1) / 2;
-    if (!fires_before(e, q.heap[parent])) break;
-    q.heap[i] = q.heap[parent];
-    i = parent;
-  }
-  q.heap[i] = e;
+  sift_up(q, q.n++, e);
   return true;
 }
 
@@ -125,13 +130,7 @@ GPUPLAN_HD inline Event pop_heap_event(EventQueue& q) {
     q.heap[i] = q.heap[child];
     i = child;
   }
-  while (i > 0) {
-    const uint32_t parent = (i - 1) / 2;
-    if (!fires_before(last, q.heap[parent])) break;
-    q.heap[i] = q.heap[parent];
-    i = parent;
-  }
-  q.heap[i] = last;
+  sift_up(q, i, last);
   return top;
 }
 

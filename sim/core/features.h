@@ -1,7 +1,7 @@
 #pragma once
-//! What a scenario uses beyond a plain queue, found once per replica from the model: the engine's
-//! hot path calls only the hooks a scenario needs. A skipped hook would only add zeros or write
-//! state nothing reads, so results are the same with or without the mask.
+//! What a scenario uses beyond a plain queue, found once at compile (ModelView::features): the
+//! engine's hot path calls only the hooks a scenario needs. A skipped hook would only add zeros or
+//! write state nothing reads, so results are the same with or without the mask.
 #include "sim/core/class_run_spec.h"
 #include "sim/core/pool_supply_spec.h"
 
@@ -22,7 +22,8 @@ inline constexpr uint32_t FEATURE_ELASTIC = 1u << 1;
   }
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     const ClassRunSpec& r = m.class_runs[c];
-    if (r.checkpoints || r.spot_first || r.restart_s > 0) f |= FEATURE_RUNS;
+    // NOTE: spot-first classes and restarts need a spot pool, which the loop above counted.
+    if (r.checkpoints) f |= FEATURE_RUNS;
   }
   return f;
 }

@@ -14,7 +14,7 @@ namespace gpuplan {
                                                        uint32_t slot) {
   const Job& j = s.jobs[slot];
   const uint64_t all = m.classes[j.class_idx].pool_mask;
-  if (!(s.features & FEATURE_RUNS)) return all;
+  if (!(m.features & FEATURE_RUNS)) return all;
   const ClassRunSpec& cr = m.class_runs[j.class_idx];
   if (!cr.spot_first) return all;
   if (s.now - s.runs.jobs[slot].queued_since >= cr.fallback_after_s) return all;
@@ -33,7 +33,7 @@ GPUPLAN_HD inline void note_job_queued(const ModelView& m, ReplicaState& s, uint
 
 //! Resets the run bookkeeping of a newly arrived job in `slot`.
 GPUPLAN_HD inline void note_job_arrived(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  if (!(s.features & FEATURE_RUNS)) return;
+  if (!(m.features & FEATURE_RUNS)) return;
   JobRun& jr = s.runs.jobs[slot];
   jr.restarts = 0;
   jr.fallback_pending = false;
@@ -62,11 +62,11 @@ GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s,
                                                  uint32_t pool) {
   const Job& j = s.jobs[slot];
   s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + pool] += j.gpus;
-  if (s.features & FEATURE_ELASTIC) {
+  if (m.features & FEATURE_ELASTIC) {
     const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
     for (uint32_t i = 0; i < j.n_nodes; ++i) s.capacity.node_idle_since[nodes[i]] = NEVER;
   }
-  if (!(s.features & FEATURE_RUNS)) return 0.0;  // no reload, no checkpoint writes
+  if (!(m.features & FEATURE_RUNS)) return 0.0;  // no reload, no checkpoint writes
   JobRun& jr = s.runs.jobs[slot];
   const ClassRunSpec& cr = m.class_runs[j.class_idx];
   jr.run_start = s.now;
@@ -115,7 +115,7 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
 GPUPLAN_HD inline void note_job_finished(const ModelView& m, ReplicaState& s, uint32_t slot) {
   const Job& j = s.jobs[slot];
   s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
-  if (!(s.features & FEATURE_RUNS)) return;  // no overheads, no restarts to book
+  if (!(m.features & FEATURE_RUNS)) return;  // no overheads, no restarts to book
   const JobRun& jr = s.runs.jobs[slot];
   const double ckpt = m.class_runs[j.class_idx].checkpoint_s;
   const RunSplit r = split_run(s.now - jr.run_start, jr.restart_s, jr.interval_s, ckpt);
@@ -125,7 +125,7 @@ GPUPLAN_HD inline void note_job_finished(const ModelView& m, ReplicaState& s, ui
 
 //! After the engine released a finished job's GPUs: nodes left fully free start idling.
 GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  if (!(s.features & FEATURE_ELASTIC)) return;  // idle times matter to elastic pools only
+  if (!(m.features & FEATURE_ELASTIC)) return;  // idle times matter to elastic pools only
   const Job& j = s.jobs[slot];
   const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
   for (uint32_t i = 0; i < j.n_nodes; ++i)

@@ -71,6 +71,8 @@ struct ModelView {
   span<const double> wave_quantiles;       //!< reclaim-wave share quantile tables of all pools
   span<const PriceStep> price_steps;  //!< spot price series of all pools, by pool, in time order
   NetworkView net;                    //!< topology tables (sim/core/network.h)
+  //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
+  uint32_t features = 0;
 
   uint32_t n_nodes = 0;
   uint32_t max_gpus_per_node = 0;

@@ -87,7 +87,6 @@ struct ReplicaState {
   uint32_t running = 0;
   uint32_t busy_gpus = 0;
   bool head_blocked = false;     //!< FIFO head did not fit and nothing has been released since
-  uint32_t features = 0;         //!< FEATURE_* bits of the model (sim/core/features.h)
   span<uint32_t> arrivals_made;  //!< [n_classes] jobs generated per class so far
 
   // Per-pool state.

@@ -12,31 +12,29 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
   const double lo = s.now > m.warmup ? s.now : m.warmup;
   const double hi = t < m.horizon ? t : m.horizon;
   // NOTE: the cluster's spend rate and provisioned GPUs, summed once for the window and the bins.
-  double rate = 0, gpus = 0;
-  if (hi > lo) {
-    const double dt = hi - lo;
+  const bool in_window = hi > lo;
+  const double dt = in_window ? hi - lo : 0;
+  if (in_window) {
     s.totals.busy_gpu_s += s.busy_gpus * dt;
     s.net.stranded_gpu_s += s.net.stranded_gpus * dt;
     s.totals.queued_job_s += s.queue_len * dt;
     s.totals.in_system_job_s += (s.queue_len + s.running) * dt;
-    for (uint32_t p = 0; p < m.pools.size; ++p) {
+  }
+  double rate = 0, gpus = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const double pool_rate = pool_cost_rate(m, s, p);
+    const double pool_gpus = double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node;
+    rate += pool_rate;
+    gpus += pool_gpus;
+    if (in_window) {
       s.pool_busy_gpu_s[p] += s.pool_busy_gpus[p] * dt;
-      const double pool_rate = pool_cost_rate(m, s, p);
-      const double pool_gpus = double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node;
-      rate += pool_rate;
-      gpus += pool_gpus;
       const double cost = pool_rate * dt;
       s.pool_cost_usd[p] += cost;
       s.totals.cost_usd += cost;
       s.totals.provisioned_gpu_s += pool_gpus * dt;
     }
-    accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend (sim/core/billing.h)
-  } else {
-    for (uint32_t p = 0; p < m.pools.size; ++p) {
-      rate += pool_cost_rate(m, s, p);
-      gpus += double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node;
-    }
   }
+  if (in_window) accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend
   // Time bins over [0, horizon).
   const double end = t < m.horizon ? t : m.horizon;
   double now = s.now;

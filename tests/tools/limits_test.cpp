@@ -42,8 +42,7 @@ std::string scenario(const std::string& duration, const std::string& extra = "")
 }  // namespace
 
 TEST_CASE("tools::limits") {
-  const fs::path tmp = fs::temp_directory_path() / ("gpuplan-limits-" + std::to_string(getpid()));
-  fs::remove_all(tmp);
+  const fs::path tmp = gpuplan_cli_test::fresh_dir("limits");
   fs::create_directories(tmp);
   const fs::path file = tmp / "s.json";
   const fs::path out = tmp / "out";

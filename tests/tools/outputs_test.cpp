@@ -27,8 +27,7 @@ bool contains(const std::string& s, const std::string& part) {
 }  // namespace
 
 TEST_CASE("tools::outputs") {
-  const fs::path tmp = fs::temp_directory_path() / ("gpuplan-outputs-" + std::to_string(getpid()));
-  fs::remove_all(tmp);
+  const fs::path tmp = gpuplan_cli_test::fresh_dir("outputs");
   fs::create_directories(tmp / "work");
   const fs::path work = tmp / "work";
   const std::string quickstart =

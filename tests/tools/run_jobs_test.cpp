@@ -30,8 +30,7 @@ std::vector<std::string> lines_of(const fs::path& p) {
 }  // namespace
 
 TEST_CASE("tools::run_jobs") {
-  const fs::path tmp = fs::temp_directory_path() / ("gpuplan-jobs-" + std::to_string(getpid()));
-  fs::remove_all(tmp);
+  const fs::path tmp = gpuplan_cli_test::fresh_dir("jobs");
   fs::create_directories(tmp);
   const std::string scenario =
       (fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "quickstart.json").string();

@@ -147,20 +147,15 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
   }
   // NOTE: a flag value lands in quote.json, which must be UTF-8; refuse other bytes here.
   bool flags_ok = true;
-  for (const auto& [ptr, value] : f.values) {
-    if (!invalid_utf8_at(value)) continue;
+  const auto check_utf8 = [&](const std::string& ptr, const std::string& value) {
+    if (!invalid_utf8_at(value)) return;
     diags.error(ptr, DiagCode::bad_flag,
                 "the value " + in_quotes(escape_for_message(value)) + " is not UTF-8 text");
     flags_ok = false;
-  }
-  for (const auto* list : {&f.providers, &f.gpus, &f.instances}) {
-    for (const auto& value : *list) {
-      if (!invalid_utf8_at(value)) continue;
-      diags.error("/options", DiagCode::bad_flag,
-                  "the value " + in_quotes(escape_for_message(value)) + " is not UTF-8 text");
-      flags_ok = false;
-    }
-  }
+  };
+  for (const auto& [ptr, value] : f.values) check_utf8(ptr, value);
+  for (const auto* list : {&f.providers, &f.gpus, &f.instances})
+    for (const auto& value : *list) check_utf8("/options", value);
   if (!flags_ok) return std::nullopt;
   for (const auto& [ptr, value] : f.values) j[json::json_pointer(ptr)] = flag_value(value);
   const auto put_list = [&](const char* ptr, const std::vector<std::string>& v) {

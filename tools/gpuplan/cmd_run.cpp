@@ -81,12 +81,6 @@ int run(const RunOptions& ro) {
     std::cerr << "--jobs " << ro.jobs << ": " << e.what() << "\n";
     return 1;
   }
-  // NOTE: every row is written to the temp file before any other output, so a late write error
-  // leaves no outputs either.
-  if (jobs && !jobs->finish()) {
-    std::cerr << "--jobs " << ro.jobs << ": " << jobs->error() << "\n";
-    return 1;
-  }
   const study::Summary& s = *summary;
   const nlohmann::json result = result_json(*sc, cs, s);
 
