@@ -49,6 +49,7 @@ ModelView CompiledScenario::view() const {
   v.class_runs = const_span(class_runs);
   v.wave_quantiles = const_span(wave_quantiles);
   v.price_steps = const_span(price_steps);
+  v.arrival_segments = const_span(arrival_segments);
   v.net = network.view();
   v.features = model_features(v);
   return v;
@@ -106,7 +107,17 @@ CompiledScenario compile(const Scenario& sc) {
       }
       if (window > 0) busy_gpus_expected += gpu_seconds / window;
     } else {
-      c.rate = jc.rate_per_s;
+      const CompiledRate rate = compile_rate(jc.rate_per_s, sc.demand, jc.profile, sc.horizon_s);
+      c.rate = rate.rate;
+      c.profile_idx = static_cast<uint32_t>(out.arrival_segments.size());
+      c.profile_n = static_cast<uint32_t>(rate.segments.size());
+      out.arrival_segments.insert(out.arrival_segments.end(), rate.segments.begin(),
+                                  rate.segments.end());
+      // NOTE: with a profile, the offered load is that of the mean rate over the window.
+      const double window_rate =
+          rate.segments.empty() || window <= 0
+              ? rate.rate
+              : expected_arrivals(rate, sc.horizon_s, sc.warmup_s, sc.horizon_s) / window;
       c.duration = compile_distribution(jc.duration.kind, jc.duration.a, jc.duration.b,
                                         jc.duration.values, jc.duration.weights, out);
       const std::optional<double> trained = training_duration_s(sc, jc);
@@ -120,8 +131,10 @@ CompiledScenario compile(const Scenario& sc) {
         out.gpu_cum.push_back(i + 1 == jc.gpus.values.size() ? 1.0 : cum);
       }
       max_gpus = jc.gpus.max();
-      busy_gpus_expected += jc.rate_per_s * jc.gpus.mean() * trained.value_or(jc.duration.mean());
-      out.expected_jobs += jc.rate_per_s * sc.horizon_s;
+      busy_gpus_expected += window_rate * jc.gpus.mean() * trained.value_or(jc.duration.mean());
+      out.expected_jobs += rate.segments.empty()
+                               ? rate.rate * sc.horizon_s
+                               : expected_arrivals(rate, sc.horizon_s, 0, sc.horizon_s);
     }
     for (size_t p = 0; p < sc.pools.size(); ++p) {
       const uint32_t gpn = out.pools[p].gpus_per_node;
@@ -155,6 +168,7 @@ CompiledScenario compile(const Scenario& sc) {
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());
   GPUPLAN_ENSURE(out.gpu_cum.size() == out.gpu_values.size());
+  GPUPLAN_ENSURE(out.arrival_segments.size() <= sc.limits.max_profile_segments);
   return out;
 }
 

@@ -28,10 +28,11 @@ struct CompiledScenario {
   std::vector<double> gpu_cum;
   std::vector<TraceJob> trace;
   std::vector<double> slowdown;
-  std::vector<PoolSupplySpec> pool_supply;  //!< billing, spot, elastic per pool
-  std::vector<ClassRunSpec> class_runs;     //!< checkpoints, spot tolerance per class
-  std::vector<double> wave_quantiles;       //!< reclaim-wave share quantiles of all spot pools
-  std::vector<PriceStep> price_steps;       //!< spot price series of all pools
+  std::vector<PoolSupplySpec> pool_supply;       //!< billing, spot, elastic per pool
+  std::vector<ClassRunSpec> class_runs;          //!< checkpoints, spot tolerance per class
+  std::vector<double> wave_quantiles;            //!< reclaim-wave share quantiles of all spot pools
+  std::vector<PriceStep> price_steps;            //!< spot price series of all pools
+  std::vector<ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;

@@ -1,19 +1,19 @@
 #include "models/load.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 
 #include "models/input_file.h"
 #include "models/jsonc.h"
 #include "models/loader.h"
+#include "models/scenario_override.h"
 
 namespace gpuplan {
 namespace loading {
 
 const std::vector<std::string> TOP_KEYS = {
-    "$schema", "name",     "description", "seed",   "horizon", "warmup",   "instances",
-    "pools",   "workload", "scheduler",   "limits", "tco",     "topology", "recommend"};
+    "$schema",  "name",      "description", "seed", "horizon",  "warmup",    "instances", "pools",
+    "workload", "scheduler", "limits",      "tco",  "topology", "recommend", "demand"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -68,6 +68,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = need(root, "", "workload", "at least one job class")) {
     load_workload(*v, sc);
   }
+  if (const json* v = get(root, "demand")) load_demand(*v, sc);
   if (const json* v = get(root, "scheduler")) load_scheduler(*v, sc);
   check_spot_eligibility(sc);
   if (const json* v = get(root, "tco")) load_tco(*v, sc);
@@ -94,78 +95,7 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
 
 namespace {
 
-using json = nlohmann::json;
-using fields::child;
-using fields::describe;
 namespace fs = std::filesystem;
-
-// Applies one `--set a.b.0.c=VALUE`; records bad_override and returns false when it cannot.
-void apply_override(json& root, const std::string& spec, Diagnostics& d) {
-  const size_t eq = spec.find('=');
-  // NOTE: a message must not repeat bytes that are not UTF-8: those are quoted escaped.
-  const bool utf8 = !invalid_utf8_at(spec);
-  const std::string shown = utf8 ? spec : escape_for_message(spec);
-  auto fail = [&](const std::string& ptr, const std::string& why) {
-    d.add(Diagnostic{"",
-                     0,
-                     ptr,
-                     DiagCode::bad_override,
-                     "cannot apply --set " + in_quotes(shown) + ": " + why,
-                     {}});
-  };
-  if (!utf8) return fail("", "it is not UTF-8 text");
-  if (eq == std::string::npos || eq == 0) {
-    return fail("", "expected PATH=VALUE, e.g. pools.0.count=16");
-  }
-  std::vector<std::string> keys;
-  std::string full_ptr;
-  for (size_t b = 0; b <= eq;) {
-    const size_t e = std::min(spec.find('.', b), eq);
-    keys.push_back(spec.substr(b, e - b));
-    full_ptr = child(full_ptr, keys.back());
-    b = e + 1;
-  }
-  if (std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); })) {
-    return fail(full_ptr, "the path has an empty part; write keys and indices joined by '.'");
-  }
-  json value = json::parse(spec.substr(eq + 1), nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = spec.substr(eq + 1);
-
-  json* node = &root;
-  std::string ptr;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const std::string& key = keys[k];
-    const bool last = k + 1 == keys.size();
-    if (node->is_object()) {
-      ptr = child(ptr, key);
-      json& next = (*node)[key];  // creates a missing key as null
-      if (last) {
-        next = std::move(value);
-      } else if (next.is_null()) {
-        next = json::object();
-      }
-      node = &next;
-    } else if (node->is_array()) {
-      size_t idx = 0;
-      const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), idx);
-      if (ec != std::errc() || end != key.data() + key.size() || idx >= node->size()) {
-        const std::string at = ptr.empty() ? "the root" : ptr;
-        return fail(full_ptr,
-                    at + " is an array of " + std::to_string(node->size()) + " entries, so " +
-                        in_quotes(key) + " is not an index of it" +
-                        (node->empty() ? "" : " (0.." + std::to_string(node->size() - 1) + ")"));
-      }
-      ptr = child(ptr, idx);
-      if (last) {
-        (*node)[idx] = std::move(value);
-      }
-      node = &(*node)[idx];
-    } else {
-      return fail(full_ptr, (ptr.empty() ? std::string("the root") : ptr) + " is " +
-                                describe(*node) + ", so it has no " + in_quotes(key));
-    }
-  }
-}
 
 }  // namespace
 

@@ -102,7 +102,7 @@ void Loader::load_limits(const json& o, Scenario& sc) {
   if (!object(o, "/limits")) return;
   check_keys(o, "/limits",
              {"max_active_jobs", "time_bins", "max_events", "max_duration", "max_topology_size",
-              "max_memory"});
+              "max_memory", "max_profile_segments"});
   if (const json* v = get(o, "max_active_jobs")) {
     auto n = integer(*v, "/limits/max_active_jobs", 16, std::numeric_limits<uint32_t>::max());
     if (n) sc.limits.max_active_jobs = static_cast<uint32_t>(*n);
@@ -129,6 +129,10 @@ void Loader::load_limits(const json& o, Scenario& sc) {
   }
   if (const json* v = get(o, "max_memory")) {
     if (auto n = count(*v, "/limits/max_memory", 1e6, 1e13)) sc.limits.max_memory_bytes = *n;
+  }
+  if (const json* v = get(o, "max_profile_segments")) {
+    if (auto n = count(*v, "/limits/max_profile_segments", 1, 1e8))
+      sc.limits.max_profile_segments = *n;
   }
 }
 
@@ -186,9 +190,40 @@ void Loader::check_limits(const Scenario& sc) {
       biggest = ptr;
     }
   };
+  // Rate profiles: their compiled segments first (bounded before any is built), then the expected
+  // arrivals of each class under its profile.
+  double segments = 0;
+  std::string most_segments;
+  double most = -1;
   for (const JobClass& jc : sc.workload) {
-    add(2 * (jc.trace ? static_cast<double>(jc.trace_rows.size()) : jc.rate_per_s * sc.horizon_s),
-        jc.pointer + (jc.trace ? "/trace" : "/arrival"));
+    if (jc.trace) continue;
+    const double n = profile_segment_bound(sc.demand.profile, jc.profile, sc.horizon_s);
+    segments += n;
+    if (n > most) {
+      most = n;
+      most_segments = jc.profile.empty() ? "/demand" : jc.pointer + "/arrival/profile";
+    }
+  }
+  const bool profiles_ok = !(segments > lim.max_profile_segments);
+  if (!profiles_ok) {
+    d_.error(most_segments, DiagCode::limit_exceeded,
+             "the rate profiles compile to up to " + num(segments) +
+                 " segments (one per hour of a weekly shape over the horizon, one per schedule "
+                 "entry), more than limits.max_profile_segments (" +
+                 num(lim.max_profile_segments) +
+                 "); shorten the horizon or the schedule, or raise limits.max_profile_segments");
+  }
+  for (const JobClass& jc : sc.workload) {
+    double arrivals = static_cast<double>(jc.trace_rows.size());
+    if (!jc.trace) {
+      arrivals = jc.rate_per_s * sc.horizon_s;
+      if (profiles_ok &&
+          (!jc.profile.empty() || !sc.demand.profile.empty() || sc.demand.load_scale != 1)) {
+        const CompiledRate r = compile_rate(jc.rate_per_s, sc.demand, jc.profile, sc.horizon_s);
+        arrivals = expected_arrivals(r, sc.horizon_s, 0, sc.horizon_s);
+      }
+    }
+    add(2 * arrivals, jc.pointer + (jc.trace ? "/trace" : "/arrival"));
   }
   for (size_t i = 0; i < sc.pools.size(); ++i) {
     const Pool& pool = sc.pools[i];

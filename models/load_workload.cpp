@@ -110,7 +110,13 @@ void Loader::load_synthetic(const json& o, const std::string& p, JobClass& jc, b
 
 void Loader::load_arrival(const json& v, const std::string& p, JobClass& jc) {
   if (!object(v, p, "an arrival process, e.g. {\"poisson\": {\"rate\": \"12/h\"}}")) return;
-  check_keys(v, p, {"poisson"});
+  check_keys(v, p, {"poisson", "profile"});
+  if (const json* x = get(v, "profile")) {
+    if (object(*x, p + "/profile", "a rate profile, e.g. {\"growth_per_month\": 0.08}")) {
+      check_keys(*x, p + "/profile", {"growth_per_month", "weekly", "schedule"});
+      load_profile(*x, p + "/profile", jc.profile);
+    }
+  }
   const json* poisson = need(v, p, "poisson", "e.g. {\"rate\": \"12/h\"}");
   if (poisson == nullptr || !object(*poisson, p + "/poisson")) return;
   check_keys(*poisson, p + "/poisson", {"rate"});

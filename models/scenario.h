@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/catalog.h"
+#include "models/demand_profile.h"
 #include "models/names.h"
 #include "models/scenario_economics.h"
 #include "sim/core/types.h"
@@ -79,6 +80,7 @@ struct JobClass {
   std::string description;  //!< free text as written ("" = none)
   std::string pointer;      //!< JSON pointer of this class in the scenario (for messages)
   double rate_per_s = 0;    //!< Poisson arrival rate (when no trace)
+  RateProfile profile;      //!< its own time-varying rate (arrival.profile; empty = constant)
   GpuChoice gpus;           //!< GPUs per job (when no trace)
   Distribution duration;    //!< [s] (when no trace)
   std::optional<TraceFormat> trace;
@@ -163,6 +165,7 @@ struct Limits {
   //! (max(MIN_TOPOLOGY_SIZE, TOPOLOGY_SIZE_PER_GPU x its GPUs)).
   double max_topology_size = 0;
   double max_memory_bytes = 4e9;  //!< [B] engine state of one replica (max_active_jobs implies it)
+  double max_profile_segments = MAX_PROFILE_SEGMENTS;  //!< compiled rate segments, all classes
 };
 
 //! One service-level objective of a recommendation: `min <= metric <= max` in a replica.
@@ -202,6 +205,7 @@ struct Scenario {
   std::vector<InstanceType> instances;
   std::vector<Pool> pools;
   std::vector<JobClass> workload;
+  DemandConfig demand;  //!< load scale and rate profile of every Poisson class
   SchedulerConfig scheduler;
   TopologyConfig topology;
   Limits limits;

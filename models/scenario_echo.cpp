@@ -236,6 +236,20 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
   return out;
 }
 
+//! A rate profile's set parts; a CSV schedule is written inline (seconds), so the echo stands
+//! alone.
+json profile_json(const RateProfile& p, json out) {
+  if (p.growth_per_month != 0) out["growth_per_month"] = p.growth_per_month;
+  if (!p.weekly.empty()) out["weekly"] = p.weekly;
+  if (!p.schedule.empty()) {
+    json points = json::array();
+    for (const ProfilePoint& pt : p.schedule)
+      points.push_back({{"at", pt.at_s}, {"multiplier", pt.multiplier}});
+    out["schedule"] = points;
+  }
+  return out;
+}
+
 json class_json(const Scenario& sc, const JobClass& jc) {
   json j = {{"name", jc.name}};
   if (!jc.description.empty()) j["description"] = jc.description;
@@ -245,6 +259,7 @@ json class_json(const Scenario& sc, const JobClass& jc) {
     j["trace"] = trace_json(*jc.trace);
   } else {
     j["arrival"] = {{"poisson", {{"rate", jc.rate_per_s}}}};
+    if (!jc.profile.empty()) j["arrival"]["profile"] = profile_json(jc.profile, json::object());
     j["gpus"] = gpus_json(jc.gpus);
     // NOTE: with training.tokens the speed model sets the duration, and "duration" is refused.
     if (!(jc.training && jc.training->tokens)) j["duration"] = distribution_json(jc.duration);
@@ -383,12 +398,16 @@ json effective_scenario_json(const Scenario& sc) {
     lim["max_topology_size"] = sc.limits.max_topology_size;
   if (sc.limits.max_memory_bytes != defaults.max_memory_bytes)
     lim["max_memory"] = sc.limits.max_memory_bytes;
+  if (sc.limits.max_profile_segments != defaults.max_profile_segments)
+    lim["max_profile_segments"] = sc.limits.max_profile_segments;
   if (json inst = instances_json(sc); !inst.empty()) j["instances"] = inst;
   json pools = json::array(), workload = json::array();
   for (const Pool& pool : sc.pools) pools.push_back(pool_json(pool));
   for (const JobClass& jc : sc.workload) workload.push_back(class_json(sc, jc));
   j["pools"] = pools;
   j["workload"] = workload;
+  if (sc.demand.load_scale != 1 || !sc.demand.profile.empty())
+    j["demand"] = profile_json(sc.demand.profile, {{"load_scale", sc.demand.load_scale}});
   if (sc.topology.kind != TopologyKind::none) j["topology"] = topology_json(sc);
   if (sc.tco) j["tco"] = tco_json(sc, *sc.tco);
   if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);

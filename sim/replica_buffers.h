@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/core/arrival_profile.h"
 #include "sim/core/class_run_spec.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/state.h"
@@ -100,6 +101,7 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.class_runs);
   visit(m.wave_quantiles);
   visit(m.price_steps);
+  visit(m.arrival_segments);
   for_each_network_array(m.net, visit);
 }
 

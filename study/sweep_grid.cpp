@@ -1,5 +1,7 @@
 #include "study/sweep_grid.h"
 
+#include <algorithm>
+
 namespace gpuplan {
 
 std::optional<SweepAxis> parse_sweep_axis(const std::string& text, std::string& error) {
@@ -10,6 +12,16 @@ std::optional<SweepAxis> parse_sweep_axis(const std::string& text, std::string& 
   }
   SweepAxis axis;
   axis.path = text.substr(0, eq);
+  for (std::size_t b = 0; b <= axis.path.size();) {
+    const std::size_t e = std::min(axis.path.find(',', b), axis.path.size());
+    if (e == b) {
+      error = "--vary " + text + ": empty path in the list; join paths with ',' (e.g. " +
+              "workload.0.arrival.poisson.rate,workload.1.arrival.poisson.rate=x0.9,x1.1)";
+      return std::nullopt;
+    }
+    axis.paths.push_back(axis.path.substr(b, e - b));
+    b = e + 1;
+  }
   std::string current;
   int depth = 0;
   bool quoted = false;

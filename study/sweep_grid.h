@@ -8,14 +8,17 @@
 
 namespace gpuplan {
 
-//! One --vary PATH=V1,V2,...: a scenario path and the values it takes.
+//! One --vary PATH=V1,V2,...: scenario paths that move together and the values they take.
 struct SweepAxis {
-  std::string path;
-  std::vector<std::string> values;  //!< as written; each is parsed like a --set value
+  std::string path;                 //!< as written (several paths joined by ',')
+  std::vector<std::string> values;  //!< as written; each is applied like a --set value
+                                    //!< (`x<number>` multiplies what is there)
+  std::vector<std::string> paths;   //!< each path of `path`; each may hold '*' (every entry)
 };
 
-//! Parses "PATH=V1,V2,..."; commas inside [], {} or "..." do not split (JSON values may hold
-//! them). Returns nullopt with `error` set when there is no '=', no path or an empty value.
+//! Parses "PATH=V1,V2,..." or "PATH1,PATH2=V1,V2,..." (each value goes to every path); commas
+//! inside [], {} or "..." do not split values (JSON values may hold them). Returns nullopt with
+//! `error` set when there is no '=', no path, an empty path in the list or an empty value.
 [[nodiscard]] std::optional<SweepAxis> parse_sweep_axis(const std::string& text,
                                                         std::string& error);
 

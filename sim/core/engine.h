@@ -1,6 +1,7 @@
 #pragma once
 //! The discrete-event engine: init_replica, step, run_replica. The clock jumps from event to
 //! event; at one instant all releases, then all arrivals are handled, then the scheduler runs once.
+#include "sim/core/arrival_profile.h"
 #include "sim/core/cluster.h"
 #include "sim/core/network.h"
 #include "sim/core/distribution.h"
@@ -26,7 +27,9 @@ GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s
   } else {
     if (cls.rate <= 0) return;
     const Draw d = philox_draw(m.seed, s.replica_idx, Stream::arrivals, c, k);
-    t = s.now - log(u01_first(d)) / cls.rate;
+    // NOTE: a constant rate keeps the flat formula, so flat scenarios draw the same times.
+    t = cls.profile_n == 0 ? s.now - log(u01_first(d)) / cls.rate
+                           : profile_arrival(m, cls, s.now, -log(u01_first(d)));
   }
   if (t >= m.horizon) return;
   schedule_or_saturate(s, t, EventKind::job_arrival, c, 0);

@@ -33,6 +33,8 @@ struct ClassSpec {
   uint32_t trace_n = 0;        //!< rows of this class's trace
   uint64_t pool_mask = ~0ull;  //!< pools this class may use (bit i = pool i)
   uint32_t node_gpus_max = 0;  //!< largest node among those pools: bigger jobs take whole nodes
+  uint32_t profile_idx = 0;    //!< first segment in ModelView::arrival_segments
+  uint32_t profile_n = 0;      //!< its segments; 0 = constant `rate` (sim/core/arrival_profile.h)
 };
 
 //! A pool of identical nodes: nodes [first_node, first_node + n_nodes) of the cluster.
@@ -48,6 +50,7 @@ struct PoolSpec {
 struct PoolSupplySpec;
 struct ClassRunSpec;
 struct PriceStep;
+struct ArrivalSegment;
 
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
 struct ModelView {
@@ -70,7 +73,8 @@ struct ModelView {
   span<const ClassRunSpec> class_runs;     //!< [n_classes] checkpointing, spot tolerance
   span<const double> wave_quantiles;       //!< reclaim-wave share quantile tables of all pools
   span<const PriceStep> price_steps;  //!< spot price series of all pools, by pool, in time order
-  NetworkView net;                    //!< topology tables (sim/core/network.h)
+  span<const ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes, by class
+  NetworkView net;                              //!< topology tables (sim/core/network.h)
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 

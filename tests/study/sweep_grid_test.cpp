@@ -63,3 +63,26 @@ TEST_CASE("study::sweep_grid::pareto_front") {
     CHECK(f == std::vector<bool>{true, false, false, true, true});
   }
 }
+
+TEST_CASE("study::sweep_grid::paths") {
+  std::string error;
+  SUBCASE("one path is its own list of paths") {
+    const auto a = parse_sweep_axis("pools.0.count=8,12", error);
+    REQUIRE(a);
+    CHECK(a->paths == std::vector<std::string>{"pools.0.count"});
+  }
+  SUBCASE("paths joined by ',' move together, with wildcards and multipliers kept as written") {
+    const auto a =
+        parse_sweep_axis("workload.*.arrival.poisson.rate,demand.load_scale=x0.9,x1", error);
+    REQUIRE(a);
+    CHECK(a->path == "workload.*.arrival.poisson.rate,demand.load_scale");
+    CHECK(a->paths ==
+          std::vector<std::string>{"workload.*.arrival.poisson.rate", "demand.load_scale"});
+    CHECK(a->values == std::vector<std::string>{"x0.9", "x1"});
+  }
+  SUBCASE("an empty path in the list is an error") {
+    CHECK_FALSE(parse_sweep_axis("a,,b=1", error));
+    CHECK(error.find("empty path") != std::string::npos);
+    CHECK_FALSE(parse_sweep_axis("a,=1", error));
+  }
+}

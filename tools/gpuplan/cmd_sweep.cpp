@@ -91,7 +91,8 @@ int run_sweep(const SweepOptions& o) {
     for (std::size_t i = 0; i < grid.size(); ++i) {
       ScenarioOptions so = o.mc.scenario;
       for (std::size_t a = 0; a < axes.size(); ++a)
-        so.overrides.push_back(axes[a].path + "=" + axes[a].values[grid[i][a]]);
+        for (const std::string& path : axes[a].paths)
+          so.overrides.push_back(path + "=" + axes[a].values[grid[i][a]]);
       auto sc = load_or_report(so);
       if (!sc) {
         ok = false;
@@ -164,7 +165,9 @@ CLI::App* add_sweep_command(CLI::App& app, int& exit_code) {
       app.add_subcommand("sweep", "Run a Monte Carlo study for every combination of --vary values");
   auto opts = std::make_shared<SweepOptions>();
   add_mc_options(cmd, opts->mc);
-  cmd->add_option("--vary", opts->vary, "Vary a scenario value: PATH=V1,V2,... (repeatable)")
+  cmd->add_option("--vary", opts->vary,
+                  "Vary scenario values: PATH[,PATH...]=V1,V2,... ('*' matches every entry, "
+                  "x0.9 multiplies; repeatable)")
       ->type_name("PATH=V1,V2,...")
       ->required();
   cmd->add_option("--p90-wait-target", opts->wait_target,
