@@ -10,7 +10,7 @@ namespace {
 // The weekly shape's multiplier in the hour that holds t (1 without a shape).
 double weekly_at(const std::vector<double>& weekly, double t) {
   if (weekly.empty()) return 1;
-  const double hour = std::floor(t / HOUR_S);
+  const double hour = std::floor(t / PROFILE_HOUR_S);
   return weekly[static_cast<size_t>(std::fmod(hour, static_cast<double>(weekly.size())))];
 }
 
@@ -25,7 +25,7 @@ double schedule_at(const std::vector<ProfilePoint>& schedule, double t) {
 std::vector<double> breakpoints(const RateProfile& a, const RateProfile& b, double horizon_s) {
   std::vector<double> t = {0};
   if (!a.weekly.empty() || !b.weekly.empty()) {
-    for (double h = 1; h * HOUR_S < horizon_s; h += 1) t.push_back(h * HOUR_S);
+    for (double h = 1; h * PROFILE_HOUR_S < horizon_s; h += 1) t.push_back(h * PROFILE_HOUR_S);
   }
   for (const RateProfile* p : {&a, &b}) {
     for (const ProfilePoint& pt : p->schedule)
@@ -44,7 +44,7 @@ double profile_multiplier(const RateProfile& p, double t) {
 
 double profile_segment_bound(const RateProfile& global, const RateProfile& own, double horizon_s) {
   double n = 1;
-  if (!global.weekly.empty() || !own.weekly.empty()) n += std::ceil(horizon_s / HOUR_S);
+  if (!global.weekly.empty() || !own.weekly.empty()) n += std::ceil(horizon_s / PROFILE_HOUR_S);
   n += static_cast<double>(global.schedule.size() + own.schedule.size());
   return n;
 }
@@ -54,7 +54,7 @@ CompiledRate compile_rate(double rate_per_s, const DemandConfig& demand, const R
   const RateProfile& global = demand.profile;
   // NOTE: log1p(0) = 0 exactly, so growth 0 gives b = 0 and takes the constant-rate path.
   const double growth =
-      (std::log1p(global.growth_per_month) + std::log1p(own.growth_per_month)) / MONTH_S;
+      (std::log1p(global.growth_per_month) + std::log1p(own.growth_per_month)) / PROFILE_MONTH_S;
   struct Piece {
     double t0, multiplier;
   };

@@ -10,8 +10,9 @@
 
 namespace gpuplan {
 
-inline constexpr double HOUR_S = 3600.0;         //!< [s]
-inline constexpr double MONTH_S = 730 * HOUR_S;  //!< [s] the month of growth_per_month
+inline constexpr double PROFILE_HOUR_S = 3600.0;  //!< [s]
+//! [s] the month of growth_per_month (730 h).
+inline constexpr double PROFILE_MONTH_S = 730 * PROFILE_HOUR_S;
 //! Default of limits.max_profile_segments: compiled rate segments of all classes together.
 inline constexpr double MAX_PROFILE_SEGMENTS = 1e6;
 
@@ -23,7 +24,8 @@ struct ProfilePoint {
 
 //! A rate profile: every part multiplies the rate; an empty profile leaves it constant.
 struct RateProfile {
-  double growth_per_month = 0;  //!< g: rate · (1 + g)^(t / MONTH_S), compounded continuously
+  //! g: the rate is multiplied by (1 + g)^(t / PROFILE_MONTH_S), compounded continuously.
+  double growth_per_month = 0;
   //! 168 hourly multipliers of the week (or 24 of the day, repeated), hour 0 starting at t = 0.
   std::vector<double> weekly;
   std::vector<ProfilePoint> schedule;  //!< strictly increasing at_s; multiplier 1 before the first

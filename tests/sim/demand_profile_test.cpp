@@ -109,7 +109,7 @@ TEST_CASE("sim::arrival_profile::time_change") {
 TEST_CASE("sim::arrival_profile::counts") {
   SUBCASE("with compound growth, mean arrivals over [0, T] and [T/2, T] match the integral") {
     // 3 months at +50 %/month from 2e-3 jobs/s: about 3.4e4 jobs per replica
-    Scenario sc = wide_cluster(3 * MONTH_S, 2e-3);
+    Scenario sc = wide_cluster(3 * PROFILE_MONTH_S, 2e-3);
     sc.workload[0].profile.growth_per_month = 0.5;
     check_counts(sc, 40);
     sc.warmup_s = sc.horizon_s / 2;
@@ -118,14 +118,15 @@ TEST_CASE("sim::arrival_profile::counts") {
 
   SUBCASE("with a weekly shape, mean arrivals match the integral") {
     // weekdays 8-20 h at 3x, nights 0.2x, weekend hours 0.5x; two weeks at 0.05 jobs/s
-    Scenario sc = wide_cluster(2 * 168 * HOUR_S, 0.05);
+    Scenario sc = wide_cluster(2 * 168 * PROFILE_HOUR_S, 0.05);
     std::vector<double>& w = sc.workload[0].profile.weekly;
     for (int h = 0; h < 168; ++h) {
       const int day = h / 24, hour = h % 24;
       w.push_back(day >= 5 ? 0.5 : (hour >= 8 && hour < 20 ? 3.0 : 0.2));
     }
     check_counts(sc, 40);
-    sc.warmup_s = 5 * 24 * HOUR_S;  // from Saturday on: only the weekend and the second week
+    sc.warmup_s =
+        5 * 24 * PROFILE_HOUR_S;  // from Saturday on: only the weekend and the second week
     check_counts(sc, 40);
   }
 
