@@ -14,6 +14,8 @@ namespace gpuplan {
 //! Options of one load.
 struct LoadOptions {
   std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE" (VALUE as JSON, else as a string)
+  //! Accept a pool "count" of 0 (a pool left out: recommend's "add nothing" variants).
+  bool empty_pools = false;
   bool read_traces = true;  //!< parse trace CSVs (validate can skip the big ones? no: always true)
 };
 

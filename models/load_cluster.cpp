@@ -155,7 +155,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     // NOTE: an elastic pool's "count" is optional: the nodes it starts with (default its min).
     if (const json* v = o.contains("elastic") ? get(o, "count")
                                               : need(o, p, "count", "nodes in the pool, e.g. 16")) {
-      count = integer(*v, p + "/count", 1, 1000000);
+      count = integer(*v, p + "/count", opts_.empty_pools ? 0 : 1, 1000000);
     }
     size_t pricing = 0;
     bool pricing_ok = true;

@@ -1,5 +1,7 @@
 #include "models/loader.h"
 
+#include <algorithm>
+
 namespace gpuplan::loading {
 
 // The metric paths an SLO may name: those of sim/mc_metrics.h metric_paths() for this scenario.
@@ -27,7 +29,7 @@ void Loader::load_recommend(const json& o, Scenario& sc) {
   const std::string p = "/recommend";
   if (!object(o, p, "a recommendation request, e.g. {\"slos\": [...], \"candidates\": [...]}"))
     return;
-  check_keys(o, p, {"slos", "probability", "candidates", "replications"});
+  check_keys(o, p, {"slos", "probability", "candidates", "replications", "max_usd_per_month"});
   RecommendConfig r;
   const std::vector<std::string> metrics = slo_metric_paths(sc);
   if (const json* v = need(o, p, "slos",
@@ -40,6 +42,7 @@ void Loader::load_recommend(const json& o, Scenario& sc) {
     }
   }
   if (auto x = opt_number(o, p, "probability", 1e-9, 1)) r.probability = *x;
+  if (auto x = opt_number(o, p, "max_usd_per_month", 0, INF)) r.max_usd_per_month = *x;
   if (const json* v = get(o, "replications")) {
     if (auto n = integer(*v, p + "/replications", 1, 100000)) r.replications = uint32_t(*n);
   }
@@ -90,8 +93,55 @@ void Loader::load_slo(const json& o, const std::string& p, const std::vector<std
 
 void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, RecommendConfig& r) {
   if (!object(o, p, "a candidate, e.g. {\"pool\": \"main\", \"instances\": [...]}")) return;
-  check_keys(o, p, {"pool", "instances", "pricing", "count"});
+  check_keys(o, p, {"pool", "instances", "pricing", "count", "with"});
   RecommendCandidate c;
+  load_recommend_pool(o, p, sc, c);
+  if (const json* v = get(o, "with")) {
+    if (!v->is_array()) {
+      wrong_type(*v, p + "/with",
+                 "an array of pools sized with this one, e.g. [{\"pool\": \"onprem\", "
+                 "\"count\": {\"min\": 32, \"max\": 40}}]");
+    } else {
+      for (size_t i = 0; i < v->size(); ++i) {
+        const std::string wp = child(p + "/with", i);
+        if (!object((*v)[i], wp, "a pool sized with the candidate, e.g. {\"pool\": \"onprem\"}"))
+          continue;
+        check_keys((*v)[i], wp, {"pool", "instances", "pricing", "count"});
+        RecommendPool w;
+        // NOTE: a "with" pool without "count" keeps the scenario's count: a fixed part.
+        if (!(*v)[i].contains("count")) w.count_min = w.count_max = UINT32_MAX;
+        load_recommend_pool((*v)[i], wp, sc, w);
+        if (w.count_min == UINT32_MAX)
+          w.count_min = w.count_max = w.pool_idx < sc.pools.size() ? sc.pools[w.pool_idx].count : 1;
+        const bool repeated =
+            w.pool_idx == c.pool_idx ||
+            std::any_of(c.with.begin(), c.with.end(),
+                        [&](const RecommendPool& x) { return x.pool_idx == w.pool_idx; });
+        if (repeated) {
+          d_.error(wp + "/pool", DiagCode::out_of_range,
+                   "pool " + in_quotes(sc.pools[w.pool_idx].name) +
+                       " is already sized by this candidate; name each pool once");
+          continue;
+        }
+        c.with.push_back(std::move(w));
+      }
+    }
+  }
+  double combos = double(c.instances.size() * c.pricing.size());
+  for (const RecommendPool& w : c.with)
+    combos *= double(w.instances.size() * w.pricing.size()) *
+              (w.count_max >= w.count_min ? w.count_max - w.count_min + 1.0 : 1.0);
+  if (combos > MAX_RECOMMEND_OPTIONS) {
+    d_.error(p + "/with", DiagCode::out_of_range,
+             "this candidate makes " + num(combos) + " configurations to search (instances x " +
+                 "pricings x every count of each \"with\" pool), more than " +
+                 num(MAX_RECOMMEND_OPTIONS) + "; narrow the \"with\" count ranges");
+  }
+  r.candidates.push_back(std::move(c));
+}
+
+void Loader::load_recommend_pool(const json& o, const std::string& p, Scenario& sc,
+                                 RecommendPool& c) {
   std::vector<std::string> pools;
   for (const Pool& pool : sc.pools) pools.push_back(pool.name);
   const Pool* pool = nullptr;
@@ -104,7 +154,7 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
   std::vector<std::string> instance_ids;
   for (const auto& it : catalog_.instances) instance_ids.push_back(it.id);
   std::vector<const InstanceType*> insts;
-  if (const json* v = need(o, p, "instances", "instance type ids, e.g. [\"p4d.24xlarge\"]")) {
+  if (const json* v = get(o, "instances")) {
     if (!v->is_array() || v->empty()) {
       wrong_type(*v, p + "/instances", "a non-empty array of instance type ids");
     } else {
@@ -121,6 +171,10 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
         c.instances.push_back(resolve_instance(*inst, sc));
       }
     }
+  } else if (pool != nullptr) {
+    // NOTE: no "instances": the pool's own type (e.g. an on-prem pool sized beside a cloud one).
+    c.instances.push_back(pool->instance_idx);
+    if (const InstanceType* inst = catalog_.find_instance(pool->instance)) insts.push_back(inst);
   }
   if (const json* v = get(o, "pricing")) {
     if (!v->is_array() || v->empty()) {
@@ -144,10 +198,11 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
     c.pricing.push_back(pool->pricing);
   }
   if (const json* v = get(o, "count")) {
-    if (object(*v, p + "/count", "a node range, e.g. {\"min\": 1, \"max\": 64}")) {
+    if (object(*v, p + "/count", "a node range, e.g. {\"min\": 0, \"max\": 64}")) {
       check_keys(*v, p + "/count", {"min", "max"});
+      // NOTE: count.min 0 tries the configuration without this pool ("add nothing").
       if (const json* x = get(*v, "min")) {
-        if (auto n = integer(*x, p + "/count/min", 1, 1000000)) c.count_min = uint32_t(*n);
+        if (auto n = integer(*x, p + "/count/min", 0, 1000000)) c.count_min = uint32_t(*n);
       }
       if (const json* x = get(*v, "max")) {
         if (auto n = integer(*x, p + "/count/max", 1, 1000000)) c.count_max = uint32_t(*n);
@@ -159,7 +214,6 @@ void Loader::load_candidate(const json& o, const std::string& p, Scenario& sc, R
       }
     }
   }
-  r.candidates.push_back(std::move(c));
 }
 
 }  // namespace gpuplan::loading

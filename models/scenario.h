@@ -175,14 +175,24 @@ struct RecommendSlo {
   std::optional<double> max;  //!< upper bound in the metric's unit
 };
 
-//! One pool to size in a recommendation: every instance x pricing, from count.min to count.max.
-struct RecommendCandidate {
+//! One pool to size in a recommendation: every instance x pricing, from count.min to count.max
+//! (0 = the pool left out: "add nothing").
+struct RecommendPool {
   uint32_t pool_idx = 0;            //!< index into Scenario::pools of the pool to size
-  std::vector<uint32_t> instances;  //!< indices into Scenario::instances
+  std::vector<uint32_t> instances;  //!< indices into Scenario::instances (default: the pool's own)
   std::vector<Pricing> pricing;     //!< pricings to try (default: the pool's own)
   uint32_t count_min = 1;           //!< fewest nodes to try
   uint32_t count_max = 64;          //!< most nodes to try
 };
+
+//! A candidate: the pool whose count is bisected, and the pools sized with it in the same
+//! configuration (`with`, e.g. an on-prem pool beside a cloud pool; every count of each is tried).
+struct RecommendCandidate : RecommendPool {
+  std::vector<RecommendPool> with;
+};
+
+//! Most configurations one candidate may expand to (instances x pricings x `with` counts).
+inline constexpr double MAX_RECOMMEND_OPTIONS = 4096;
 
 //! The scenario's `recommend` section (docs/recommend.md).
 struct RecommendConfig {
@@ -190,6 +200,9 @@ struct RecommendConfig {
   double probability = 0.9;  //!< share of replicas that must meet every SLO, (0, 1]
   std::vector<RecommendCandidate> candidates;
   uint32_t replications = 32;  //!< replicas per probe
+  //! [USD per 730 h] most a configuration may cost, its window's cost scaled to a month; none
+  //! when absent. Configurations above it are reported as over budget and never recommended.
+  std::optional<double> max_usd_per_month;
 };
 
 //! A whole validated scenario.

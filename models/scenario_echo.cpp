@@ -360,18 +360,28 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
     if (s.max) o["max"] = *s.max;
     slos.push_back(o);
   }
-  for (const RecommendCandidate& c : r.candidates) {
+  const auto pool_json = [&](const RecommendPool& c) {
     json instances = json::array();
     for (uint32_t k : c.instances) instances.push_back(sc.instances.at(k).id);
-    candidates.push_back({{"pool", sc.pools.at(c.pool_idx).name},
-                          {"instances", instances},
-                          {"pricing", names(c.pricing)},
-                          {"count", {{"min", c.count_min}, {"max", c.count_max}}}});
+    return json{{"pool", sc.pools.at(c.pool_idx).name},
+                {"instances", instances},
+                {"pricing", names(c.pricing)},
+                {"count", {{"min", c.count_min}, {"max", c.count_max}}}};
+  };
+  for (const RecommendCandidate& c : r.candidates) {
+    json j = pool_json(c);
+    if (!c.with.empty()) {
+      j["with"] = json::array();
+      for (const RecommendPool& w : c.with) j["with"].push_back(pool_json(w));
+    }
+    candidates.push_back(std::move(j));
   }
-  return {{"slos", slos},
-          {"probability", r.probability},
-          {"replications", r.replications},
-          {"candidates", candidates}};
+  json j = {{"slos", slos},
+            {"probability", r.probability},
+            {"replications", r.replications},
+            {"candidates", candidates}};
+  if (r.max_usd_per_month) j["max_usd_per_month"] = *r.max_usd_per_month;
+  return j;
 }
 
 }  // namespace

@@ -46,11 +46,15 @@ Stats stats_at(const json& j, std::string_view dotted) {
 struct Pool {
   std::string name, pricing;
   std::optional<double> nodes, gpus, gpu_utilization, cost_usd;
+  std::optional<double> mean_nodes;         // time-averaged provisioned (billed) nodes
+  std::optional<double> elastic_min_nodes;  // set for elastic pools only
 };
 
 struct Facts {
   int64_t replications = 1;
   std::optional<double> window_s, util, offered, cost_total, cost_per_gpu_hour, gpus;
+  // Provisioned GPUs time-averaged over the window (gpus: the most the pools may hold).
+  std::optional<double> gpus_mean;
   std::optional<double> jobs_submitted, jobs_unfinished;
   Stats wait, jct;
   double saturated_share = 0;  // share of replicas that saturated, 0..1
@@ -63,6 +67,13 @@ struct Facts {
   bool overloaded() const { return offered && gpuplan::overloaded(*offered); }
   //! The configuration cannot keep up: some replica saturated, or the offered load is >= 100%.
   bool saturated() const { return saturated_share > 0 || overloaded(); }
+  //! The provisioned GPUs vary over the window (elastic pools, preempted spot nodes): their time
+  //! average is below the most the pools may hold.
+  bool varies() const { return gpus_mean && gpus && *gpus - *gpus_mean > 0.05; }
+  //! The GPUs utilization is measured against: time-averaged provisioned GPUs, else the count.
+  std::optional<double> util_basis() const {
+    return gpus_mean && *gpus_mean > 0 ? gpus_mean : gpus;
+  }
   std::optional<double> mean_run_s() const {
     if (!wait.mean || !jct.mean || *jct.mean - *wait.mean <= 0) return std::nullopt;
     return *jct.mean - *wait.mean;
@@ -75,8 +86,9 @@ std::vector<Pool> gather_pools(const json& r) {
   const bool have_map = per_pool != nullptr && per_pool->is_object();
   for (const json& p : array_at(r, "per_pool")) {
     if (!p.is_object()) continue;
-    Pool row{string_at(p, "name"), string_at(p, "pricing"),         number_at(p, "nodes"),
-             number_at(p, "gpus"), number_at(p, "gpu_utilization"), number_at(p, "cost_usd")};
+    Pool row{string_at(p, "name"),       string_at(p, "pricing"),          number_at(p, "nodes"),
+             number_at(p, "gpus"),       number_at(p, "gpu_utilization"),  number_at(p, "cost_usd"),
+             number_at(p, "mean_nodes"), number_at(p, "elastic.min_nodes")};
     if (!row.cost_usd && !row.name.empty() && have_map)
       row.cost_usd = finite_number(member(*per_pool, row.name));
     rows.push_back(std::move(row));
@@ -129,6 +141,7 @@ Facts gather(const json& r) {
     }
   }
   if (have_gpus && gpus > 0) f.gpus = gpus;
+  f.gpus_mean = number_at(r, "metrics.provisioned_gpus.mean");
   f.n_warnings = array_at(r, "warnings").size();
   return f;
 }
@@ -270,7 +283,12 @@ RichText cost_text(const Facts& f) {
   }
   if (f.cost_per_gpu_hour) {
     t << ", or " + money(f.cost_per_gpu_hour) + " per provisioned GPU-hour";
-    if (f.gpus) t << " across " + plural(*f.gpus, "GPU", "GPUs");
+    if (f.varies()) {
+      t << " across " + format_number(*f.gpus_mean, 1) + " GPUs on average (time-averaged; " +
+               format_count(*f.gpus) + " at most)";
+    } else if (f.gpus) {
+      t << " across " + plural(*f.gpus, "GPU", "GPUs");
+    }
   }
   t << ".";
   if (f.cost_per_gpu_hour && f.util && *f.util > 0 && !f.saturated()) {
@@ -319,6 +337,25 @@ RichText pool_sweep(const Facts& f, const std::vector<double>& gpu_totals) {
   return t << ".";
 }
 
+// What to reserve of an elastic pool paying on-demand prices: never more than its time-average
+// provisioned nodes (its steady base); the burst above stays elastic on demand.
+RichText elastic_pricing_hint(const Pool& p, double util) {
+  RichText t;
+  t << "Pool ";
+  t.code(p.name);
+  t << " is elastic and pays on-demand prices at " + pct(util) + " utilization";
+  if (!p.mean_nodes) return t << "; reserve only its steady base, and keep the burst on demand.";
+  const double base = std::floor(*p.mean_nodes);
+  t << ", with " + format_number(*p.mean_nodes, 1) + " nodes provisioned on average (" +
+           format_count(*p.elastic_min_nodes) + " always on";
+  if (p.nodes) t << ", " + format_count(*p.nodes) + " at most";
+  t << "). ";
+  if (base < 1) return t << "Its steady base is under one node: keep it on demand.";
+  return t << "Reserving pays only for its steady base: at most " + plural(base, "node", "nodes") +
+                  " (the time-average), as a separate reserved pool, with the burst above it "
+                  "kept elastic on demand.";
+}
+
 json change_items(const Facts& f, Sizing s) {
   json items = json::array();
   const auto add = [&](const RichText& t) {
@@ -349,12 +386,14 @@ json change_items(const Facts& f, Sizing s) {
       }
       break;
     case Sizing::running_hot:
-      if (f.gpus && f.util) {
-        const double target = std::ceil(*f.util * *f.gpus / UTIL_TARGET);
-        add(RichText() << "Add about " + plural(target - *f.gpus, "GPU", "GPUs") + " (to " +
-                              format_count(target) + ") to bring utilization near " + target_pct +
+      if (f.util_basis() && f.util) {
+        const double base = *f.util_basis();
+        const double target = std::ceil(*f.util * base / UTIL_TARGET);
+        add(RichText() << "Add about " + plural(target - base, "GPU", "GPUs") + " (to " +
+                              format_count(target) + (f.varies() ? " on average" : "") +
+                              ") to bring utilization near " + target_pct +
                               " and shorten tail waits.");
-        add(pool_sweep(f, {target, std::ceil(target * 1.1)}));
+        if (!f.varies()) add(pool_sweep(f, {target, std::ceil(target * 1.1)}));
       } else {
         add(RichText() << "Add capacity to bring utilization below " +
                               format_percent(UTIL_HIGH, 0) + ".");
@@ -375,18 +414,19 @@ json change_items(const Facts& f, Sizing s) {
       break;
     }
     case Sizing::over_provisioned:
-      if (f.gpus && f.util) {
-        const double target = std::max(1.0, std::ceil(*f.util * *f.gpus / UTIL_TARGET));
+      if (f.util_basis() && f.util) {
+        const double base = *f.util_basis();
+        const double target = std::max(1.0, std::ceil(*f.util * base / UTIL_TARGET));
         RichText t;
-        t << "About " + plural(target, "GPU", "GPUs") + " would carry this load at about " +
-                 target_pct + " utilization, " + format_count(*f.gpus - target) +
-                 " fewer than today";
+        t << "About " + plural(target, "GPU", "GPUs") + (f.varies() ? " on average" : "") +
+                 " would carry this load at about " + target_pct + " utilization, " +
+                 format_number(base - target, f.varies() ? 1 : 0) + " fewer than today";
         if (f.cost_total) {
-          t << ", saving roughly " + format_money(*f.cost_total * (1 - target / *f.gpus)) +
+          t << ", saving roughly " + format_money(*f.cost_total * (1 - target / base)) +
                    " over the window at today's prices (pro rata)";
         }
         add(t << ". Check the waits that gives before you shrink.");
-        add(pool_sweep(f, {target, std::ceil(target * 1.15)}));
+        if (!f.varies()) add(pool_sweep(f, {target, std::ceil(target * 1.15)}));
       } else {
         RichText t;
         t << "Fewer GPUs would carry this load; check the waits with ";
@@ -405,6 +445,10 @@ json change_items(const Facts& f, Sizing s) {
     const Pool& p = f.pools[i];
     const std::optional<double> util = p.gpu_utilization ? p.gpu_utilization : f.util;
     if (p.pricing != "on_demand" || !util || *util < PRICING_HINT_UTIL) continue;
+    if (p.elastic_min_nodes) {
+      add(elastic_pricing_hint(p, *util));
+      continue;
+    }
     RichText t;
     t << "Pool ";
     t.code(p.name);
@@ -536,6 +580,8 @@ json assess(const json& result) {
             {"confidence", confidence_items(f, result)},
             {"cheapest_option", cheapest_option(result)},
             {"warnings", warnings_of(result)}};
+  if (json rec = assess_recommendation(result); !rec.is_null())
+    a["recommendation"] = std::move(rec);
   return a;
 }
 

@@ -24,6 +24,13 @@ inline constexpr double PRICING_HINT_UTIL = 0.6;  //!< steady enough to suggest 
 //! warnings. Reads `result` defensively: absent or mistyped keys read as absent; never throws.
 [[nodiscard]] nlohmann::json assess(const nlohmann::json& result);
 
+//! The recommendation of a `gpuplan recommend` result (its `recommendation`, docs/recommend.md)
+//! as report.html shows it: `items` (the recommended configuration, its cost and P(SLOs met);
+//! the budget cap and how many configurations were over it), `slos` (each SLO's metric, target,
+//! and the winner's achieved mean, 95% CI and whether the mean is `within` the target, from
+//! `summary`) and `runners_up` (one sentence each). Null when the result has none. Never throws.
+[[nodiscard]] nlohmann::json assess_recommendation(const nlohmann::json& result);
+
 //! The assessment of a sweep (sweep.json): the takeaway (cheapest point meeting the target, or
 //! the front's ends), the cost-vs-p90-wait and cost-vs-utilization fronts (saturated points
 //! removed), the saturated points, utilization and confidence sentences. Never throws.

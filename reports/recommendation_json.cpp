@@ -2,16 +2,28 @@
 
 #include <cstdio>
 
+#include "reports/format.h"
+
 namespace gpuplan::reports {
 namespace {
 
 using nlohmann::json;
 
-//! An option as recommendation.json lists it.
-json option_json(const study::RecommendOption& o) {
+//! An option as recommendation.json lists it; `window_s` [s] is what its cost covers.
+json option_json(const study::RecommendOption& o, double window_s) {
   const ProbeOutcome& at = o.search.at_count;
   const uint32_t nodes = o.search.count.value_or(o.count_max);
-  const double dollar_hour = o.price_per_node_hour * nodes;
+  double dollar_hour = o.price_per_node_hour * nodes;
+  double tflops = o.bf16_tflops * o.gpus_per_node * nodes;
+  json with = json::array();
+  for (const study::PinnedPool& w : o.with) {
+    with.push_back({{"pool", w.pool},
+                    {"instance", w.instance},
+                    {"pricing", w.pricing},
+                    {"nodes", w.count},
+                    {"gpus", uint64_t{w.count} * w.gpus_per_node}});
+    dollar_hour += w.price_per_node_hour * w.count;
+  }
   json probes = json::array();
   for (const auto& [n, p] : o.search.probes)
     probes.push_back({{"nodes", n}, {"p_slos_met", p.p_met}, {"cost_usd_total", p.cost_usd}});
@@ -23,9 +35,11 @@ json option_json(const study::RecommendOption& o) {
           {"gpus", uint64_t{nodes} * o.gpus_per_node},
           {"p_slos_met", at.p_met},
           {"cost_usd_total", at.cost_usd},
+          {"cost_usd_per_month", study::usd_per_month(at.cost_usd, window_s)},
           {"cost_usd_per_job", at.jobs_completed > 0 ? at.cost_usd / at.jobs_completed : 0.0},
-          {"bf16_tflops_per_usd_hour",
-           dollar_hour > 0 ? o.bf16_tflops * o.gpus_per_node * nodes / dollar_hour : 0.0},
+          {"bf16_tflops_per_usd_hour", dollar_hour > 0 ? tflops / dollar_hour : 0.0},
+          {"with", with},
+          {"over_budget", o.over_budget},
           {"probes", probes}};
 }
 
@@ -34,7 +48,7 @@ json option_json(const study::RecommendOption& o) {
 json recommendation_json(const Scenario& sc, const study::Recommendation& r) {
   const RecommendConfig& rc = *sc.recommend;
   json rows = json::array();
-  for (const study::RecommendOption& opt : r.options) rows.push_back(option_json(opt));
+  for (const study::RecommendOption& opt : r.options) rows.push_back(option_json(opt, r.window_s));
   for (std::size_t i = 0; i < r.options.size(); ++i) {
     json& row = rows[i];
     if (!r.options[i].search.count) {
@@ -43,6 +57,10 @@ json recommendation_json(const Scenario& sc, const study::Recommendation& r) {
                     "SLOs not met even at %u nodes: met in %.3f of replicas, %.3f required",
                     r.options[i].count_max, row["p_slos_met"].get<double>(), rc.probability);
       row["lost_because"] = why;
+    } else if (r.options[i].over_budget) {
+      row["lost_because"] =
+          "over budget: " + format_money(row["cost_usd_per_month"].get<double>()) +
+          " per month, above the cap of " + format_money(r.max_usd_per_month.value_or(0));
     } else if (i != r.ranked.front()) {
       const double more = row["cost_usd_total"].get<double>() -
                           rows[r.ranked.front()]["cost_usd_total"].get<double>();
@@ -66,6 +84,7 @@ json recommendation_json(const Scenario& sc, const study::Recommendation& r) {
       {"slos", slos},
       {"probability", rc.probability},
       {"replications", r.replications},
+      {"max_usd_per_month", r.max_usd_per_month ? json(*r.max_usd_per_month) : json(nullptr)},
       {"recommended", nullptr},
       {"runners_up", json::array()},
       {"candidates", rows}};

@@ -59,9 +59,25 @@ json statistic_json(const study::Statistic& m) {
   return j;
 }
 
+//! {"mean", "max"} provisioned GPUs: time-averaged over the window (per pool, billed nodes x GPUs
+//! per node) and the most the pools may hold (an elastic pool's max).
+json provisioned_gpus(const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  double avg = 0, max = 0;
+  for (std::size_t p = 0; p < cs.pools.size(); ++p) {
+    avg += mean("per_pool." + cs.pool_names[p] + ".mean_nodes") * cs.pools[p].gpus_per_node;
+    max += double(cs.pools[p].n_nodes) * cs.pools[p].gpus_per_node;
+  }
+  return {{"mean", avg}, {"max", max}};
+}
+
 json metrics_section(const CompiledScenario& cs, const Summary& s) {
   const Means mean{s};
   const bool one = s.info.replications == 1;
+  const json gpus = provisioned_gpus(cs, s);
+  // NOTE: offered_load is against the most the pools may hold (the saturation test); on the
+  // utilization's basis (per provisioned GPU-hour, time-averaged) it is scaled by max / mean.
+  const double avg = gpus["mean"].get<double>(), max = gpus["max"].get<double>();
   // NOTE: a single run says whether it saturated; across replications the share that did.
   const double saturated = mean("metrics.saturated");
   return {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
@@ -71,6 +87,8 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
           {"jct_s", mean.duration("metrics.jct_s")},
           {"gpu_utilization", mean("metrics.gpu_utilization")},
           {"offered_load", cs.offered_load},
+          {"offered_load_per_provisioned", avg > 0 ? cs.offered_load * max / avg : 0.0},
+          {"provisioned_gpus", gpus},
           {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
           {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
           {"saturated", one ? json(saturated > 0.5) : json(saturated)},

@@ -53,10 +53,11 @@ CountSearch smallest_count(uint32_t count_min, uint32_t count_max, double probab
   return s;
 }
 
-std::vector<std::size_t> rank_by_cost(const std::vector<CountSearch>& searches) {
+std::vector<std::size_t> rank_by_cost(const std::vector<CountSearch>& searches,
+                                      double max_cost_usd) {
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < searches.size(); ++i)
-    if (searches[i].count) idx.push_back(i);
+    if (searches[i].count && searches[i].at_count.cost_usd <= max_cost_usd) idx.push_back(i);
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
     return searches[a].at_count.cost_usd < searches[b].at_count.cost_usd;
   });

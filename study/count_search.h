@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
@@ -47,7 +48,10 @@ struct CountSearch {
 [[nodiscard]] CountSearch smallest_count(uint32_t count_min, uint32_t count_max, double probability,
                                          const std::function<ProbeOutcome(uint32_t)>& probe);
 
-//! Indices of the searches that met the SLOs, cheapest mean cost first (ties: lower index).
-[[nodiscard]] std::vector<std::size_t> rank_by_cost(const std::vector<CountSearch>& searches);
+//! Indices of the searches that met the SLOs at a mean cost of at most `max_cost_usd` [USD],
+//! cheapest first (ties: lower index); those above it are over budget and never ranked.
+[[nodiscard]] std::vector<std::size_t> rank_by_cost(
+    const std::vector<CountSearch>& searches,
+    double max_cost_usd = std::numeric_limits<double>::infinity());
 
 }  // namespace gpuplan

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <limits>
 
+#include "models/economics/billing.h"
 #include "sim/mc_metrics.h"
 #include "sim/backends/mc_mpi.h"
 
@@ -26,7 +27,7 @@ std::vector<SloBound> slo_bounds(const RecommendConfig& r, const CompiledScenari
 ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const RecommendOption& opt,
                    uint32_t count, const McOptions& mo) {
   Diagnostics quiet;
-  const std::optional<Scenario> sc = load_variant(t, pinned(opt, count), quiet);
+  const std::optional<Scenario> sc = load_variant(t, pinned(opt, count), quiet, true);
   // NOTE: too few nodes for the largest job is a load error, and such a pool meets no SLO.
   if (!sc) return ProbeOutcome{};
   const CompiledScenario cs = compile(*sc);
@@ -42,12 +43,44 @@ ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const Recom
   return ProbeOutcome{figures[0], figures[1], figures[2]};
 }
 
+//! Every instance x pricing x count of the `with` pools from `k` on, each appended to `prefix`.
+void expand_with(const Scenario& sc, const RecommendCandidate& c, std::size_t k,
+                 std::vector<PinnedPool>& prefix, std::vector<std::vector<PinnedPool>>& out) {
+  if (k == c.with.size()) {
+    out.push_back(prefix);
+    return;
+  }
+  const RecommendPool& w = c.with[k];
+  for (const uint32_t inst_idx : w.instances) {
+    for (const Pricing pricing : w.pricing) {
+      for (uint32_t n = w.count_min; n <= w.count_max; ++n) {
+        prefix.push_back(PinnedPool{w.pool_idx, sc.pools[w.pool_idx].name,
+                                    sc.instances.at(inst_idx).id, std::string(enum_name(pricing)),
+                                    n, 1, 0});
+        expand_with(sc, c, k + 1, prefix, out);
+        prefix.pop_back();
+      }
+    }
+  }
+}
+
 }  // namespace
 
+double usd_per_month(double cost_usd, double window_s) {
+  return window_s > 0 ? cost_usd / (window_s / 3600.0) * economics::HOURS_PER_MONTH : 0;
+}
+
 std::vector<std::string> pinned(const RecommendOption& o, uint32_t count) {
-  const std::string p = "pools." + std::to_string(o.pool_idx) + ".";
-  return {p + "instance=" + o.instance, p + "pricing=" + o.pricing,
-          p + "count=" + std::to_string(count)};
+  std::vector<std::string> out;
+  const auto pin = [&](std::size_t idx, const std::string& inst, const std::string& pricing,
+                       uint32_t n) {
+    const std::string p = "pools." + std::to_string(idx) + ".";
+    out.insert(out.end(), {p + "instance=" + inst, p + "pricing=" + pricing,
+                           p + "count=" + std::to_string(n)});
+  };
+  for (const PinnedPool& w : o.with) pin(w.pool_idx, w.instance, w.pricing, w.count);
+  pin(o.pool_idx, o.instance, o.pricing, count);
+  return out;
 }
 
 std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText& t,
@@ -55,23 +88,34 @@ std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText
                                                               Diagnostics& diags) {
   std::vector<RecommendOption> options;
   for (const RecommendCandidate& c : sc.recommend->candidates) {
-    for (const uint32_t inst_idx : c.instances) {
-      const std::string& inst = sc.instances.at(inst_idx).id;
-      for (const Pricing pricing : c.pricing) {
-        RecommendOption opt;
-        opt.pool_idx = c.pool_idx;
-        opt.pool = sc.pools[c.pool_idx].name;
-        opt.instance = inst;
-        opt.pricing = std::string(enum_name(pricing));
-        opt.count_min = c.count_min;
-        opt.count_max = c.count_max;
-        const auto probe_sc = load_variant(t, pinned(opt, c.count_max), diags);
-        if (!probe_sc) return std::nullopt;
-        const Pool& probe_pool = probe_sc->pools[opt.pool_idx];
-        opt.gpus_per_node = probe_sc->instance_of(probe_pool).gpus_per_node;
-        opt.bf16_tflops = probe_sc->gpu_of(probe_pool).bf16_tflops;
-        opt.price_per_node_hour = probe_sc->pools[opt.pool_idx].price_per_node_hour;
-        options.push_back(std::move(opt));
+    std::vector<std::vector<PinnedPool>> withs;
+    std::vector<PinnedPool> prefix;
+    expand_with(sc, c, 0, prefix, withs);
+    for (const std::vector<PinnedPool>& with : withs) {
+      for (const uint32_t inst_idx : c.instances) {
+        const std::string& inst = sc.instances.at(inst_idx).id;
+        for (const Pricing pricing : c.pricing) {
+          RecommendOption opt;
+          opt.pool_idx = c.pool_idx;
+          opt.pool = sc.pools[c.pool_idx].name;
+          opt.instance = inst;
+          opt.pricing = std::string(enum_name(pricing));
+          opt.count_min = c.count_min;
+          opt.count_max = c.count_max;
+          opt.with = with;
+          const auto probe_sc = load_variant(t, pinned(opt, c.count_max), diags, true);
+          if (!probe_sc) return std::nullopt;
+          const Pool& probe_pool = probe_sc->pools[opt.pool_idx];
+          opt.gpus_per_node = probe_sc->instance_of(probe_pool).gpus_per_node;
+          opt.bf16_tflops = probe_sc->gpu_of(probe_pool).bf16_tflops;
+          opt.price_per_node_hour = probe_pool.price_per_node_hour;
+          for (PinnedPool& w : opt.with) {
+            const Pool& wp = probe_sc->pools[w.pool_idx];
+            w.gpus_per_node = probe_sc->instance_of(wp).gpus_per_node;
+            w.price_per_node_hour = wp.price_per_node_hour;
+          }
+          options.push_back(std::move(opt));
+        }
       }
     }
   }
@@ -87,6 +131,8 @@ Recommendation recommend(const ScenarioText& t, const Scenario& sc,
   mo.processes = mpi_world();
   Recommendation r;
   r.replications = o.replications;
+  r.window_s = sc.horizon_s - sc.warmup_s;
+  r.max_usd_per_month = rc.max_usd_per_month;
   for (RecommendOption& opt : options) {
     if (o.searching && mo.processes.root()) o.searching(opt);
     // NOTE: every probe keeps the scenario's seed, so replica k sees the same job stream at every
@@ -94,16 +140,23 @@ Recommendation recommend(const ScenarioText& t, const Scenario& sc,
     opt.search = smallest_count(opt.count_min, opt.count_max, rc.probability,
                                 [&](uint32_t n) { return probe(t, rc, opt, n, mo); });
   }
+  // The cap on a window's cost that the monthly budget implies.
+  const double max_cost = rc.max_usd_per_month ? *rc.max_usd_per_month * r.window_s / 3600.0 /
+                                                     economics::HOURS_PER_MONTH
+                                               : std::numeric_limits<double>::infinity();
   std::vector<CountSearch> searches;
-  for (const RecommendOption& opt : options) searches.push_back(opt.search);
-  r.ranked = rank_by_cost(searches);
+  for (RecommendOption& opt : options) {
+    searches.push_back(opt.search);
+    opt.over_budget = opt.search.count && opt.search.at_count.cost_usd > max_cost;
+  }
+  r.ranked = rank_by_cost(searches, max_cost);
   r.options = std::move(options);
   if (r.ranked.empty()) return r;
 
   // The winner's full study, as `mc` runs it, carries the recommendation for reports.
   const RecommendOption& best = r.options[r.ranked.front()];
   Diagnostics diags;
-  r.best_scenario = load_variant(t, pinned(best, *best.search.count), diags);
+  r.best_scenario = load_variant(t, pinned(best, *best.search.count), diags, true);
   r.best_compiled = std::make_shared<const CompiledScenario>(compile(*r.best_scenario));
   MonteCarloOptions mc;
   mc.replications = o.replications;

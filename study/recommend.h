@@ -20,18 +20,35 @@
 
 namespace gpuplan::study {
 
-//! One instance x pricing of a candidate pool, with what its search found.
+//! A pool of a candidate's configuration pinned beside the searched one (`with`).
+struct PinnedPool {
+  std::size_t pool_idx = 0;
+  std::string pool, instance, pricing;
+  uint32_t count = 0;  //!< nodes (0 = the pool left out)
+  uint32_t gpus_per_node = 1;
+  double price_per_node_hour = 0;  //!< [USD/h]
+};
+
+//! One instance x pricing of a candidate pool (with its `with` pools pinned), with what its
+//! search found.
 struct RecommendOption {
   std::size_t pool_idx = 0;
   std::string pool, instance, pricing;
-  uint32_t count_min = 1, count_max = 1;
+  uint32_t count_min = 1, count_max = 1;  //!< count_min 0: the configuration without this pool
   uint32_t gpus_per_node = 1;
   double bf16_tflops = 0;          //!< [TFLOPS] dense BF16 of one GPU
   double price_per_node_hour = 0;  //!< [USD/h]
+  std::vector<PinnedPool> with;    //!< the other pools of the configuration
   CountSearch search;              //!< filled by recommend()
+  //! Met the SLOs, but at a cost above the budget cap (filled by recommend()).
+  bool over_budget = false;
 };
 
-//! The overrides pinning `o`'s pool to its instance, pricing and `count` nodes.
+//! [USD per 730 h] a window's cost `cost_usd` over `window_s` seconds, scaled to a month.
+[[nodiscard]] double usd_per_month(double cost_usd, double window_s);
+
+//! The overrides pinning `o`'s pool to its instance, pricing and `count` nodes, and its `with`
+//! pools to theirs.
 [[nodiscard]] std::vector<std::string> pinned(const RecommendOption& o, uint32_t count);
 
 //! Every instance x pricing of `sc.recommend` (sc loaded from `t`), each checked by loading it at
@@ -53,8 +70,11 @@ struct RecommendRunOptions {
 //! What recommend found. On MPI processes other than rank 0, `best` is not held.
 struct Recommendation {
   std::vector<RecommendOption> options;  //!< with their searches
-  std::vector<std::size_t> ranked;       //!< options that met the SLOs, cheapest first
+  //! Options that met the SLOs within the budget, cheapest first.
+  std::vector<std::size_t> ranked;
   uint32_t replications = 0;
+  double window_s = 0;                      //!< [s] horizon - warmup: what a cost covers
+  std::optional<double> max_usd_per_month;  //!< the budget cap, when the scenario sets one
   //! The winner's scenario, compiled scenario and full study (absent when none met the SLOs).
   std::optional<Scenario> best_scenario;
   std::shared_ptr<const CompiledScenario> best_compiled;
@@ -62,7 +82,8 @@ struct Recommendation {
 };
 
 //! Searches every option (every MPI process must call it; probes are split as study::monte_carlo
-//! and every process bisects alike), ranks them, and runs the winner's study.
+//! and every process bisects alike), marks those over the budget cap, ranks the rest, and runs
+//! the winner's study.
 [[nodiscard]] Recommendation recommend(const ScenarioText& t, const Scenario& sc,
                                        std::vector<RecommendOption> options,
                                        const RecommendRunOptions& o);

@@ -18,8 +18,9 @@ std::optional<ScenarioText> read_scenario_text(const std::string& path,
 }
 
 std::optional<Scenario> load_variant(const ScenarioText& t, const std::vector<std::string>& extra,
-                                     Diagnostics& diags) {
+                                     Diagnostics& diags, bool empty_pools) {
   LoadOptions lo;
+  lo.empty_pools = empty_pools;
   lo.overrides = t.overrides;
   lo.overrides.insert(lo.overrides.end(), extra.begin(), extra.end());
   auto sc = load_scenario_text(t.text, t.file, t.base_dir, lo, diags);

@@ -25,9 +25,9 @@ struct ScenarioText {
                                                              Diagnostics& diags);
 
 //! The scenario of `t` with its shared overrides, then `extra`; nullopt with `diags` filled when
-//! the variant is invalid.
+//! the variant is invalid. `empty_pools`: a pool may have 0 nodes (models' LoadOptions).
 [[nodiscard]] std::optional<Scenario> load_variant(const ScenarioText& t,
                                                    const std::vector<std::string>& extra,
-                                                   Diagnostics& diags);
+                                                   Diagnostics& diags, bool empty_pools = false);
 
 }  // namespace gpuplan::study

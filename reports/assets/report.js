@@ -63,16 +63,27 @@
       else if (fin(v)) list.push({label: label, value: duration(v), raw: raw(v) + ' s', detail: detail, ci: ciText(path, duration)});
     };
     const points = f => number(f * 100, 1) + ' pp';
-    if (fin(util)) list.push({label: 'GPU utilization', value: percent(util), detail: 'busy ÷ provisioned GPU-seconds in the window', raw: raw(util), ci: ciText('metrics.gpu_utilization', points)});
-    const offered = num(R, 'metrics.offered_load');
-    if (fin(offered)) list.push({label: 'Offered load', value: percent(offered), detail: 'GPU demand ÷ GPUs provisioned; above 100% cannot be served', raw: raw(offered), ci: ciText('metrics.offered_load', points)});
+    if (fin(util)) list.push({label: 'GPU utilization', value: percent(util), detail: 'busy ÷ provisioned GPU-hours, time-averaged over the window', raw: raw(util), ci: ciText('metrics.gpu_utilization', points)});
+    // Offered load on the utilization's basis (per provisioned GPU-hour, time-averaged); against
+    // the most the pools may hold only where that differs (elastic pools, preempted spot nodes).
+    const offeredMax = num(R, 'metrics.offered_load');
+    const offeredProv = num(R, 'metrics.offered_load_per_provisioned');
+    const offered = fin(offeredProv) ? offeredProv : offeredMax;
+    const differs = fin(offeredProv) && fin(offeredMax) && Math.abs(offeredProv - offeredMax) > 0.0005;
+    if (fin(offered)) list.push({label: 'Offered load', value: percent(offered), raw: raw(offered),
+      detail: differs ? 'GPU demand ÷ provisioned GPUs, time-averaged (the utilization\'s basis); ' + percent(offeredMax) + ' of the most the pools may hold, which must stay below 100%'
+                      : 'GPU demand ÷ GPUs provisioned (the utilization\'s basis); above 100% cannot be served'});
     durationTile('Mean wait', 'metrics.wait_s.mean', 'submit → first start');
     durationTile('p90 wait', 'metrics.wait_s.p90', 'nine in ten jobs start within this');
     durationTile('Mean job completion time', 'metrics.jct_s.mean', 'submit → finish, wait included');
     if (fin(costTotal)) list.push({label: 'Total cost', value: money(costTotal), detail: fin(windowS) ? 'US dollars over the ' + duration(windowS) + ' window' : 'US dollars', raw: raw(costTotal) + ' USD', ci: ciText('cost_usd.total', money)});
     const perGpuHour = num(R, 'cost_usd.per_gpu_hour');
     if (fin(perGpuHour)) list.push({label: 'Cost per GPU-hour', value: money(perGpuHour), detail: 'total ÷ provisioned GPU-hours', raw: raw(perGpuHour) + ' USD/GPU-h', ci: ciText('cost_usd.per_gpu_hour', money)});
-    if (fin(gpus)) list.push({label: 'GPUs provisioned', value: count(gpus), detail: pools.length ? 'GPUs in ' + plural(pools.length, 'pool', 'pools') : 'GPUs', raw: raw(gpus)});
+    const gpusMean = num(R, 'metrics.provisioned_gpus.mean');
+    const gpusMax = num(R, 'metrics.provisioned_gpus.max');
+    if (fin(gpusMean) && fin(gpusMax) && gpusMax - gpusMean > 0.05) {
+      list.push({label: 'GPUs provisioned', value: number(gpusMean, 1) + ' on average', detail: 'time-averaged over the window; ' + count(gpusMax) + ' at most (' + plural(pools.length, 'pool', 'pools') + ' at their maximum)', raw: raw(gpusMean) + ' mean, ' + raw(gpusMax) + ' max'});
+    } else if (fin(gpus)) list.push({label: 'GPUs provisioned', value: count(gpus), detail: pools.length ? 'GPUs in ' + plural(pools.length, 'pool', 'pools') : 'GPUs', raw: raw(gpus)});
 
     // Wait and JCT statistics for all classes together.
     const statsCell = path => {
@@ -410,6 +421,24 @@
     return GP.section('tables', 'Pools and job classes', parts);
   }
 
+  // ---- (f2) the recommendation of `gpuplan recommend`, as the assessment states it -------------
+  function recommendation() {
+    const rec = GP.isObj(A.recommendation) ? A.recommendation : null;
+    if (!rec) return null;
+    const parts = (Array.isArray(rec.items) ? rec.items : []).map(p => GP.para(p));
+    const slos = Array.isArray(rec.slos) ? rec.slos.filter(GP.isObj) : [];
+    if (slos.length) {
+      parts.push(GP.table({id: 'slo-table'}, 'SLOs of the recommended configuration', 'achieved: mean over its replications, with the 95% CI',
+        [GP.th('Metric'), GP.th('Target'), GP.th('Achieved', true), GP.th('95% CI', true), GP.th('Mean within target')],
+        slos.map(s => el('tr', {}, [el('td', {}, GP.code(str(s, 'metric'))), GP.textTd(str(s, 'target')),
+          el('td', {class: 'num'}, str(s, 'achieved') || 'n/a'), el('td', {class: 'num'}, str(s, 'ci95') || 'n/a'),
+          GP.textTd(s.within === true ? 'yes' : s.within === false ? 'no' : 'n/a')]))));
+    }
+    const runners = Array.isArray(rec.runners_up) ? rec.runners_up : [];
+    if (runners.length) parts.push(el('h3', {}, 'Runners-up'), el('ol', {}, runners.map(r => el('li', {}, GP.runs(r)))));
+    return GP.section('recommendation', 'Recommendation', parts, true);
+  }
+
   // ---- (g) reproduce and warnings ----------------------------------------------------------------
   const seed = typeof R.seed === 'string' ? R.seed : fin(R.seed) ? String(R.seed) : '';
   function reproduce() {
@@ -446,7 +475,7 @@
   // The cost-by-pool chart moves into the cost section when that section is shown.
   const costSection = costDetail(costPools.length > 0);
   const sections = [
-    ['summary', 'Summary', summary()], ['figures', 'Key figures', figures()], ['charts', 'Charts', charts(!costSection)],
+    ['summary', 'Summary', summary()], ['recommendation', 'Recommendation', recommendation()], ['figures', 'Key figures', figures()], ['charts', 'Charts', charts(!costSection)],
     ['network', 'Network', network()], ['cost-detail', 'Cost', costSection], ['utilization', 'Utilization', utilization()],
     ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['tables', 'Pools and classes', tables()],
     ['reproduce', 'Reproduce', reproduce()], ['warnings', 'Warnings (' + warningList.length + ')', warnings()]].filter(s => s[2]);

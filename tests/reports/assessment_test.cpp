@@ -287,3 +287,80 @@ TEST_CASE("reports::assessment::quote") {
     CHECK(a["inference"]["meets_requirements"] == false);
   }
 }
+
+TEST_CASE("reports::assessment::recommendation") {
+  // A `gpuplan recommend` result: the winner's study with the recommendation it carries.
+  json r = load_fixture("single_run.json");
+  const json row = {{"pool", "main"},
+                    {"instance", "p4d.24xlarge"},
+                    {"pricing", "reserved_1y"},
+                    {"nodes", 5},
+                    {"p_slos_met", 1.0},
+                    {"cost_usd_total", 13824.0},
+                    {"cost_usd_per_month", 60000.0},
+                    {"with", json::array({{{"pool", "onprem"},
+                                           {"instance", "lab.h100"},
+                                           {"pricing", "on_prem"},
+                                           {"nodes", 32}}})}};
+  json runner = row;
+  runner["instance"] = "a2-highgpu-8g";
+  runner["cost_usd_total"] = 14915.52;
+  runner["p_slos_met"] = 0.9;
+  json over = runner;
+  over["over_budget"] = true;
+  r["recommendation"] = {
+      {"probability", 0.9},
+      {"replications", 8},
+      {"max_usd_per_month", 70000.0},
+      {"slos", json::array({{{"metric", "metrics.wait_s.p90"}, {"max", 7200}},
+                            {{"metric", "metrics.gpu_utilization"}, {"min", 0.3}}})},
+      {"recommended", row},
+      {"runners_up", json::array({runner})},
+      {"candidates", json::array({row, runner, over})}};
+  r["summary"] = {
+      {"metrics.wait_s.p90", {{"mean", 3600.0}, {"ci95_low", 3000.0}, {"ci95_high", 4200.0}}},
+      {"metrics.gpu_utilization", {{"mean", 0.25}}}};
+  const json a = assess(r);
+  REQUIRE(a.contains("recommendation"));
+  const json& rec = a["recommendation"];
+
+  SUBCASE("the recommended configuration, its cost and P(SLOs met) lead, with every pool") {
+    const std::string text = paragraphs(rec["items"]);
+    CHECK(contains(text,
+                   "Recommended: 5 × p4d.24xlarge (reserved_1y) in pool main, with 32 × "
+                   "lab.h100 (on_prem) in pool onprem"));
+    CHECK(contains(text, "$13,824.00 over the window ($60,000.00 per month)"));
+    CHECK(contains(text, "every SLO met together in 100.0% of 8 replications (90.0% required)"));
+    // one candidate meeting the SLOs was over the $70,000 cap
+    CHECK(contains(text,
+                   "Budget cap $70,000.00 per month: 1 configuration meeting the SLOs was "
+                   "over it"));
+  }
+
+  SUBCASE("each SLO shows its target against the achieved mean and its 95% CI") {
+    REQUIRE(rec["slos"].size() == 2);
+    const json& wait = rec["slos"][0];
+    CHECK(wait["target"] == "≤ 2 h");
+    CHECK(wait["achieved"] == "1 h");
+    CHECK(wait["ci95"] == "50 min – 1.2 h");
+    CHECK(wait["within"] == true);
+    // a single figure without spread has no CI; 25% is below the 30% floor
+    const json& util = rec["slos"][1];
+    CHECK(util["target"] == "≥ 30.0%");
+    CHECK(util["achieved"] == "25.0%");
+    CHECK_FALSE(util.contains("ci95"));
+    CHECK(util["within"] == false);
+  }
+
+  SUBCASE("runners-up follow with their cost above the recommendation") {
+    REQUIRE(rec["runners_up"].size() == 1);
+    const std::string text = plain_text(rec["runners_up"][0]);
+    CHECK(contains(text, "5 × a2-highgpu-8g (reserved_1y) in pool main"));
+    CHECK(contains(text, "$1,091.52 more"));
+    CHECK(contains(text, "SLOs met in 90.0% of replications"));
+  }
+
+  SUBCASE("a result without a recommendation has no such part") {
+    CHECK_FALSE(assess(load_fixture("single_run.json")).contains("recommendation"));
+  }
+}

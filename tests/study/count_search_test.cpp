@@ -65,6 +65,17 @@ TEST_CASE("study::count_search") {
     CHECK(searches[0].at_count.cost_usd == doctest::Approx(2.0 * searches[1].at_count.cost_usd));
   }
 
+  SUBCASE("a search meeting the SLOs above the cost cap is over budget and never ranked") {
+    const std::vector<CountSearch> searches = {smallest_count(1, 16, 0.8, at_price(2.0)),
+                                               smallest_count(1, 16, 0.8, at_price(1.0))};
+    const double cheap = searches[1].at_count.cost_usd, dear = searches[0].at_count.cost_usd;
+    // a cap between the two keeps only the cheaper one
+    CHECK(rank_by_cost(searches, 0.5 * (cheap + dear)) == std::vector<std::size_t>{1});
+    // a cap below both ranks none; exactly at the dearer cost ranks both
+    CHECK(rank_by_cost(searches, 0.5 * cheap).empty());
+    CHECK(rank_by_cost(searches, dear).size() == 2);
+  }
+
   SUBCASE("an SLO unmeetable within the count range is reported as unmet with its probability") {
     const CountSearch s = smallest_count(1, 4, 0.8, at_price(1.0));
     CHECK_FALSE(s.count.has_value());

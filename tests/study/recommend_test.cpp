@@ -72,3 +72,184 @@ TEST_CASE("study::recommend") {
     CHECK(v->pools[0].count == 3);
   }
 }
+
+namespace {
+
+//! The same M/M/c load (3 jobs/s of mean 1 s) on an on-prem pool of 1-GPU nodes ($1/node-hour,
+//! 4 nodes: not enough alone) beside a cloud pool ($3/node-hour on demand) that a candidate
+//! sizes from 0 ("add nothing") to 8 nodes; `RECOMMEND` is the rest of the recommend section.
+std::string hybrid_text(const std::string& onprem_count, const std::string& recommend) {
+  return R"({
+  "name": "hybrid", "seed": 11, "horizon": "30m", "warmup": "5m",
+  "instances": [{"id": "lab.g1", "gpu": "A100-80GB", "gpus_per_node": 1,
+                 "price_per_hour": {"on_demand": 3.0, "on_prem": 1.0}}],
+  "pools": [{"name": "onprem", "instance": "lab.g1", "count": )" +
+         onprem_count + R"(, "pricing": "on_prem"},
+            {"name": "cloud", "instance": "lab.g1", "count": 1, "pricing": "on_demand"}],
+  "workload": [{"name": "jobs", "arrival": {"poisson": {"rate": "3/s"}}, "gpus": 1,
+                "duration": {"exponential": {"mean": "1s"}}}],
+  "recommend": {"slos": [{"metric": "metrics.wait_s.mean", "max": 0.05}], "probability": 0.75,
+                "replications": 6, )" +
+         recommend + "}}";
+}
+
+//! The recommendation of `text` (loaded, expanded and searched in memory).
+study::Recommendation recommend_text(const std::string& text) {
+  const study::ScenarioText t{text, "memory.json", "", {}};
+  Diagnostics diags;
+  const auto sc = study::load_variant(t, {}, diags);
+  REQUIRE_MESSAGE(sc.has_value(), diags.to_text());
+  auto options = study::recommend_options(t, *sc, diags);
+  REQUIRE_MESSAGE(options.has_value(), diags.to_text());
+  study::RecommendRunOptions o;
+  o.replications = 6;
+  return study::recommend(t, *sc, std::move(*options), o);
+}
+
+//! Every option of `r` whose search met the SLOs.
+std::vector<const study::RecommendOption*> meeting(const study::Recommendation& r) {
+  std::vector<const study::RecommendOption*> out;
+  for (const study::RecommendOption& o : r.options)
+    if (o.search.count) out.push_back(&o);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("study::recommend::count_min_zero") {
+  const char* const CLOUD = R"("candidates": [{"pool": "cloud", "instances": ["lab.g1"],
+                                  "pricing": ["on_demand"], "count": {"min": 0, "max": 8}}])";
+
+  SUBCASE("count.min 0 is accepted, and 0 nodes is chosen when the other pools suffice") {
+    const study::Recommendation r = recommend_text(hybrid_text("12", CLOUD));
+    REQUIRE(r.ranked.size() == 1);
+    const CountSearch& s = r.options[0].search;
+    REQUIRE(s.count.has_value());
+    // 12 on-prem servers carry 3 Erlangs with almost no wait: adding nothing meets the SLO
+    CHECK(*s.count == 0);
+    REQUIRE(r.best_scenario.has_value());
+    // the winner's study is the scenario with the cloud pool left empty
+    CHECK(r.best_scenario->pools[1].count == 0);
+    CHECK(r.best.held);
+  }
+
+  SUBCASE("a pool of 0 nodes is probed like any count, and too few nodes elsewhere need more") {
+    const study::Recommendation r = recommend_text(hybrid_text("2", CLOUD));
+    const CountSearch& s = r.options[0].search;
+    REQUIRE(s.count.has_value());
+    // 2 on-prem servers cannot carry 3 Erlangs: at least 2 cloud nodes are needed
+    CHECK(*s.count >= 2);
+    // bisection over 0..8 reaches the bottom of the range: count 0 was probed and failed
+    CHECK(s.probes.count(0) + s.probes.count(*s.count - 1) >= 1);
+    CHECK(s.probes.at(*s.count - 1).p_met < 0.75);
+  }
+}
+
+TEST_CASE("study::recommend::mixed_candidate") {
+  // The cloud pool is bisected; the on-prem pool beside it tries 2, 3 and 4 nodes.
+  const char* const MIXED =
+      R"("candidates": [{"pool": "cloud", "instances": ["lab.g1"], "pricing": ["on_demand"],
+                         "count": {"min": 0, "max": 8},
+                         "with": [{"pool": "onprem", "count": {"min": 2, "max": 4}}]}])";
+  const study::Recommendation r = recommend_text(hybrid_text("4", MIXED));
+  // one option per on-prem count
+  REQUIRE(r.options.size() == 3);
+  REQUIRE_FALSE(r.ranked.empty());
+  const study::RecommendOption& best = r.options[r.ranked.front()];
+
+  SUBCASE("one configuration mixes an on-prem pool and a cloud pool") {
+    REQUIRE(best.with.size() == 1);
+    CHECK(best.with[0].pool == "onprem");
+    CHECK(best.with[0].pricing == "on_prem");
+    CHECK(best.pricing == "on_demand");
+    REQUIRE(r.best_scenario.has_value());
+    // the winner's scenario pins both pools to the configuration found
+    CHECK(r.best_scenario->pools[0].count == best.with[0].count);
+    CHECK(r.best_scenario->pools[1].count == *best.search.count);
+    CHECK(r.best_scenario->pools[0].pricing == Pricing::on_prem);
+  }
+
+  SUBCASE("the recommended configuration meets the SLOs and no runner-up meeting them is cheaper") {
+    CHECK(best.search.at_count.p_met >= 0.75);
+    for (const study::RecommendOption* o : meeting(r))
+      CHECK(o->search.at_count.cost_usd >= best.search.at_count.cost_usd);
+    // on-prem nodes cost a third of cloud ones, so the most on-prem nodes tried win
+    CHECK(best.with[0].count == 4);
+  }
+}
+
+TEST_CASE("study::recommend::budget") {
+  const char* const CANDIDATES =
+      R"("candidates": [{"pool": "cloud", "instances": ["lab.g1"], "pricing": ["on_demand"],
+                         "count": {"min": 0, "max": 8},
+                         "with": [{"pool": "onprem", "count": {"min": 2, "max": 4}}]}])";
+  const study::Recommendation open = recommend_text(hybrid_text("4", CANDIDATES));
+  REQUIRE_FALSE(open.ranked.empty());
+  const double cheapest = study::usd_per_month(
+      open.options[open.ranked.front()].search.at_count.cost_usd, open.window_s);
+  REQUIRE(cheapest > 0);
+
+  SUBCASE("raising the cap never recommends a configuration over the cap or missing an SLO") {
+    for (const double cap :
+         {0.5 * cheapest, 0.999 * cheapest, 1.001 * cheapest, 2 * cheapest, 100 * cheapest}) {
+      CAPTURE(cap);
+      const study::Recommendation r = recommend_text(
+          hybrid_text("4", "\"max_usd_per_month\": " + std::to_string(cap) + ", " + CANDIDATES));
+      for (const study::RecommendOption* o : meeting(r)) {
+        // over budget exactly when its monthly cost is above the cap
+        CHECK(o->over_budget ==
+              (study::usd_per_month(o->search.at_count.cost_usd, r.window_s) > cap));
+      }
+      if (cap < cheapest) {
+        // below the cheapest configuration meeting the SLOs nothing is recommended
+        CHECK(r.ranked.empty());
+        CHECK_FALSE(r.best_scenario.has_value());
+        continue;
+      }
+      REQUIRE_FALSE(r.ranked.empty());
+      const study::RecommendOption& best = r.options[r.ranked.front()];
+      CHECK(best.search.at_count.p_met >= 0.75);
+      CHECK(study::usd_per_month(best.search.at_count.cost_usd, r.window_s) <= cap);
+      // at or above the cheapest, the cap changes nothing: the same configuration wins
+      CHECK(r.ranked.front() == open.ranked.front());
+    }
+  }
+
+  SUBCASE("over-budget configurations are never ranked") {
+    const study::Recommendation r = recommend_text(hybrid_text(
+        "4", "\"max_usd_per_month\": " + std::to_string(1.001 * cheapest) + ", " + CANDIDATES));
+    for (const std::size_t i : r.ranked) CHECK_FALSE(r.options[i].over_budget);
+    // the on-prem counts of 2 and 3 need more cloud nodes: above 1.001x the cheapest
+    CHECK(r.ranked.size() == 1);
+  }
+}
+
+TEST_CASE("study::recommend::load") {
+  const auto errors = [](const std::string& recommend) {
+    Diagnostics d;
+    const study::ScenarioText t{hybrid_text("4", recommend), "memory.json", "", {}};
+    CHECK_FALSE(study::load_variant(t, {}, d).has_value());
+    return d.to_text();
+  };
+
+  SUBCASE("a with pool naming the candidate's own pool is refused, naming its pointer") {
+    const std::string e = errors(
+        R"("candidates": [{"pool": "cloud", "count": {"min": 0, "max": 2},
+                           "with": [{"pool": "cloud"}]}])");
+    CHECK(e.find("/recommend/candidates/0/with/0/pool") != std::string::npos);
+    CHECK(e.find("already sized by this candidate") != std::string::npos);
+  }
+
+  SUBCASE("a negative budget cap is refused") {
+    const std::string e = errors(R"("max_usd_per_month": -1, "candidates": [{"pool": "cloud"}])");
+    CHECK(e.find("/recommend/max_usd_per_month") != std::string::npos);
+  }
+
+  SUBCASE("a pool's own count stays at least 1 outside recommend's variants") {
+    Diagnostics d;
+    const study::ScenarioText t{
+        hybrid_text("0", R"("candidates": [{"pool": "cloud"}])"), "memory.json", "", {}};
+    CHECK_FALSE(study::load_variant(t, {}, d).has_value());
+    CHECK(d.to_text().find("/pools/0/count") != std::string::npos);
+  }
+}

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "reports/assessment.h"
 #include "reports/quantity.h"
 #include "reports/recommendation_json.h"
 #include "reports/result_json.h"
@@ -36,6 +37,10 @@ void print_row(const json& r, const std::string& per_useful) {
               cell(r, "nodes").c_str(), cell(r, "gpus").c_str(), cell(r, "p_slos_met").c_str(),
               cell(r, "cost_usd_total").c_str(), per_useful.c_str(),
               cell(r, "cost_usd_per_job").c_str(), cell(r, "bf16_tflops_per_usd_hour").c_str());
+  for (const json& w : r["with"])
+    std::printf("    with pool %s: %s %s x %s\n", w["pool"].get<std::string>().c_str(),
+                w["instance"].get<std::string>().c_str(), w["pricing"].get<std::string>().c_str(),
+                cell(w, "nodes").c_str());
 }
 
 int run_recommend(const RecommendOptions& o) {
@@ -85,8 +90,9 @@ int run_recommend(const RecommendOptions& o) {
   if (r.ranked.empty()) {
     if (!write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}})) return 1;
     if (!o.scenario.quiet) {
-      std::printf("%s: no candidate meets every SLO with probability %.3f:\n", sc->name.c_str(),
-                  sc->recommend->probability);
+      std::printf("%s: no candidate meets every SLO with probability %.3f%s:\n", sc->name.c_str(),
+                  sc->recommend->probability,
+                  sc->recommend->max_usd_per_month ? " within the budget" : "");
       for (const json& row : rec["candidates"])
         std::printf("  %s %s: %s\n", row["instance"].get<std::string>().c_str(),
                     row["pricing"].get<std::string>().c_str(),
@@ -97,6 +103,7 @@ int run_recommend(const RecommendOptions& o) {
   }
   json result = result_json(*r.best_scenario, *r.best_compiled, r.best);
   result["recommendation"] = rec;
+  result["assessment"] = reports::assess(result);  // with the recommendation, for report.html
   const auto out = stage_outputs(dir);
   if (!out || !write_study(*out, "", result, r.best) ||
       !write_files(*out, {{"recommendation.json", rec.dump(2) + "\n"}}) || !publish(*out))
