@@ -30,6 +30,15 @@ std::string cell(const json& r, const char* key) {
   return reports::format_quantity(reports::quantity_of(key), r[key].get<double>());
 }
 
+//! "p5.48xlarge spot" and, for a configuration of several pools, " + onprem: 32 x h100 on_prem".
+std::string label(const json& r) {
+  std::string s = r["instance"].get<std::string>() + " " + r["pricing"].get<std::string>();
+  for (const json& w : r["with"])
+    s += " + " + w["pool"].get<std::string>() + ": " + cell(w, "nodes") + " x " +
+         w["instance"].get<std::string>() + " " + w["pricing"].get<std::string>();
+  return s;
+}
+
 //! One row of the printed table; `per_useful` is the $/useful GPU-hour cell ("-" for runners-up).
 void print_row(const json& r, const std::string& per_useful) {
   std::printf("  %-16s %-12s %6s %7s %8s %16s %11s %11s %10s\n",
@@ -94,8 +103,7 @@ int run_recommend(const RecommendOptions& o) {
                   sc->recommend->probability,
                   sc->recommend->max_usd_per_month ? " within the budget" : "");
       for (const json& row : rec["candidates"])
-        std::printf("  %s %s: %s\n", row["instance"].get<std::string>().c_str(),
-                    row["pricing"].get<std::string>().c_str(),
+        std::printf("  %s: %s\n", label(row).c_str(),
                     row["lost_because"].get<std::string>().c_str());
       std::printf("wrote %s/recommendation.json\n", dir.string().c_str());
     }
@@ -118,8 +126,7 @@ int run_recommend(const RecommendOptions& o) {
   for (const json& row : rec["runners_up"]) print_row(row, "-");
   for (const json& row : rec["candidates"])
     if (row.contains("lost_because"))
-      std::printf("  lost: %s %s: %s\n", row["instance"].get<std::string>().c_str(),
-                  row["pricing"].get<std::string>().c_str(),
+      std::printf("  lost: %s: %s\n", label(row).c_str(),
                   row["lost_because"].get<std::string>().c_str());
   std::printf("wrote %s/{recommendation.json,result.json,report.html,replicas.csv,...}\n",
               dir.string().c_str());
