@@ -354,13 +354,13 @@
       tick: v => fmt(v, 1) + '%'});
   }
 
-  const charts = GPCharts.draw({cost_wait: chartCostWait, cost_util: chartCostUtil}, [680, 340]);
+  const drawn = GPCharts.draw({cost_wait: chartCostWait, cost_util: chartCostUtil}, [680, 340]);
   // #selftest, beyond the shared checks: every point (saturated ones too) is drawn at its own cost
   // inside its chart, the axis titles fit their charts, and no table column hides behind a
   // horizontal scroll (browser_check.sh renders at 1,280 px).
   if (location.hash === '#selftest') {
     const problems = window.gpuplanProblems;
-    charts.forEach(chart => {
+    drawn.forEach(chart => {
       const name = chart.canvas.dataset.chart, ys = chart.scales.y, area = chart.chartArea;
       chart.data.datasets.forEach(ds => ds.data.forEach(m => {
         if (m.y !== m.cost) problems.push(name + ': ' + m.title + ' drawn at ' + m.y + ', its cost is ' + m.cost);

@@ -26,7 +26,7 @@ TEST_CASE("acceptance::load_check::a_bare_rate_above_capacity_is_named_with_its_
     REQUIRE(w.size() == 1);
     // 0.3/s x 16 GPUs x 7,200 s over 64 GPUs, plus the notebooks' 4/h x 1 x 0.5 h / 64.
     const double load = 0.3 * 16 * 7200 / 64 + 4.0 / 3600 * 1800 / 64;
-    CHECK(gpuplan::study::pool_set_loads(sc).front().load == doctest::Approx(load));
+    CHECK(gpuplan::pool_set_loads(sc).front().load == doctest::Approx(load));
     CHECK(has(w[0], "Pool h100 (64 GPUs)"));
     CHECK(has(w[0], "class pretrain drives it"));
     CHECK(has(w[0], "0.3 per second = 1,080 per hour"));
@@ -55,7 +55,6 @@ TEST_CASE("acceptance::load_check::a_cluster_that_keeps_up_gets_no_load_warning"
     const gpuplan::Scenario sc = scenario(name);
     // Every other scenario of the suite runs below capacity: no warning, every set below 1.
     CHECK(gpuplan::study::load_warnings(sc).empty());
-    for (const gpuplan::study::PoolSetLoad& s : gpuplan::study::pool_set_loads(sc))
-      CHECK(s.load < 1);
+    for (const gpuplan::PoolSetLoad& s : gpuplan::pool_set_loads(sc)) CHECK(s.load < 1);
   }
 }
