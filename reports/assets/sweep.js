@@ -120,7 +120,7 @@
           // NOTE: when every replication saturated, the figures cover only the time before they stopped.
           figureTd(p.cost, money, 'USD', false, p.share >= 1 ? 'only until the runs stopped' : ''),
           figureTd(p.wait, duration, 's', p.sat), figureTd(p.waitMean, duration, 's', p.sat), figureTd(p.util, v => percent(v), '(0-1)'),
-          el('td', {class: 'num', 'data-sort': raw(p.share)}, [p.sat ? GP.pill('bad', 'saturated') : 'no', el('span', {class: 'ci'}, satCount(p))]),
+          el('td', {class: 'num wrap', 'data-sort': raw(p.share)}, [p.sat ? GP.pill('bad', 'saturated') : 'no', el('span', {class: 'ci'}, satCount(p))]),
           fronts]));
     });
     const t = el('table', {class: 'sortable'}, [
