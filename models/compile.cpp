@@ -1,5 +1,6 @@
 #include "models/compile.h"
 #include "models/compile_economics.h"
+#include "models/offered_load.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +158,10 @@ CompiledScenario compile(const Scenario& sc) {
   mean_slowdown /= double(std::max<size_t>(1, out.slowdown.size()));
   out.offered_load =
       provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
+  // NOTE: a class confined to some pools can swamp them while the cluster as a whole has room;
+  // the load check's busiest pool set (models/offered_load.h) bounds the estimate from below.
+  for (const PoolSetLoad& set : pool_set_loads(sc))
+    out.offered_load = std::max(out.offered_load, set.load);
 
   out.network = plan_network(sc, out.node_pool);
   v.max_active_jobs = sc.limits.max_active_jobs;

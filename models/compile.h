@@ -36,7 +36,9 @@ struct CompiledScenario {
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;
-  double offered_load = 0;   //!< expected busy GPUs / provisioned GPUs (>= 1: cannot keep up)
+  //! Expected busy GPUs / provisioned GPUs, at least the busiest pool set's offered load
+  //! (models/offered_load.h); >= 1: cannot keep up.
+  double offered_load = 0;
   double expected_jobs = 0;  //!< expected jobs over the horizon (sizes the per-job sink)
 
   //! The core's view over the arrays above (valid while this object lives and is not modified).

@@ -48,7 +48,9 @@ std::string format_quantity(Quantity q, double value) {
     case Quantity::seconds:
       return format_number(value, 1) + " s";
     case Quantity::fraction:
-      return format_percent(value, 1);
+      // NOTE: format_number, not format_percent, so an overload reads "54,003.1%" like the
+      // other figures.
+      return format_number(100 * value, 1) + "%";
     case Quantity::plain:
       break;
   }

@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "models/catalog_age.h"
+#include "models/price_origin.h"
 #include "models/scenario_echo.h"
 #include "reports/assessment.h"
 #include "reports/economics_json.h"
@@ -115,7 +116,7 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
                      {"pricing", std::string(enum_name(pool.pricing))},
                      {"price_per_node_hour", pool.price_per_node_hour},
                      {"price_as_of", inst ? inst->as_of : ""},
-                     {"price_stale", inst ? is_stale(inst->as_of, today_utc()) : true},
+                     {"price_stale", price_stale(sc, pool, today_utc())},
                      {"gpu_utilization", mean(k + "gpu_utilization")},
                      {"mean_nodes", mean(k + "mean_nodes")},
                      {"preemptions", mean.count(k + "preemptions")},

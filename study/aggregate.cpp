@@ -1,5 +1,6 @@
 #include "study/aggregate.h"
 
+#include "study/bounded_ci.h"
 #include "study/tco.h"
 #include "study/warnings.h"
 
@@ -12,6 +13,7 @@ Summary aggregate(const Scenario& sc, const CompiledScenario& cs, const McStudy&
   s.info = std::move(info);
   s.single = std::move(single);
   s.stats = summarize_study(cs.view(), st, cs.pool_names, cs.class_names);
+  bound_nonnegative_cis(s.stats, sc.seed);
   for (const ReplicaOutcome& o : st.replicas) s.saturation.push_back(o.metrics.saturation);
   s.wait_hist = s.stats.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;
   s.jct_hist = s.stats.statistics_over_all ? st.jct_hist_all : st.jct_hist_ok;

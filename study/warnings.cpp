@@ -1,25 +1,24 @@
 #include "study/warnings.h"
 
-#include <cstdio>
-
 #include "models/catalog_age.h"
+#include "models/price_origin.h"
+#include "study/load_check.h"
+#include "study/number_text.h"
 
 namespace gpuplan::study {
 namespace {
 
 std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
-  return buf;
+  return grouped_number(100 * share, 1) + "%";
 }
 
 //! Saturation of a single replication: when it stopped, and why.
 std::string replica_saturated(const Scenario& sc, const ReplicaMetrics& m) {
   return "This configuration cannot keep up: the replica stopped at t = " +
-         std::to_string(m.saturated_at_s) + " s when " +
+         grouped_number(m.saturated_at_s, 1) + " s when " +
          (m.saturation == SaturationCause::queue_overflow
               ? "the queue exceeded limits.max_active_jobs (" +
-                    std::to_string(sc.limits.max_active_jobs) + " jobs)"
+                    grouped_number(sc.limits.max_active_jobs, 0) + " jobs)"
           : m.saturation == SaturationCause::bad_event_time
               ? std::string("an event time was not a finite time after the clock (a duration "
                             "or delay overflowed; check the distributions)")
@@ -29,7 +28,7 @@ std::string replica_saturated(const Scenario& sc, const ReplicaMetrics& m) {
 
 //! Saturation across replications: how many, and which ones the figures cover.
 std::string replicas_saturated(const McSummary& s) {
-  const std::string k = std::to_string(s.n_saturated), n = std::to_string(s.n_replicas);
+  const std::string k = grouped_number(s.n_saturated, 0), n = grouped_number(s.n_replicas, 0);
   if (s.statistics_over_all) {
     return "This configuration cannot keep up: all " + n + " replications saturated (" +
            s.saturation_cause +
@@ -39,7 +38,7 @@ std::string replicas_saturated(const McSummary& s) {
          percent(double(s.n_saturated) / s.n_replicas) + ", " + s.saturation_cause +
          "): those runs stopped early and are left out of every figure except "
          "metrics.saturated; means and intervals are over the " +
-         std::to_string(s.in_statistics.size()) +
+         grouped_number(double(s.in_statistics.size()), 0) +
          " replications that kept up, so they understate waits.";
 }
 
@@ -49,18 +48,21 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                                         const Summary& s) {
   std::vector<std::string> w;
   const ReplicaMetrics* one = s.single ? &s.single->metrics : nullptr;
-  // NOTE: a replication that stopped says so instead of the load; across replications the load
-  // comes first and the saturated share after the prices.
+  // NOTE: the load check of the scenario (study/load_check.h) comes first and names the class
+  // that drives each overloaded pool; the cluster-wide estimate only speaks when it finds none
+  // and the run did not stop. Across replications the saturated share comes after the prices.
+  const std::vector<std::string> loads = load_warnings(sc);
+  w.insert(w.end(), loads.begin(), loads.end());
   if (one != nullptr && one->saturated()) {
     w.push_back(replica_saturated(sc, *one));
-  } else if (overloaded(cs.offered_load)) {
-    w.push_back("Offered load is " + std::to_string(cs.offered_load) +
+  } else if (loads.empty() && overloaded(cs.offered_load)) {
+    w.push_back("Offered load is " + percent(cs.offered_load) +
                 " of capacity (>= 1): the queue grows without bound, so waits depend on the "
                 "horizon and are not steady-state figures.");
   }
   for (const Pool& p : sc.pools) {
     const InstanceType* inst = &sc.instance_of(p);
-    if (inst && is_stale(inst->as_of, today_utc())) {
+    if (price_stale(sc, p, today_utc())) {
       w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
                   ", over a year ago; re-check it before relying on the cost figures (source: " +
@@ -69,20 +71,18 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
   }
   if (one == nullptr && s.stats.n_saturated > 0) w.push_back(replicas_saturated(s.stats));
   if (one != nullptr && one->jobs_unfinished > 0) {
-    w.push_back(std::to_string(one->jobs_unfinished) +
+    w.push_back(grouped_number(double(one->jobs_unfinished), 0) +
                 " counted job(s) were still waiting or running at the horizon; they count in "
                 "jobs_unfinished and in no wait or completion-time percentile.");
   } else if (const double unfinished = s.mean("metrics.jobs_unfinished");
              one == nullptr && unfinished > 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f", unfinished);
-    w.push_back(std::string("On average ") + buf +
+    w.push_back("On average " + grouped_number(unfinished, 1) +
                 " counted job(s) per replication were still waiting or running at the horizon; "
                 "they count in jobs_unfinished and in no wait or completion-time percentile.");
   }
   if (s.info.target_requested && !s.info.target_met) {
     w.push_back("The --target-ci of " + percent(s.info.target_ci_rel) + " was not met within " +
-                std::to_string(s.info.replications) +
+                grouped_number(s.info.replications, 0) +
                 " replications (--max-replications); see summary for the intervals reached.");
   }
   return w;

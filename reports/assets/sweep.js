@@ -87,11 +87,11 @@
     const f = (name, title, caption, aria) => GPCharts.figure(name, true, title, caption, aria, 'tall');
     return GP.section('charts', 'Charts', [el('div', {class: 'charts'}, [
       f('cost_wait', 'Total cost against p90 wait', 'Each point is one configuration. Blue, joined by a line: the Pareto front, where a lower cost can only be had with a longer wait. Grey: dominated points, beaten on both by a front point. ' +
-        (anySat ? 'Saturated points are stacked in the shaded band on the right, not to scale: their waits are not meaningful. ' : '') +
+        (anySat ? 'Saturated points sit in the shaded band on the right at the height of their own cost; across the band they are not to scale: their waits are not meaningful. ' : '') +
         (fin(target) ? 'Green dashed line: the p90 wait target of ' + duration(target) + '. ' : '') + marks,
         'Scatter chart of total cost in US dollars against p90 wait, Pareto front joined'),
       f('cost_util', 'Total cost against GPU utilization', 'Blue, joined by a line: the Pareto front of cost against utilization (busy ÷ provisioned GPU-seconds), where more utilization can only be had at a higher cost.' +
-        (anySat ? ' Saturated points are stacked in the shaded band on the right, not to scale.' : '') + ' ' + marks,
+        (anySat ? ' Saturated points sit in the shaded band on the right at the height of their own cost; across the band they are not to scale.' : '') + ' ' + marks,
         'Scatter chart of total cost in US dollars against GPU utilization in percent')])]);
   }
 
@@ -120,7 +120,7 @@
           // NOTE: when every replication saturated, the figures cover only the time before they stopped.
           figureTd(p.cost, money, 'USD', false, p.share >= 1 ? 'only until the runs stopped' : ''),
           figureTd(p.wait, duration, 's', p.sat), figureTd(p.waitMean, duration, 's', p.sat), figureTd(p.util, v => percent(v), '(0-1)'),
-          el('td', {class: 'num', 'data-sort': raw(p.share)}, [p.sat ? GP.pill('bad', 'saturated') : 'no', el('span', {class: 'ci'}, satCount(p))]),
+          el('td', {class: 'num wrap', 'data-sort': raw(p.share)}, [p.sat ? GP.pill('bad', 'saturated') : 'no', el('span', {class: 'ci'}, satCount(p))]),
           fronts]));
     });
     const t = el('table', {class: 'sortable'}, [
@@ -227,7 +227,7 @@
       ctx.font = '600 12px ' + family();
       ctx.fillText('Saturated', (left + area.right) / 2, area.top + 16);
       ctx.font = '11px ' + family();
-      ctx.fillText('cannot keep up; not to scale', (left + area.right) / 2, area.top + 31);
+      ctx.fillText('cannot keep up; x not to scale', (left + area.right) / 2, area.top + 31);
       ctx.restore();
     },
     afterDatasetsDraw(chart) {
@@ -279,7 +279,7 @@
   // `x` is [mean, low, high] in axis units.
   function mark(p, x, front) {
     return {x: x[0], y: p.cost[0], xl: x[1], xh: x[2], yl: p.cost[1], yh: p.cost[2],
-            tag: p.tag, title: p.label, tip: p.tip, front: front, sat: p.sat};
+            tag: p.tag, title: p.label, tip: p.tip, front: front, sat: p.sat, cost: p.cost[0]};
   }
   function options(xAxis, band) {
     return {
@@ -296,8 +296,9 @@
         tooltip: {callbacks: {title: items => (items.length ? items[0].raw.title : ''), label: item => item.raw.tip}}}};
   }
   // One scatter of cost against `xOf(p)` = [mean, lo, hi] (already in axis units). Points that kept
-  // up are drawn at their figures; saturated points, whose figures are not comparable, are stacked
-  // in a shaded band right of the axis, each labelled.
+  // up are drawn at their figures; saturated points, whose waits and utilization are not
+  // comparable, sit in a shaded band right of the axis at the height of their own cost, each
+  // labelled and spread across the band so that equal costs do not hide one another.
   function costScatter(o) {
     const kept = [], sat = [];
     POINTS.forEach(p => {
@@ -310,18 +311,19 @@
       lo = Math.min(lo, fin(m.xl) ? m.xl : m.x); hi = Math.max(hi, fin(m.xh) ? m.xh : m.x);
       ylo = Math.min(ylo, fin(m.yl) ? m.yl : m.y); yhi = Math.max(yhi, fin(m.yh) ? m.yh : m.y);
     });
-    if (!kept.length) { lo = 0; hi = 1; sat.forEach(p => { ylo = Math.min(ylo, p.cost[0]); yhi = Math.max(yhi, p.cost[0]); }); }
+    // NOTE: a saturated point's cost is its own figure on the cost axis (only its x is not to scale).
+    sat.forEach(p => { ylo = Math.min(ylo, p.cost[0]); yhi = Math.max(yhi, p.cost[0]); });
+    if (!kept.length) { lo = 0; hi = 1; }
     if (!(yhi > ylo)) { const c = fin(ylo) ? ylo : 0; ylo = c - Math.max(1, Math.abs(c) * 0.05); yhi = c + Math.max(1, Math.abs(c) * 0.05); }
     const range = o.range(lo, hi), w = range.max - range.min;
     const band = sat.length ? {from: range.max + 0.03 * w, to: range.max + 0.36 * w} : null;
     const crosses = sat.map((p, k) => Object.assign(mark(p, [null, null, null], false),
-      {x: band.from + 0.12 * (band.to - band.from), y: ylo + (sat.length - k) / (sat.length + 1) * 0.8 * (yhi - ylo),
-       yl: null, yh: null}));
+      {x: band.from + (0.12 + 0.76 * k / Math.max(1, sat.length - 1)) * (band.to - band.from), yl: null, yh: null}));
     return {type: 'scatter', plugins: [decorate], data: {datasets: [
       dataset(o.frontLabel, kept.filter(m => m.front).sort((a, b) => a.x - b.x), COLOR.front, COLOR.front,
               {showLine: true, borderWidth: 2, pointRadius: 6, pointHoverRadius: 8}),
       dataset(o.otherLabel, kept.filter(m => !m.front), COLOR.other, COLOR.otherText),
-      dataset('Saturated: cannot keep up (placed in the band, not to scale)', crosses, COLOR.sat, COLOR.sat,
+      dataset('Saturated: cannot keep up (in the band at their cost; x not to scale)', crosses, COLOR.sat, COLOR.sat,
               {pointStyle: 'crossRot', pointRadius: 8, pointHoverRadius: 10, borderWidth: 3})]},
       options: options({min: range.min, max: band ? band.to : range.max, title: {display: true, text: o.title},
         ticks: {includeBounds: false, callback: v => (band && v > band.from ? '' : o.tick(v))}}, band)};
@@ -352,6 +354,35 @@
       tick: v => fmt(v, 1) + '%'});
   }
 
-  GPCharts.draw({cost_wait: chartCostWait, cost_util: chartCostUtil}, [680, 340]);
+  const drawn = GPCharts.draw({cost_wait: chartCostWait, cost_util: chartCostUtil}, [680, 340]);
+  // #selftest, beyond the shared checks: every point (saturated ones too) is drawn at its own cost
+  // inside its chart, the axis titles fit their charts, and no table column hides behind a
+  // horizontal scroll (browser_check.sh renders at 1,280 px).
+  if (location.hash === '#selftest') {
+    const problems = window.gpuplanProblems;
+    drawn.forEach(chart => {
+      const name = chart.canvas.dataset.chart, ys = chart.scales.y, area = chart.chartArea;
+      chart.data.datasets.forEach(ds => ds.data.forEach(m => {
+        if (m.y !== m.cost) problems.push(name + ': ' + m.title + ' drawn at ' + m.y + ', its cost is ' + m.cost);
+        const py = ys.getPixelForValue(m.y);
+        if (!(py >= area.top - 1 && py <= area.bottom + 1)) problems.push(name + ': ' + m.title + ' drawn outside the chart');
+      }));
+      const ctx = chart.ctx;
+      ['x', 'y'].forEach(axis => {
+        const t = chart.options.scales[axis].title;
+        if (!t || !t.display) return;
+        ctx.save();
+        ctx.font = Chart.helpers && Chart.helpers.toFont ? Chart.helpers.toFont(t.font || {}).string : '12px ' + family();
+        const w = ctx.measureText(t.text).width;
+        ctx.restore();
+        const room = axis === 'y' ? chart.height : chart.width;
+        if (w > room) problems.push(name + ': the ' + axis + '-axis title is ' + Math.round(w) + ' px, the chart ' + room + ' px');
+      });
+    });
+    document.querySelectorAll('.table-scroll').forEach(box => {
+      if (box.scrollWidth > box.clientWidth + 1)
+        problems.push('table wider than the page (' + box.scrollWidth + ' px in ' + box.clientWidth + ' px): its last columns are cut off');
+    });
+  }
   GP.selftest();
 })();

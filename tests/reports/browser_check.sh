@@ -33,7 +33,9 @@ flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
        --disable-default-apps --hide-scrollbars --user-data-dir="$profile"
        --virtual-time-budget=5000 --enable-logging=stderr --v=0)
 
-timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$html#selftest" >"$logs/dom.html" 2>"$logs/dom.err" || true
+# NOTE: the self-test runs at the screenshot's width, so what it finds cut off is what a reader at
+# 1,280 px would miss.
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,2400 --dump-dom "file://$html#selftest" >"$logs/dom.html" 2>"$logs/dom.err" || true
 timeout 120 "$browser" "${flags[@]}" --window-size=1280,2400 --screenshot="$png" "file://$html" \
   >/dev/null 2>"$logs/shot.err" || true
 

@@ -76,8 +76,9 @@ int run_compare(const CompareOptions& o) {
       !publish(*out))
     return 1;
   if (o.mc.scenario.quiet) return 0;
-  std::printf("%s vs %s: %zu paired replications (common random numbers, seed %llu)\n",
-              a->name.c_str(), b->name.c_str(), c.paired.size(),
+  std::printf("%s vs %s: %s paired replications (common random numbers, seed %llu)\n",
+              a->name.c_str(), b->name.c_str(),
+              reports::format_quantity(reports::Quantity::count, double(c.paired.size())).c_str(),
               static_cast<unsigned long long>(a->seed));
   std::printf("  %-26s %14s %14s   %s\n", "metric", "A", "B", "B - A [95% CI]  (* significant)");
   for (const study::Difference& d : c.differences)

@@ -62,6 +62,7 @@ int run_mc(const McCliOptions& o) {
     if (backend) sc = load_or_report(o.scenario);
     if (!check.agree(backend && sc && output_folder_ok(output_dir(o.scenario, *sc)))) return 2;
   }
+  if (processes.root()) print_load_warnings(*sc);
   const CompiledScenario cs = compile(*sc);
   const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
@@ -72,17 +73,19 @@ int run_mc(const McCliOptions& o) {
   if (o.scenario.quiet) return 0;
   // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
   // means would only mislead.
+  const std::string replications =
+      reports::format_quantity(reports::Quantity::count, s.info.replications);
   if (const std::string notice = saturation_notice(result); !notice.empty()) {
     std::printf(
-        "%s: %u replications; %s (see report.html); GPU utilization %s; cost %s (means, "
+        "%s: %s replications; %s (see report.html); GPU utilization %s; cost %s (means, "
         "[95%% CI])\n",
-        sc->name.c_str(), s.info.replications, notice.c_str(),
+        sc->name.c_str(), replications.c_str(), notice.c_str(),
         with_ci(s, "metrics.gpu_utilization").c_str(), with_ci(s, "cost_usd.total").c_str());
   } else {
     std::printf(
-        "%s: %u replications; mean wait %s; mean JCT %s; GPU utilization %s; cost %s "
+        "%s: %s replications; mean wait %s; mean JCT %s; GPU utilization %s; cost %s "
         "(means, [95%% CI])\n",
-        sc->name.c_str(), s.info.replications, with_ci(s, "metrics.wait_s.mean").c_str(),
+        sc->name.c_str(), replications.c_str(), with_ci(s, "metrics.wait_s.mean").c_str(),
         with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
         with_ci(s, "cost_usd.total").c_str());
   }

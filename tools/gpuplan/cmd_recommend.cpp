@@ -99,8 +99,9 @@ int run_recommend(const RecommendOptions& o) {
   if (r.ranked.empty()) {
     if (!write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}})) return 1;
     if (!o.scenario.quiet) {
-      std::printf("%s: no candidate meets every SLO with probability %.3f%s:\n", sc->name.c_str(),
-                  sc->recommend->probability,
+      std::printf("%s: no candidate meets every SLO with probability %s%s:\n", sc->name.c_str(),
+                  reports::format_quantity(reports::Quantity::fraction, sc->recommend->probability)
+                      .c_str(),
                   sc->recommend->max_usd_per_month ? " within the budget" : "");
       for (const json& row : rec["candidates"])
         std::printf("  %s: %s\n", label(row).c_str(),
@@ -118,8 +119,11 @@ int run_recommend(const RecommendOptions& o) {
     return 1;
   if (o.scenario.quiet) return 0;
   const std::string per_useful = cell(rec["recommended"], "cost_usd_per_useful_gpu_hour");
-  std::printf("%s: cheapest configuration meeting every SLO in >= %.0f%% of %u replications\n",
-              sc->name.c_str(), 100 * sc->recommend->probability, ro.replications);
+  std::printf(
+      "%s: cheapest configuration meeting every SLO in >= %s of %s replications\n",
+      sc->name.c_str(),
+      reports::format_quantity(reports::Quantity::fraction, sc->recommend->probability).c_str(),
+      reports::format_quantity(reports::Quantity::count, ro.replications).c_str());
   std::printf("  %-16s %-12s %6s %7s %8s %16s %11s %11s %10s\n", "instance", "pricing", "nodes",
               "GPUs", "P(SLOs)", "cost total", "$/useful-h", "$/job", "TFLOPS/$h");
   print_row(rec["recommended"], per_useful);

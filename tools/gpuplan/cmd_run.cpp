@@ -46,6 +46,7 @@ int run(const RunOptions& ro) {
   const ScenarioOptions& o = ro.scenario;
   auto sc = load_or_report(o);
   if (!sc) return 2;
+  print_load_warnings(*sc);
   const CompiledScenario cs = compile(*sc);
   const auto dir = output_dir(o, *sc);
   // NOTE: a --jobs file inside the output folder is one of its files: staged and published with

@@ -133,8 +133,10 @@ int run_sweep(const SweepOptions& o) {
       !publish(*out))
     return 1;
   if (!o.mc.scenario.quiet) {
-    std::printf("%s: %zu points x %u replications (common random numbers)\n",
-                scenarios.front().name.c_str(), sweep.points.size(), o.mc.replications);
+    std::printf(
+        "%s: %s points x %s replications (common random numbers)\n", scenarios.front().name.c_str(),
+        reports::format_quantity(reports::Quantity::count, double(sweep.points.size())).c_str(),
+        reports::format_quantity(reports::Quantity::count, o.mc.replications).c_str());
     for (std::size_t i = 0; i < sweep.points.size(); ++i) {
       const study::SweepPoint& p = sweep.points[i];
       // NOTE: a point that cannot keep up has no meaningful wait, and its cost may cover only

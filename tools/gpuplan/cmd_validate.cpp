@@ -4,6 +4,7 @@
 #include "models/load.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
+#include "tools/gpuplan/console.h"
 
 namespace gpuplan::cli {
 
@@ -27,7 +28,11 @@ CLI::App* add_validate_command(CLI::App& app, int& exit_code) {
       lo.overrides = o->overrides;
       const auto sc = load_scenario(f, lo, diags);
       if (sc && diags.ok()) {
+        // NOTE: a load at or above capacity is a warning, not an error: the scenario is valid and
+        // `run` simulates it (e.g. to see how the queue grows).
         std::cout << f << ": ok\n";
+        std::cout.flush();
+        print_load_warnings(*sc);
       } else {
         print_diagnostics(diags, o->errors);
         exit_code = 2;

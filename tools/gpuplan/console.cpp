@@ -1,6 +1,9 @@
 #include "tools/gpuplan/console.h"
 
+#include <iostream>
+
 #include "reports/quantity.h"
+#include "study/load_check.h"
 
 namespace gpuplan::cli {
 
@@ -36,6 +39,12 @@ std::string saturation_notice(const json& result) {
   }
   return "SATURATED: this configuration cannot keep up" + (why.empty() ? "" : " (" + why + ")") +
          ", so its waits are not meaningful";
+}
+
+std::size_t print_load_warnings(const Scenario& sc) {
+  const std::vector<std::string> w = study::load_warnings(sc);
+  for (const std::string& line : w) std::cerr << sc.name << ": warning: " << line << "\n";
+  return w.size();
 }
 
 }  // namespace gpuplan::cli

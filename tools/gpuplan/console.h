@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "models/scenario.h"
+
 namespace gpuplan::cli {
 
 //! The console's notice that a result cannot keep up, from the verdict its assessment carries
@@ -11,5 +13,9 @@ namespace gpuplan::cli {
 //! configuration cannot keep up (offered load 566% of capacity; 3 of 8 replications stopped
 //! early), so its waits are not meaningful". Reads `result` defensively; never throws.
 [[nodiscard]] std::string saturation_notice(const nlohmann::json& result);
+
+//! Prints the load check's warnings of `sc` (study/load_check.h) to stderr, one
+//! "NAME: warning: ..." line each, before anything is simulated; returns how many.
+std::size_t print_load_warnings(const Scenario& sc);
 
 }  // namespace gpuplan::cli
