@@ -114,11 +114,7 @@ CompiledScenario compile(const Scenario& sc) {
       c.profile_n = static_cast<uint32_t>(rate.segments.size());
       out.arrival_segments.insert(out.arrival_segments.end(), rate.segments.begin(),
                                   rate.segments.end());
-      // NOTE: with a profile, the offered load is that of the mean rate over the window.
-      const double window_rate =
-          rate.segments.empty() || window <= 0
-              ? rate.rate
-              : expected_arrivals(rate, sc.horizon_s, sc.warmup_s, sc.horizon_s) / window;
+      const double window_rate = window_mean_rate(rate, sc.horizon_s, sc.warmup_s);
       c.duration = compile_distribution(jc.duration.kind, jc.duration.a, jc.duration.b,
                                         jc.duration.values, jc.duration.weights, out);
       const std::optional<double> trained = training_duration_s(sc, jc);

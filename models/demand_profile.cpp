@@ -81,4 +81,10 @@ double expected_arrivals(const CompiledRate& r, double horizon_s, double a, doub
   return profile_mass(r.segments.data(), static_cast<uint32_t>(r.segments.size()), horizon_s, a, b);
 }
 
+double window_mean_rate(const CompiledRate& r, double horizon_s, double warmup_s) {
+  const double window = horizon_s - warmup_s;
+  if (r.segments.empty() || !(window > 0)) return r.rate;
+  return expected_arrivals(r, horizon_s, warmup_s, horizon_s) / window;
+}
+
 }  // namespace gpuplan

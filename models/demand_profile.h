@@ -67,4 +67,8 @@ struct CompiledRate {
 //! Expected arrivals [jobs] of `r` over [a, b) (0 <= a <= b <= horizon_s).
 [[nodiscard]] double expected_arrivals(const CompiledRate& r, double horizon_s, double a, double b);
 
+//! The mean rate [1/s] of `r` over the measured window [warmup_s, horizon_s): what the offered
+//! load of a class with a profile is computed from (the constant rate without one).
+[[nodiscard]] double window_mean_rate(const CompiledRate& r, double horizon_s, double warmup_s);
+
 }  // namespace gpuplan

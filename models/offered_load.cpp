@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "models/demand_profile.h"
 #include "models/network_plan.h"
 
 namespace gpuplan {
@@ -17,7 +18,10 @@ double work_rate(const Scenario& sc, const JobClass& jc) {
       if (r.submit_s >= sc.warmup_s && r.submit_s < sc.horizon_s) gpu_s += r.gpus * r.duration_s;
     return window > 0 ? gpu_s / window : 0;
   }
-  return jc.rate_per_s * jc.gpus.mean() * training_duration_s(sc, jc).value_or(jc.duration.mean());
+  // NOTE: load_scale and rate profiles count, at their mean over the window (as compile's load).
+  const double rate = window_mean_rate(
+      compile_rate(jc.rate_per_s, sc.demand, jc.profile, sc.horizon_s), sc.horizon_s, sc.warmup_s);
+  return rate * jc.gpus.mean() * training_duration_s(sc, jc).value_or(jc.duration.mean());
 }
 
 // The pools class `jc` may use, ascending.

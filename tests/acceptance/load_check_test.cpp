@@ -48,6 +48,22 @@ TEST_CASE("acceptance::load_check::a_bare_rate_above_capacity_is_named_with_its_
   }
 }
 
+TEST_CASE("acceptance::load_check::demand_scaling_counts_in_the_check") {
+  const gpuplan::Scenario flat = scenario("busy_fleet");
+  const double base = gpuplan::pool_set_loads(flat).front().load;
+  REQUIRE(base < 1);
+  SUBCASE("load_scale multiplies the load and can push it over capacity") {
+    // load_scale k runs as every rate times k, so the checked load is k times the flat one.
+    const gpuplan::Scenario sc = scenario("busy_fleet", {"demand.load_scale=1.5"});
+    CHECK(gpuplan::pool_set_loads(sc).front().load == doctest::Approx(1.5 * base));
+    CHECK(gpuplan::study::load_warnings(sc).size() == 1);
+  }
+  SUBCASE("compile's offered load agrees with the check") {
+    const gpuplan::Scenario sc = scenario("busy_fleet", {"demand.load_scale=1.5"});
+    CHECK(gpuplan::compile(sc).offered_load == doctest::Approx(1.5 * base));
+  }
+}
+
 TEST_CASE("acceptance::load_check::a_cluster_that_keeps_up_gets_no_load_warning") {
   for (const std::string& name : scenario_names()) {
     if (name == "bare_rate") continue;
