@@ -57,8 +57,9 @@ void check_counts(Scenario sc, uint32_t replicas) {
   CAPTURE(c.mean);
   CAPTURE(c.sd);
   CHECK(std::abs(c.mean - expected) < 4 * std::sqrt(expected / replicas));
-  // and the spread across replicas is Poisson's (sd = sqrt(L)) within 25 %
-  CHECK(std::abs(c.sd / std::sqrt(expected) - 1) < 0.25);
+  // and the spread across replicas is Poisson's (sd = sqrt(L)) within 40 % (3.5 sigma of an sd
+  // estimated from 40 replicas)
+  CHECK(std::abs(c.sd / std::sqrt(expected) - 1) < 0.4);
 }
 
 }  // namespace
