@@ -32,6 +32,7 @@ struct CompiledScenario {
   std::vector<ClassRunSpec> class_runs;     //!< checkpoints, spot tolerance per class
   std::vector<double> wave_quantiles;       //!< reclaim-wave share quantiles of all spot pools
   std::vector<PriceStep> price_steps;       //!< spot price series of all pools
+  std::vector<NodePurchase> purchases;      //!< staged purchases of all pools
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;

@@ -100,6 +100,7 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.class_runs);
   visit(m.wave_quantiles);
   visit(m.price_steps);
+  visit(m.purchases);
   for_each_network_array(m.net, visit);
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/catalog_age.h"
+#include "models/pool_commitment.h"
 
 namespace gpuplan::study {
 namespace {
@@ -10,6 +11,12 @@ namespace {
 std::string percent(double share) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
+  return buf;
+}
+
+std::string usd(double x) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "$%.2f", x);
   return buf;
 }
 
@@ -65,6 +72,15 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
                   ", over a year ago; re-check it before relying on the cost figures (source: " +
                   inst->source + ").");
+    }
+    // NOTE: cost_usd carries a reservation's share inside the window; the commitment is owed
+    // whole, so a window shorter than the term must not read as the price of the reservation.
+    if (const auto c = pool_commitment(p, sc.warmup_s, sc.horizon_s);
+        c && c->in_window_usd < c->total_usd) {
+      w.push_back("Pool " + p.name + " is reserved: its whole commitment is " + usd(c->total_usd) +
+                  ", of which the window's cost carries " + usd(c->in_window_usd) + " (" +
+                  percent(c->in_window_usd / c->total_usd) +
+                  "); the reservation pays off only if the load lasts the whole term.");
     }
   }
   if (one == nullptr && s.stats.n_saturated > 0) w.push_back(replicas_saturated(s.stats));
