@@ -51,6 +51,7 @@ ModelView CompiledScenario::view() const {
   v.wave_quantiles = const_span(wave_quantiles);
   v.price_steps = const_span(price_steps);
   v.arrival_segments = const_span(arrival_segments);
+  v.purchases = const_span(purchases);
   v.net = network.view();
   v.features = model_features(v);
   return v;
@@ -81,8 +82,14 @@ CompiledScenario compile(const Scenario& sc) {
 
   // Job classes.
   double busy_gpus_expected = 0, provisioned_gpus = 0;
-  for (const PoolSpec& p : out.pools) provisioned_gpus += double(p.n_nodes) * p.gpus_per_node;
   const double window = sc.horizon_s - sc.warmup_s;
+  for (size_t p = 0; p < sc.pools.size(); ++p) {
+    // NOTE: staged purchases provision their nodes only for part of the window.
+    const double nodes = sc.pools[p].purchases.empty()
+                             ? double(out.pools[p].n_nodes)
+                             : sc.pools[p].mean_nodes(sc.warmup_s, sc.horizon_s);
+    provisioned_gpus += nodes * out.pools[p].gpus_per_node;
+  }
   uint32_t max_nodes_per_job = 1;
   for (const JobClass& jc : sc.workload) {
     ClassSpec c;

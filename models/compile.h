@@ -33,6 +33,7 @@ struct CompiledScenario {
   std::vector<double> wave_quantiles;            //!< reclaim-wave share quantiles of all spot pools
   std::vector<PriceStep> price_steps;            //!< spot price series of all pools
   std::vector<ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes
+  std::vector<NodePurchase> purchases;           //!< staged purchases of all pools
   NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
 
   std::vector<std::string> pool_names, class_names;

@@ -98,6 +98,16 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
       any_spot = true;
       any_dynamic = true;
     }
+    if (!pool.purchases.empty()) {
+      // The bought nodes are the pool's last slots, in purchase order.
+      e.purchase_idx = static_cast<uint32_t>(out.purchases.size());
+      e.purchase_n = static_cast<uint32_t>(pool.purchases.size());
+      uint32_t first = out.pools[p].first_node + pool.initial_count();
+      for (const PoolPurchase& b : pool.purchases) {
+        out.purchases.push_back(NodePurchase{b.at_s, static_cast<uint32_t>(p), first, b.add});
+        first += b.add;
+      }
+    }
     if (pe.elastic) {
       const ElasticConfig& el = *pe.elastic;
       e.elastic = true;
@@ -137,13 +147,14 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
 
   // Calendar room (ModelView::extra_events): per node one interruption clock, one return or ready
   // and one idle check; per pool one wave and one price step; per job slot one fallback timer
-  // and one stale finish a preemption leaves behind.
+  // and one stale finish a preemption leaves behind; one per staged purchase.
   ModelView& v = out.scalars;
   if (any_dynamic || !out.price_steps.empty() || any_fallback) {
     v.extra_events = 3 * v.n_nodes + 2 * static_cast<uint32_t>(sc.pools.size());
     if (any_spot) v.extra_events += v.max_active_jobs;
     if (any_fallback) v.extra_events += v.max_active_jobs;
   }
+  v.extra_events += static_cast<uint32_t>(out.purchases.size());  // one event per purchase
 }
 
 }  // namespace gpuplan

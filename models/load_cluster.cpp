@@ -129,8 +129,8 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       continue;
     }
     check_keys(o, p,
-               {"name", "instance", "count", "pricing", "billing", "upfront", "on_prem", "spot",
-                "elastic"});
+               {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
+                "on_prem", "spot", "elastic"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -156,6 +156,9 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     if (const json* v = o.contains("elastic") ? get(o, "count")
                                               : need(o, p, "count", "nodes in the pool, e.g. 16")) {
       count = integer(*v, p + "/count", opts_.empty_pools ? 0 : 1, 1000000);
+    }
+    if (const json* v = get(o, "purchases")) {
+      load_purchases(*v, p + "/purchases", sc.horizon_s, o.contains("elastic"), count, pool);
     }
     size_t pricing = 0;
     bool pricing_ok = true;

@@ -1,10 +1,10 @@
 #pragma once
 //! The scenario loader, one section per file: load.cpp (top level, scheduler, --set),
 //! load_limits.cpp (the limits section and the limits derived from the scenario),
-//! load_cluster.cpp (instances, pools), load_workload.cpp (classes, distributions, traces,
-//! training), load_demand.cpp (load scale, rate profiles), load_economics.cpp (billing, reserved,
-//! on-prem, spot, elastic, checkpoints, TCO), load_network.cpp (topology), load_recommend.cpp.
-//! Internal to models/; users call models/load.h.
+//! load_cluster.cpp (instances, pools), load_purchases.cpp (a pool's staged purchases),
+//! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
+//! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints, TCO),
+//! load_network.cpp (topology), load_recommend.cpp. Internal to models/; users call models/load.h.
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -67,6 +67,9 @@ class Loader : public FieldReader {
   void load_prices(const json& o, const std::string& p, InstancePrices& prices);
   uint32_t resolve_instance(const InstanceType& inst, Scenario& sc);
   void load_pools(const json& arr, Scenario& sc);
+  // load_purchases.cpp
+  void load_purchases(const json& v, const std::string& p, double horizon_s, bool elastic,
+                      std::optional<uint64_t>& count, Pool& pool);
   std::pair<uint64_t, size_t> capacity(const JobClass& jc) const;
   std::string pool_text(uint64_t gpus, size_t idx) const;
   void check_fits(const JobClass& jc, uint32_t max_gpus, const std::string& p);

@@ -15,7 +15,6 @@ namespace gpuplan::quote {
 namespace {
 
 using economics::HOURS_PER_MONTH;
-using economics::HOURS_PER_YEAR;
 using economics::SECONDS_PER_HOUR;
 
 constexpr double INF = std::numeric_limits<double>::infinity();
@@ -140,6 +139,21 @@ double PricingPlan::term_years() const {
       break;
   }
   return 0;
+}
+
+PlanCost plan_cost(const PricingPlan& plan, double hourly_usd, double seconds) {
+  const double hours = seconds / SECONDS_PER_HOUR;
+  PlanCost c;
+  c.total_usd = hourly_usd * hours;
+  if (plan.term_years() <= 0) return c;
+  const economics::ReservedOffer offer{plan.term_years(), 0.0, hourly_usd};
+  const auto r = economics::reserved_commitment(offer, 1.0, 0.0, 0.0, seconds);
+  if (!r) return c;
+  c.commitment_usd = r->total_usd;
+  c.in_window_usd = r->in_window_usd;
+  // NOTE: past the term the cluster pays on at the same rate (as a renewal would).
+  c.total_usd = r->total_usd + hourly_usd * std::max(0.0, hours - r->term_hours);
+  return c;
 }
 
 std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan) {
@@ -310,8 +324,7 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     return true;
   };
   const auto cost_of = [&](const Eval& e, double seconds) {
-    const double hours = std::max(seconds / SECONDS_PER_HOUR, plan.term_years() * HOURS_PER_YEAR);
-    return e.hourly * hours;
+    return plan_cost(plan, e.hourly, seconds).total_usd;
   };
 
   // Fewest nodes whose memory fits, searched up from a bound: the replicated 4 bytes per
@@ -436,7 +449,8 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
   opt.timing = best.timing;
   opt.hourly_usd = best.hourly;
   opt.monthly_usd = best.hourly * HOURS_PER_MONTH;
-  opt.total_usd = cost_of(best, best.timing.p50_s);
+  opt.cost = plan_cost(plan, best.hourly, best.timing.p50_s);
+  opt.total_usd = opt.cost.total_usd;
   opt.total_p90_usd = cost_of(best, best.timing.p90_s);
   opt.usd_per_tflops_hour = best.hourly / (opt.gpus * peak);
   if (req.deadline_s)
@@ -517,8 +531,8 @@ InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& 
   opt.p99_latency_s = mmc_response_quantile_s(opt.servers, lambda, mu, 0.99);
   opt.hourly_usd = cluster_price_per_hour(opt.nodes, opt.spot_nodes, *price);
   opt.monthly_usd = opt.hourly_usd * HOURS_PER_MONTH;
-  const double months = std::max(req.months, 12 * plan.term_years());
-  opt.total_usd = opt.monthly_usd * months;
+  opt.cost = plan_cost(plan, opt.hourly_usd, req.months * HOURS_PER_MONTH * SECONDS_PER_HOUR);
+  opt.total_usd = opt.cost.total_usd;
   opt.usd_per_1k_requests = opt.hourly_usd / (lambda * SECONDS_PER_HOUR) * 1000;
   opt.usd_per_tflops_hour = opt.hourly_usd / (opt.gpus * peak);
   opt.meets_target = opt.p99_latency_s <= req.p99_latency_s;

@@ -139,6 +139,16 @@ struct PlanPrice {
 };
 [[nodiscard]] std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan);
 
+//! What a cluster at `hourly_usd` [USD/h] costs for `seconds` [s] of use under `plan`.
+struct PlanCost {
+  double total_usd = 0;       //!< [USD] owed: a reservation's whole term, plus any time beyond it
+  double commitment_usd = 0;  //!< [USD] a reservation's whole term (0 without one)
+  double in_window_usd = 0;   //!< [USD] a reservation's share inside the `seconds` of use
+};
+//! The cost of `seconds` of use; a reservation is billed by the rule run and mc use
+//! (economics::reserved_commitment): the whole commitment, with the share inside the use shown.
+[[nodiscard]] PlanCost plan_cost(const PricingPlan& plan, double hourly_usd, double seconds);
+
 //! Parallel layout of a training job on a cluster.
 struct TrainingLayout {
   uint32_t tensor_parallel = 1;
@@ -203,6 +213,7 @@ struct TrainingOption {
   double monthly_usd = 0;          //!< [USD] 730 h of the cluster
   double total_usd = 0;            //!< [USD] hourly x P50 time (x the full term when reserved)
   double total_p90_usd = 0;        //!< [USD] same at the P90 time
+  PlanCost cost;                   //!< at the P50 time: commitment and its share in use
   double usd_per_tflops_hour = 0;  //!< [USD per peak TFLOPS-hour] at the request's precision
   bool meets_deadline = true;
   bool within_budget = true;
@@ -231,7 +242,8 @@ struct InferenceOption {
   double mean_wait_s = 0;              //!< [s] Erlang C mean wait
   double p99_latency_s = 0;            //!< [s] p99 of wait + service (M/M/c)
   double hourly_usd = 0, monthly_usd = 0, total_usd = 0;  //!< [USD/h], [USD/730 h], [USD/term]
-  double usd_per_1k_requests = 0;                         //!< [USD]
+  PlanCost cost;                   //!< over the service months: commitment and its share in service
+  double usd_per_1k_requests = 0;  //!< [USD]
   double usd_per_tflops_hour = 0;
   bool meets_target = false;
   bool stale = false;

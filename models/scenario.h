@@ -104,16 +104,47 @@ struct JobClass {
 //! An instance type defined inline in the scenario (overrides/extends the catalog).
 using InlineInstance = InstanceType;
 
+//! A staged purchase of a fixed pool (`"purchases": [{"at": "90d", "add": 8}]`): `add` more
+//! nodes usable and billed (capex and depreciation of on-prem nodes) from `at_s` on.
+struct PoolPurchase {
+  double at_s = 0;   //!< [s] since the scenario start; 0 < at_s < horizon, increasing per pool
+  uint32_t add = 0;  //!< nodes bought, >= 1
+};
+
 //! A pool of identical nodes of one instance type under one way of paying.
 struct Pool {
   std::string name;
   std::string instance;  //!< instance type id (catalog or inline), as Scenario::instances spells it
   uint32_t instance_idx = 0;     //!< its type: index into Scenario::instances
   const GpuSpec* gpu = nullptr;  //!< its GPU in the built-in catalog (which lives forever)
-  uint32_t count = 0;            //!< nodes
+  //! Node slots: the most nodes the pool ever has (after every purchase; elastic: its max).
+  uint32_t count = 0;
+  //! Staged purchases in time order; empty = all `count` nodes from t = 0 (fixed pools only).
+  std::vector<PoolPurchase> purchases;
   Pricing pricing = Pricing::on_demand;
   double price_per_node_hour = 0;  //!< [USD/h] resolved by the loader from the instance type
   PoolEconomics econ;              //!< billing, reserved terms, on-prem, spot, elastic
+
+  //! Nodes a fixed pool has from t = 0: `count` less every staged purchase.
+  [[nodiscard]] uint32_t initial_count() const {
+    uint32_t later = 0;
+    for (const PoolPurchase& b : purchases) later += b.add;
+    return count - later;
+  }
+  //! Nodes a fixed pool has at time t_s [s] (a purchase counts from its own instant on).
+  [[nodiscard]] uint32_t nodes_at(double t_s) const {
+    uint32_t n = initial_count();
+    for (const PoolPurchase& b : purchases)
+      if (b.at_s <= t_s) n += b.add;
+    return n;
+  }
+  //! Time-average nodes [-] of a fixed pool over [t0_s, t1_s) (t1_s > t0_s), purchases included.
+  [[nodiscard]] double mean_nodes(double t0_s, double t1_s) const {
+    double node_s = double(initial_count()) * (t1_s - t0_s);
+    for (const PoolPurchase& b : purchases)
+      if (b.at_s < t1_s) node_s += double(b.add) * (t1_s - std::max(b.at_s, t0_s));
+    return node_s / (t1_s - t0_s);
+  }
 };
 
 //! One vertex or link of a custom topology, as written (hosts are cluster nodes in order).

@@ -154,8 +154,15 @@ json pool_json(const Pool& pool) {
             {"billing", {{"granularity", name(e.granularity)}, {"minimum", e.billing_minimum_s}}},
             {"_price_per_node_hour", pool.price_per_node_hour}};
   // NOTE: an elastic pool's "count" is the nodes it starts with; its slots are "max".
-  const uint32_t count = e.elastic ? e.elastic->initial_nodes : pool.count;
+  // A pool with purchases starts with "count" nodes; its slots are count + every purchase.
+  const uint32_t count = e.elastic ? e.elastic->initial_nodes : pool.initial_count();
   if (count > 0) j["count"] = count;
+  if (!pool.purchases.empty()) {
+    json purchases = json::array();
+    for (const PoolPurchase& b : pool.purchases)
+      purchases.push_back({{"at", b.at_s}, {"add", b.add}});
+    j["purchases"] = purchases;
+  }
   if (pool.pricing == Pricing::reserved_1y || pool.pricing == Pricing::reserved_3y)
     j["upfront"] = name(e.upfront);
   if (e.on_prem) j["on_prem"] = on_prem_json(*e.on_prem, e.on_prem_life_s);

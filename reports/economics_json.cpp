@@ -2,6 +2,7 @@
 
 #include "models/economics/tco.h"
 #include "models/names.h"
+#include "models/pool_commitment.h"
 
 namespace gpuplan {
 namespace {
@@ -24,6 +25,12 @@ void add_pool_economics(json& per_pool, const Scenario& sc, const CompiledScenar
                         {"hourly_usd_per_node", pe.reserved->hourly_usd},
                         {"effective_usd_per_node_hour",
                          economics::reserved_effective_hourly_usd(*pe.reserved).value_or(0)}};
+      // The whole commitment beside the share this window carries (in cost_usd).
+      if (const auto c = pool_commitment(sc.pools[p], sc.warmup_s, sc.horizon_s)) {
+        jp["reserved"]["commitment_usd"] = c->total_usd;
+        jp["reserved"]["in_window_usd"] = c->in_window_usd;
+        jp["reserved"]["window_share"] = c->total_usd > 0 ? c->in_window_usd / c->total_usd : 0.0;
+      }
     }
     if (pe.on_prem) {
       const auto per_gpu = economics::on_prem_cost_per_gpu_hour(*pe.on_prem);
@@ -43,6 +50,14 @@ void add_pool_economics(json& per_pool, const Scenario& sc, const CompiledScenar
           {"discount_vs_on_demand", economics::discount_vs_on_demand(
                                         sc.pools[p].price_per_node_hour, pe.on_demand_per_node_hour)
                                         .value_or(0)}};
+    }
+    if (!sc.pools[p].purchases.empty()) {
+      // "nodes" is the size after every purchase; the schedule says when each batch came online.
+      json purchases = json::array();
+      for (const PoolPurchase& b : sc.pools[p].purchases)
+        purchases.push_back({{"at_s", b.at_s}, {"add", b.add}});
+      jp["initial_nodes"] = sc.pools[p].initial_count();
+      jp["purchases"] = purchases;
     }
     if (pe.elastic) {
       jp["elastic"] = {{"min_nodes", pe.elastic->min_nodes},

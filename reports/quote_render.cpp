@@ -416,6 +416,9 @@ json quote_json(const QuoteReport& r) {
     t["usd_per_tflops_hour"] = o.usd_per_tflops_hour;
     t["mc_replicas"] = o.timing.replicas;
     t["term_years"] = o.plan.term_years();
+    if (o.plan.term_years() > 0)
+      t["reserved"] = {{"commitment_usd", o.cost.commitment_usd},
+                       {"in_use_usd", o.cost.in_window_usd}};
     t["meets_deadline"] = o.meets_deadline;
     t["within_budget"] = o.within_budget;
     t["spot_risk"] = o.risk;
@@ -456,6 +459,9 @@ json quote_json(const QuoteReport& r) {
     t["hourly_usd"] = o.hourly_usd;
     t["monthly_usd"] = o.monthly_usd;
     t["total_usd"] = o.total_usd;
+    if (o.plan.term_years() > 0)
+      t["reserved"] = {{"commitment_usd", o.cost.commitment_usd},
+                       {"in_use_usd", o.cost.in_window_usd}};
     t["usd_per_1k_requests"] = o.usd_per_1k_requests;
     t["usd_per_tflops_hour"] = o.usd_per_tflops_hour;
     t["meets_target"] = o.meets_target;

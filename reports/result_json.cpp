@@ -5,6 +5,7 @@
 
 #include "models/catalog_age.h"
 #include "models/price_origin.h"
+#include "models/pool_commitment.h"
 #include "models/scenario_echo.h"
 #include "reports/assessment.h"
 #include "reports/economics_json.h"
@@ -131,7 +132,8 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
                    {"idle", mean("cost_usd.idle")},
                    {"per_job_mean", mean("cost_usd.per_job_mean")},
                    {"per_useful_gpu_hour", mean("cost_usd.per_useful_gpu_hour")},
-                   {"per_gpu_hour", mean("cost_usd.per_gpu_hour")}};
+                   {"per_gpu_hour", mean("cost_usd.per_gpu_hour")},
+                   {"commitment_total", mean("cost_usd.total") + reserved_beyond_window_usd(sc)}};
   r["per_pool"] = pools;
 }
 

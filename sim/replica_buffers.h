@@ -102,6 +102,7 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.wave_quantiles);
   visit(m.price_steps);
   visit(m.arrival_segments);
+  visit(m.purchases);
   for_each_network_array(m.net, visit);
 }
 

@@ -23,6 +23,7 @@ ProbeOutcome probe_outcome(const ModelView& m, const McStudy& st,
   const double n = double(st.replicas.size());
   o.p_met = double(n_met) / n;
   o.cost_usd /= n;
+  o.window_cost_usd = o.cost_usd;
   o.jobs_completed /= n;
   return o;
 }
@@ -57,7 +58,7 @@ std::vector<std::size_t> rank_by_cost(const std::vector<CountSearch>& searches,
                                       double max_cost_usd) {
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < searches.size(); ++i)
-    if (searches[i].count && searches[i].at_count.cost_usd <= max_cost_usd) idx.push_back(i);
+    if (searches[i].count && searches[i].at_count.window_cost_usd <= max_cost_usd) idx.push_back(i);
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
     return searches[a].at_count.cost_usd < searches[b].at_count.cost_usd;
   });

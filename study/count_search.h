@@ -23,9 +23,12 @@ struct SloBound {
 
 //! What one probe (an MC study of one configuration) tells the search.
 struct ProbeOutcome {
-  double p_met = 0;           //!< share of replicas meeting every SLO, [0, 1]
-  double cost_usd = 0;        //!< [USD] mean cost_usd.total over all replicas
-  double jobs_completed = 0;  //!< mean metrics.jobs_completed over all replicas
+  double p_met = 0;  //!< share of replicas meeting every SLO, [0, 1]
+  //! [USD] what the option commits its buyer to: mean cost_usd.total over all replicas, plus
+  //! (added by recommend) every reservation's term beyond the window; options rank by it.
+  double cost_usd = 0;
+  double window_cost_usd = 0;  //!< [USD] mean cost_usd.total: the spend inside the window
+  double jobs_completed = 0;   //!< mean metrics.jobs_completed over all replicas
 };
 
 //! The outcome of a study against `slos`. A saturated replica meets no SLO (its cluster cannot
@@ -48,8 +51,9 @@ struct CountSearch {
 [[nodiscard]] CountSearch smallest_count(uint32_t count_min, uint32_t count_max, double probability,
                                          const std::function<ProbeOutcome(uint32_t)>& probe);
 
-//! Indices of the searches that met the SLOs at a mean cost of at most `max_cost_usd` [USD],
-//! cheapest first (ties: lower index); those above it are over budget and never ranked.
+//! Indices of the searches that met the SLOs with a window spend of at most `max_cost_usd` [USD],
+//! cheapest commitment first (ties: lower index); those above the cap are over budget and never
+//! ranked.
 [[nodiscard]] std::vector<std::size_t> rank_by_cost(
     const std::vector<CountSearch>& searches,
     double max_cost_usd = std::numeric_limits<double>::infinity());

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "models/economics/billing.h"
+#include "models/pool_commitment.h"
 #include "sim/mc_metrics.h"
 #include "sim/backends/mc_mpi.h"
 
@@ -33,14 +34,17 @@ ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const Recom
   const CompiledScenario cs = compile(*sc);
   const ModelView view = cs.view();
   ProbeOutcome out = probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
+  // NOTE: a reservation is billed its whole commitment, as quote bills it: the window's cost
+  // carries only its share (models/pool_commitment.h).
+  out.cost_usd += reserved_beyond_window_usd(*sc);
   // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so such
   // a pool meets no SLO even where no replica was stopped for saturating.
   if (overloaded(cs.offered_load)) out.p_met = 0;
   // Under MPI rank 0 holds the study: every process takes its outcome, so all of them bisect
   // alike.
-  double figures[] = {out.p_met, out.cost_usd, out.jobs_completed};
+  double figures[] = {out.p_met, out.cost_usd, out.window_cost_usd, out.jobs_completed};
   broadcast_from_root(mo.processes, figures, std::size(figures));
-  return ProbeOutcome{figures[0], figures[1], figures[2]};
+  return ProbeOutcome{figures[0], figures[1], figures[2], figures[3]};
 }
 
 //! Every instance x pricing x count of the `with` pools from `k` on, each appended to `prefix`.
@@ -147,7 +151,7 @@ Recommendation recommend(const ScenarioText& t, const Scenario& sc,
   std::vector<CountSearch> searches;
   for (RecommendOption& opt : options) {
     searches.push_back(opt.search);
-    opt.over_budget = opt.search.count && opt.search.at_count.cost_usd > max_cost;
+    opt.over_budget = opt.search.count && opt.search.at_count.window_cost_usd > max_cost;
   }
   r.ranked = rank_by_cost(searches, max_cost);
   r.options = std::move(options);

@@ -4,12 +4,17 @@
 #include "models/price_origin.h"
 #include "study/load_check.h"
 #include "study/number_text.h"
+#include "models/pool_commitment.h"
 
 namespace gpuplan::study {
 namespace {
 
 std::string percent(double share) {
   return grouped_number(100 * share, 1) + "%";
+}
+
+std::string usd(double x) {
+  return "$" + grouped_number(x, 2);
 }
 
 //! Saturation of a single replication: when it stopped, and why.
@@ -67,6 +72,15 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
                   ", over a year ago; re-check it before relying on the cost figures (source: " +
                   inst->source + ").");
+    }
+    // NOTE: cost_usd carries a reservation's share inside the window; the commitment is owed
+    // whole, so a window shorter than the term must not read as the price of the reservation.
+    if (const auto c = pool_commitment(p, sc.warmup_s, sc.horizon_s);
+        c && c->in_window_usd < c->total_usd) {
+      w.push_back("Pool " + p.name + " is reserved: its whole commitment is " + usd(c->total_usd) +
+                  ", of which the window's cost carries " + usd(c->in_window_usd) + " (" +
+                  percent(c->in_window_usd / c->total_usd) +
+                  "); the reservation pays off only if the load lasts the whole term.");
     }
   }
   if (one == nullptr && s.stats.n_saturated > 0) w.push_back(replicas_saturated(s.stats));

@@ -91,6 +91,18 @@ std::optional<double> reserved_window_cost_usd(const ReservedOffer& offer, doubl
   return std::nullopt;
 }
 
+std::optional<ReservedCommitment> reserved_commitment(const ReservedOffer& offer, double units,
+                                                      double term_start_s, double window_start_s,
+                                                      double window_end_s) {
+  if (!finite(units) || units < 0.0) return std::nullopt;
+  const std::optional<double> share = reserved_window_cost_usd(
+      offer, term_start_s, window_start_s, window_end_s, ReservedAccounting::amortized);
+  const std::optional<double> effective = reserved_effective_hourly_usd(offer);
+  if (!share || !effective) return std::nullopt;
+  const double term_h = reserved_term_hours(offer);
+  return ReservedCommitment{units * *effective * term_h, units * *share, term_h};
+}
+
 std::optional<double> discount_vs_on_demand(double price_usd, double on_demand_usd) {
   if (!finite(price_usd) || !finite(on_demand_usd) || on_demand_usd <= 0.0) return std::nullopt;
   return 1.0 - price_usd / on_demand_usd;

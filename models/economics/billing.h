@@ -81,6 +81,23 @@ enum class ReservedAccounting : uint8_t {
                                                              double window_end_s,
                                                              ReservedAccounting accounting);
 
+//! A reservation's whole commitment and the share of it inside a window (amortized: the upfront
+//! spread evenly over the term), for `units` units whose terms start at `term_start_s`.
+struct ReservedCommitment {
+  double total_usd = 0.0;      //!< [USD] owed for the whole term: units × effective rate × term
+  double in_window_usd = 0.0;  //!< [USD] the share of the term inside the window
+  double term_hours = 0.0;     //!< [h] length of one term
+};
+
+//! The one rule for reserved terms (run, mc, recommend, quote): the whole commitment of `units`
+//! units from `term_start_s`, and its share inside [window_start_s, window_end_s); nullopt on an
+//! invalid offer or window, a negative or non-finite unit count, or non-finite times.
+[[nodiscard]] std::optional<ReservedCommitment> reserved_commitment(const ReservedOffer& offer,
+                                                                    double units,
+                                                                    double term_start_s,
+                                                                    double window_start_s,
+                                                                    double window_end_s);
+
 //! Discount of `price_usd` against `on_demand_usd` as a fraction (0.7 = 70% off); nullopt when
 //! the on-demand price is not positive or either price is not finite.
 [[nodiscard]] std::optional<double> discount_vs_on_demand(double price_usd, double on_demand_usd);

@@ -12,6 +12,7 @@ enum class NodeState : uint8_t {
   provisioning,  //!< requested, not usable yet (billed)
   reclaimed,     //!< taken by the spot market; capacity returns after a delay (not billed)
   absent,        //!< an elastic slot not provisioned (not billed)
+  unbought,      //!< a staged purchase not made yet (not billed, not provisioned)
 };
 
 //! Per-pool capacity totals: reclaims over the statistics window [warmup, horizon), peak any time.

@@ -7,6 +7,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/elastic.h"
 #include "sim/core/preemption.h"
+#include "sim/core/purchases.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
 
@@ -208,6 +209,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   init_billing(m, s);
   init_job_runs(m, s);
   init_elastic(m, s);
+  init_purchases(m, s);
   start_price_series(m, s);
   init_preemption(m, s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
@@ -239,6 +241,9 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         break;
       case EventKind::node_return:
         handle_node_return(m, s, e.target);
+        break;
+      case EventKind::node_purchase:
+        handle_node_purchase(m, s, e.target);
         break;
       case EventKind::node_ready:
         handle_node_ready(m, s, e.target);

@@ -51,6 +51,7 @@ struct PoolSupplySpec;
 struct ClassRunSpec;
 struct PriceStep;
 struct ArrivalSegment;
+struct NodePurchase;
 
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
 struct ModelView {
@@ -74,7 +75,8 @@ struct ModelView {
   span<const double> wave_quantiles;       //!< reclaim-wave share quantile tables of all pools
   span<const PriceStep> price_steps;  //!< spot price series of all pools, by pool, in time order
   span<const ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes, by class
-  NetworkView net;                              //!< topology tables (sim/core/network.h)
+  span<const NodePurchase> purchases;  //!< staged purchases of all pools, by pool, in time order
+  NetworkView net;                     //!< topology tables (sim/core/network.h)
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 
@@ -83,7 +85,7 @@ struct ModelView {
   uint32_t max_nodes_per_job = 1;  //!< nodes the largest job can span
   uint32_t max_active_jobs = 0;    //!< queued + running; more means the replica is saturated
   uint32_t extra_events = 0;       //!< calendar room beyond arrivals and finishes: spot, elastic,
-                                   //!< price and fallback events
+                                   //!< price, purchase and fallback events
   uint32_t n_bins = 0;             //!< time bins over [0, horizon)
   double bin_width = 0;            //!< [s]
 };

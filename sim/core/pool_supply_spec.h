@@ -23,6 +23,8 @@ struct PoolSupplySpec {
   double price_per_busy_gpu_s = 0.0;  //!< [USD/s] extra per busy GPU (on-prem energy above idle)
   uint32_t price_step_idx = 0;  //!< first entry of this pool's series in ModelView::price_steps
   uint32_t price_step_n = 0;    //!< 0 = constant price
+  uint32_t purchase_idx = 0;    //!< first entry of this pool's purchases in ModelView::purchases
+  uint32_t purchase_n = 0;      //!< 0 = every node from t = 0 (sim/core/purchases.h)
 
   // Spot: independent per-node hazard plus correlated waves; capacity returns after a delay.
   bool spot = false;
@@ -48,6 +50,14 @@ struct PriceStep {
   SimTime t;                //!< [s] the price holds from here to the next step
   double price_per_node_s;  //!< [USD/s]
   uint32_t pool;
+};
+
+//! One staged purchase of a fixed pool: nodes [first_node, first_node + n_nodes) come online.
+struct NodePurchase {
+  SimTime t;  //!< [s] when the nodes are usable and billed; 0 < t < horizon
+  uint32_t pool;
+  uint32_t first_node;  //!< cluster index of the first node bought
+  uint32_t n_nodes;
 };
 
 }  // namespace gpuplan

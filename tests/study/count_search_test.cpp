@@ -76,6 +76,17 @@ TEST_CASE("study::count_search") {
     CHECK(rank_by_cost(searches, dear).size() == 2);
   }
 
+  SUBCASE("the cap applies to the window's spend, the ranking to the whole commitment") {
+    std::vector<CountSearch> searches = {smallest_count(1, 16, 0.8, at_price(1.0)),
+                                         smallest_count(1, 16, 0.8, at_price(2.0))};
+    // A reservation's term beyond the window makes index 0 the dearer commitment, while its
+    // window spend stays the lower one.
+    searches[0].at_count.cost_usd += 10 * searches[1].at_count.cost_usd;
+    CHECK(rank_by_cost(searches) == std::vector<std::size_t>{1, 0});
+    const double cap = searches[0].at_count.window_cost_usd;
+    CHECK(rank_by_cost(searches, cap) == std::vector<std::size_t>{0});
+  }
+
   SUBCASE("an SLO unmeetable within the count range is reported as unmet with its probability") {
     const CountSearch s = smallest_count(1, 4, 0.8, at_price(1.0));
     CHECK_FALSE(s.count.has_value());
