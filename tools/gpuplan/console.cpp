@@ -1,5 +1,6 @@
 #include "tools/gpuplan/console.h"
 
+#include "reports/assessment.h"
 #include "reports/quantity.h"
 
 namespace gpuplan::cli {
@@ -36,6 +37,16 @@ std::string saturation_notice(const json& result) {
   }
   return "SATURATED: this configuration cannot keep up" + (why.empty() ? "" : " (" + why + ")") +
          ", so its waits are not meaningful";
+}
+
+std::string tco_notice(const json& result) {
+  if (!result.is_object() || !result.contains("assessment")) return "";
+  const json& a = result["assessment"];
+  if (!a.is_object() || !a.contains("cheapest_option") || !a["cheapest_option"].is_object())
+    return "";
+  const json& option = a["cheapest_option"];
+  const std::string text = option.contains("text") ? reports::plain_text(option["text"]) : "";
+  return text.empty() ? "" : "TCO: " + text;
 }
 
 }  // namespace gpuplan::cli
