@@ -334,7 +334,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       total.push_back(o["total_usd"].get<double>());
     }
     option["serves_demand"] = serves;
-    option["stops_keeping_up_month"] = short_month ? json(*short_month) : json(nullptr);
+    option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
     if (option.contains("nodes_by_month"))
       option["purchases"] = purchases_json(option["nodes_by_month"].get<std::vector<double>>());
     if (npv.size() != docs.size()) continue;
