@@ -237,7 +237,7 @@ TEST_CASE("study::tco") {
       st.replicas[k].metrics.pools.resize(sc->pools.size());
       for (PoolMetrics& p : st.replicas[k].metrics.pools) p.busy_gpu_s = 3600.0 * 100;
     }
-    Summary s;
+    study::Summary s;
     s.stats.in_statistics = {0, 1, 2};
     study::summarize_tco(*sc, cs, st, s);
     const json& o = s.tco["options"]["on_prem"];
