@@ -17,7 +17,7 @@ const std::string ON_PREM_POOL =
     R"({"name": "owned", "instance": "onprem.hgx-h100-8", "count": 4, "pricing": "on_prem",
         "on_prem": {"server_capex": 300000, "max_power_kw": 10.2}})";
 
-// A scenario with `pools` and the `tco` object `tco`; the tco key is on line 5.
+// A scenario with `pools` and the `tco` object `tco`; with ON_PREM_POOL the tco key is on line 6.
 Loaded load_tco(const std::string& pools, const std::string& tco) {
   return load_text(R"({"horizon": "2d", "warmup": "1d",
 "pools": [)" + pools + R"(],
@@ -43,7 +43,7 @@ TEST_CASE("load::tco") {
                    "tco.compare includes \"cloud\" but no pool has a cloud price; add an "
                    "on-demand or spot cloud pool, or an instance under tco.cloud"));
     // the file and line of the offending item come first, as for every input error
-    CHECK(contains(r.d.to_text(), "scenario.json:5: /tco/compare/1: tco.compare includes"));
+    CHECK(contains(r.d.to_text(), "scenario.json:6: /tco/compare/1: tco.compare includes"));
   }
 
   SUBCASE(
@@ -89,8 +89,9 @@ TEST_CASE("load::tco") {
                        .at("/tco/cloud/pricing")
                        .message,
                    "\"on_demand\" or \"spot\""));
-    CHECK(load_tco(ON_PREM_POOL, R"({"cloud": {"pricing": "spot"}})").at("/tco/cloud").code ==
-          DiagCode::missing_key);
+    CHECK(load_tco(ON_PREM_POOL, R"({"cloud": {"pricing": "spot"}})")
+              .at("/tco/cloud/instance")
+              .code == DiagCode::missing_key);
   }
 
   SUBCASE(
