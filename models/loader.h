@@ -3,8 +3,9 @@
 //! load_limits.cpp (the limits section and the limits derived from the scenario),
 //! load_cluster.cpp (instances, pools), load_purchases.cpp (a pool's staged purchases),
 //! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
-//! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints, TCO),
-//! load_network.cpp (topology), load_recommend.cpp. Internal to models/; users call models/load.h.
+//! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints),
+//! load_tco.cpp (the TCO projection), load_network.cpp (topology), load_recommend.cpp. Internal to
+//! models/; users call models/load.h.
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -98,7 +99,11 @@ class Loader : public FieldReader {
                     Pool& pool);
   void load_class_economics(const json& o, const std::string& p, JobClass& jc);
   void check_spot_eligibility(const Scenario& sc);
+  // load_tco.cpp
   void load_tco(const json& o, Scenario& sc);
+  void load_tco_cloud(const json& o, const std::string& p, TcoConfig& t);
+  void check_tco_prices(const Scenario& sc, const TcoConfig& t,
+                        const std::vector<std::string>& option_ptrs);
   // load_demand.cpp
   void load_demand(const json& o, Scenario& sc);
   void load_profile(const json& o, const std::string& p, RateProfile& out);

@@ -77,7 +77,17 @@ struct ClassEconomics {
   std::optional<double> fallback_after_s;  //!< nullopt with has_fallback = "wait"
 };
 
-//! The `"tco"` section: multi-year projection from the simulated window's demand.
+//! The instance that prices the projection's cloud GPU-hours (`"tco": {"cloud": {...}}`): the
+//! cloud option's demand above the scenario's reserved pools and the hybrid option's burst.
+struct TcoCloudInstance {
+  std::string instance;                  //!< instance type id, as in the catalog
+  Pricing pricing = Pricing::on_demand;  //!< on_demand or spot
+  double usd_per_gpu_hour = 0;           //!< [USD/GPU-h] its price under `pricing` per GPU
+};
+
+//! The `"tco"` section: multi-year projection from the simulated window's demand. The loader
+//! refuses a compared option whose demand has no price (docs/tco.md), so no option is priced
+//! at $0 for want of a price.
 struct TcoConfig {
   uint32_t years = 3;
   double demand_growth_per_month = 0;
@@ -85,8 +95,10 @@ struct TcoConfig {
   std::vector<TcoOption> compare = {TcoOption::cloud, TcoOption::on_prem, TcoOption::hybrid};
   bool accrual =
       false;  //!< false: cash basis (purchases when paid); true: spread (economics/tco.h)
-  std::optional<uint32_t> on_prem_nodes;  //!< fleet size; default sized to the peak month
+  //! A fixed on-prem fleet from month 0; default staged: bought month by month as demand needs.
+  std::optional<uint32_t> on_prem_nodes;
   std::optional<uint32_t> hybrid_nodes;   //!< base fleet; default the scenario's on-prem pools
+  std::optional<TcoCloudInstance> cloud;  //!< default: the scenario's cloud pools price it
   std::optional<uint32_t>
       server_pool_idx;  //!< index of the pool whose on_prem template prices the fleet
 };

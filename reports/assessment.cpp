@@ -520,14 +520,52 @@ json confidence_items(const Facts& f, const json& r) {
   return items;
 }
 
-// The TCO option with the lowest NPV and why, or null without a TCO projection.
+// Whether TCO option `o` serves the projected demand (documents before the flag: it does).
+bool serves_demand(const json& o) {
+  const json* v = member(o, "serves_demand");
+  return v == nullptr || !v->is_boolean() || v->get<bool>();
+}
+
+// "on_prem stops keeping up in month 7 (5,000 GPU-h unserved)" for each option that falls short.
+std::vector<RichText> short_options(const json& options) {
+  std::vector<RichText> out;
+  for (const auto& [name, o] : options.items()) {
+    if (serves_demand(o)) continue;
+    RichText t;
+    t.code(name);
+    if (const auto m = number_at(o, "stops_keeping_up_month"))
+      t << " stops keeping up in month " + format_count(*m);
+    else
+      t << " cannot be projected";
+    if (const auto u = number_at(o, "unserved_gpu_hours"); u && *u > 0)
+      t << " (" + format_count(*u) + " GPU-h unserved)";
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// The TCO option with the lowest NPV among those that serve the demand, and why; an object with
+// a null name when none serves it; null without a TCO projection.
 json cheapest_option(const json& r) {
   const json* options = find_path(r, "tco.options");
+  if (options == nullptr || !options->is_object() || options->empty()) return nullptr;
   const std::string name = string_at(r, "tco.cheapest_by_npv");
-  if (options == nullptr || !options->is_object() || name.empty()) return nullptr;
-  const json* best = member(*options, name);
+  const std::vector<RichText> short_of = short_options(*options);
+  const auto append_short = [&](RichText& t, const char* lead) {
+    for (std::size_t k = 0; k < short_of.size(); ++k) {
+      t << (k == 0 ? lead : "; ");
+      t << short_of[k];
+    }
+  };
+  const json* best = name.empty() ? nullptr : member(*options, name);
   const auto npv = best != nullptr ? number_at(*best, "npv_usd") : std::nullopt;
-  if (!npv) return nullptr;
+  if (!npv) {
+    RichText t;
+    const std::string note = string_at(r, "tco.cheapest_note");
+    t << "No option is the cheapest: " + (note.empty() ? std::string("none has a cost") : note);
+    append_short(t, ": ");
+    return {{"name", nullptr}, {"npv_usd", nullptr}, {"text", (t << ".").json()}};
+  }
   RichText t;
   t.code(name);
   t << " has the lowest net present value, " + format_money(*npv);
@@ -535,7 +573,7 @@ json cheapest_option(const json& r) {
   std::optional<double> runner_npv;
   for (const auto& [other, o] : options->items()) {
     const auto v = number_at(o, "npv_usd");
-    if (other == name || !v) continue;
+    if (other == name || !v || !serves_demand(o)) continue;
     if (!runner_npv || *v < *runner_npv) {
       runner = other;
       runner_npv = v;
@@ -551,6 +589,8 @@ json cheapest_option(const json& r) {
   }
   if (const auto months = number_at(r, "tco.months"))
     t << ", over " + plural(*months, "month", "months");
+  append_short(t, short_of.size() == 1 ? ". Left out as it does not serve the demand: "
+                                       : ". Left out as they do not serve the demand: ");
   return {{"name", name}, {"npv_usd", *npv}, {"text", (t << ".").json()}};
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -18,13 +19,147 @@ json series(const Eigen::VectorXd& v) {
   return json(std::vector<double>(v.data(), v.data() + v.size()));
 }
 
-json option_json(const Eigen::VectorXd& monthly, double rate) {
+//! Monthly, cumulative, total and NPV of one option's cost series, marked as serving the demand
+//! or not (with its unserved GPU-hours and the first month it falls short).
+json option_json(const Eigen::VectorXd& monthly, double rate, const Eigen::VectorXd& unserved,
+                 const Eigen::VectorXd& demand) {
   const auto sum = economics::summarize_costs(monthly, rate);
-  if (!sum) return json{{"error", "the cost series is not finite"}};
+  if (!sum) return json{{"error", "the cost series is not finite"}, {"serves_demand", false}};
+  const std::optional<uint32_t> short_month = economics::first_unserved_month(unserved, demand);
   return {{"monthly_usd", series(monthly)},
           {"cumulative_usd", series(sum->cumulative_usd)},
           {"total_usd", sum->total_usd},
-          {"npv_usd", sum->npv_usd}};
+          {"npv_usd", sum->npv_usd},
+          {"serves_demand", !short_month.has_value()},
+          {"unserved_gpu_hours", short_month ? unserved.sum() : 0.0},
+          {"stops_keeping_up_month", short_month ? json(*short_month) : json(nullptr)}};
+}
+
+//! A node count: an integer when whole (a replication's fleet), else the number (a mean).
+json count_json(double n) {
+  return n == std::floor(n) && std::abs(n) < 1e15 ? json(static_cast<int64_t>(n)) : json(n);
+}
+
+//! The months in which an installed-node series rises, and by how much: the purchase schedule.
+json purchases_json(const std::vector<double>& nodes) {
+  json out = json::array();
+  double held = 0;
+  for (std::size_t m = 0; m < nodes.size(); ++m) {
+    if (nodes[m] > held) out.push_back({{"month", m}, {"nodes", count_json(nodes[m] - held)}});
+    held = std::max(held, nodes[m]);
+  }
+  return out;
+}
+
+//! The fleet keys of an on-prem or hybrid option: its largest fleet, the installed nodes per
+//! month and the purchases.
+void add_fleet(json& o, const Eigen::VectorXd& nodes) {
+  const std::vector<double> v(nodes.data(), nodes.data() + nodes.size());
+  json by_month = json::array();
+  for (const double n : v) by_month.push_back(count_json(n));
+  o["nodes"] = count_json(nodes.size() > 0 ? nodes.maxCoeff() : 0.0);
+  o["nodes_by_month"] = by_month;
+  o["purchases"] = purchases_json(v);
+}
+
+//! A mean of per-GPU-hour prices weighted by busy GPU-seconds, or by GPUs when nothing ran.
+struct WeightedPrice {
+  double by_busy = 0, busy = 0, by_gpus = 0, gpus = 0;
+  void add(double usd_per_gpu_hour, double busy_gpu_s, double n_gpus) {
+    by_busy += usd_per_gpu_hour * busy_gpu_s;
+    busy += busy_gpu_s;
+    by_gpus += usd_per_gpu_hour * n_gpus;
+    gpus += n_gpus;
+  }
+  [[nodiscard]] std::optional<double> mean() const {
+    if (busy > 0) return by_busy / busy;
+    if (gpus > 0) return by_gpus / gpus;
+    return std::nullopt;
+  }
+};
+
+//! The cloud purchase mix and where its prices come from: tco.cloud, else the scenario's cloud
+//! pools (on-demand and spot prices weighted by the pools' busy GPU-seconds, the spot share the
+//! busy share on spot among non-reserved cloud pools); reserved pools give the reserved GPUs.
+economics::CloudMix cloud_mix(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
+                              const std::vector<double>& pool_busy_gpu_s, std::string& source) {
+  const TcoConfig& t = *sc.tco;
+  economics::CloudMix mix;
+  WeightedPrice on_demand, spot;
+  double fallback_on_demand = 0, spot_busy = 0, spot_gpus = 0, cloud_busy = 0, cloud_gpus = 0;
+  std::vector<std::string> names;
+  for (size_t p = 0; p < sc.pools.size(); ++p) {
+    const Pool& pool = sc.pools[p];
+    if (pool.pricing == Pricing::on_prem) continue;
+    const double gpn = cs.pools[p].gpus_per_node;
+    const double gpus = pool.count * gpn;
+    if (fallback_on_demand == 0 && pool.econ.on_demand_per_node_hour > 0)
+      fallback_on_demand = pool.econ.on_demand_per_node_hour / gpn;
+    if (pool.econ.reserved) {
+      mix.reserved_gpus += pool.count * cs.pools[p].gpus_per_node;
+      mix.reserved_per_gpu = {pool.econ.reserved->term_years, pool.econ.reserved->upfront_usd / gpn,
+                              pool.econ.reserved->hourly_usd / gpn};
+      continue;
+    }
+    names.push_back(pool.name);
+    cloud_busy += pool_busy_gpu_s[p];
+    cloud_gpus += gpus;
+    if (pool.econ.spot) {
+      spot_busy += pool_busy_gpu_s[p];
+      spot_gpus += gpus;
+      spot.add(pool.price_per_node_hour / gpn, pool_busy_gpu_s[p], gpus);
+    } else {
+      on_demand.add(pool.price_per_node_hour / gpn, pool_busy_gpu_s[p], gpus);
+    }
+  }
+  mix.spot_overhead = all.useful > 0 ? (all.lost + all.checkpoint + all.restart) / all.useful : 0;
+  if (t.cloud) {
+    const bool on_spot = t.cloud->pricing == Pricing::spot;
+    (on_spot ? mix.spot_usd_per_gpu_hour : mix.on_demand_usd_per_gpu_hour) =
+        t.cloud->usd_per_gpu_hour;
+    mix.spot_share = on_spot ? 1.0 : 0.0;
+    source = "tco.cloud: " + t.cloud->instance + " at its " +
+             std::string(enum_name(t.cloud->pricing)) + " price";
+    return mix;
+  }
+  mix.on_demand_usd_per_gpu_hour = on_demand.mean().value_or(fallback_on_demand);
+  mix.spot_usd_per_gpu_hour = spot.mean().value_or(0);
+  mix.spot_share = cloud_busy > 0   ? spot_busy / cloud_busy
+                   : cloud_gpus > 0 ? spot_gpus / cloud_gpus
+                                    : 0;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  source = names.empty() ? "the on-demand price of the reserved pools' instance"
+                         : "the scenario's cloud pools: " + list;
+  return mix;
+}
+
+//! The option with the lowest NPV among those that serve the demand; null when none does.
+json cheapest_of(const json& options) {
+  std::string best;
+  double best_npv = 0;
+  for (const auto& [name, o] : options.items()) {
+    if (!o.value("serves_demand", false) || !o.contains("npv_usd")) continue;
+    if (best.empty() || o["npv_usd"].get<double>() < best_npv) {
+      best = name;
+      best_npv = o["npv_usd"].get<double>();
+    }
+  }
+  return best.empty() ? json(nullptr) : json(best);
+}
+
+//! Sets `cheapest_by_npv`, and `cheapest_note` saying why when there is no cheapest option.
+void choose_cheapest(json& out) {
+  out["cheapest_by_npv"] = nullptr;
+  out.erase("cheapest_note");
+  if (!(out.value("initial_demand_gpu_hours_per_month", 0.0) > 0)) {
+    out["cheapest_note"] =
+        "the simulated window measured no useful GPU-hours, so there is no demand to project";
+    return;
+  }
+  out["cheapest_by_npv"] = cheapest_of(out["options"]);
+  if (out["cheapest_by_npv"].is_null())
+    out["cheapest_note"] = "no compared option serves the projected demand";
 }
 
 //! Element-wise mean of documents of one shape: numbers averaged (kept as they are when all equal),
@@ -88,102 +223,77 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   if (!demand) return out;
   out["demand_gpu_hours_per_month"] = series(*demand);
 
-  // Cloud mix from the scenario's cloud pools: on-demand and spot prices per GPU-hour, reserved
-  // GPUs, and the spot share and overhead measured in the run.
-  economics::CloudMix mix;
-  double spot_busy = 0, cloud_busy = 0;
-  for (size_t p = 0; p < sc.pools.size(); ++p) {
-    const Pool& pool = sc.pools[p];
-    const double gpn = cs.pools[p].gpus_per_node;
-    if (pool.pricing == Pricing::on_prem) continue;
-    if (mix.on_demand_usd_per_gpu_hour == 0 && pool.econ.on_demand_per_node_hour > 0)
-      mix.on_demand_usd_per_gpu_hour = pool.econ.on_demand_per_node_hour / gpn;
-    if (pool.econ.reserved) {
-      mix.reserved_gpus += pool.count * cs.pools[p].gpus_per_node;
-      mix.reserved_per_gpu = {pool.econ.reserved->term_years, pool.econ.reserved->upfront_usd / gpn,
-                              pool.econ.reserved->hourly_usd / gpn};
-      continue;
-    }
-    cloud_busy += pool_busy_gpu_s[p];
-    if (pool.econ.spot) {
-      spot_busy += pool_busy_gpu_s[p];
-      mix.spot_usd_per_gpu_hour = pool.price_per_node_hour / gpn;
-    }
-  }
-  mix.spot_share = cloud_busy > 0 ? spot_busy / cloud_busy : 0;
-  mix.spot_overhead = all.useful > 0 ? (all.lost + all.checkpoint + all.restart) / all.useful : 0;
+  std::string source;
+  const economics::CloudMix mix = cloud_mix(sc, cs, all, pool_busy_gpu_s, source);
   out["cloud_assumptions"] = {{"on_demand_usd_per_gpu_hour", mix.on_demand_usd_per_gpu_hour},
                               {"spot_usd_per_gpu_hour", mix.spot_usd_per_gpu_hour},
                               {"spot_share", mix.spot_share},
                               {"spot_overhead", mix.spot_overhead},
-                              {"reserved_gpus", mix.reserved_gpus}};
+                              {"reserved_gpus", mix.reserved_gpus},
+                              {"price_source", source}};
 
-  // On-prem fleet from the server template; hybrid base = the scenario's on-prem nodes.
+  // On-prem servers from the template; the hybrid base is the scenario's on-prem nodes.
   std::optional<economics::OnPremNode> node;
   uint32_t scenario_onprem_nodes = 0;
   for (const Pool& pool : sc.pools)
     if (pool.pricing == Pricing::on_prem) scenario_onprem_nodes += pool.count;
   if (t.server_pool_idx) node = sc.pools[*t.server_pool_idx].econ.on_prem;
+  const Eigen::VectorXd none = Eigen::VectorXd::Zero(months);
   json options = json::object();
   std::optional<Eigen::VectorXd> cloud_cum;
   for (const TcoOption option : t.compare) {
     const std::string name(enum_name(option));
+    json o = {{"error", "the option's inputs are invalid"}, {"serves_demand", false}};
     if (option == TcoOption::cloud) {
-      const auto c = economics::cloud_monthly_cost(mix, *demand, basis);
-      if (!c) continue;
-      options["cloud"] = option_json(c->total_usd, t.discount_rate);
-      cloud_cum = economics::summarize_costs(c->total_usd, t.discount_rate)->cumulative_usd;
+      if (const auto c = economics::cloud_monthly_cost(mix, *demand, basis)) {
+        o = option_json(c->total_usd, t.discount_rate, none, *demand);
+        o["cost_by_purchase_usd"] = {{"reserved", c->reserved_usd.sum()},
+                                     {"spot", c->spot_usd.sum()},
+                                     {"on_demand", c->on_demand_usd.sum()}};
+        if (o.contains("cumulative_usd"))
+          cloud_cum = economics::summarize_costs(c->total_usd, t.discount_rate)->cumulative_usd;
+      }
     } else if (node) {
       economics::OnPremFleet fleet;
       fleet.node = *node;
-      const double gpn = node->gpus_per_node;
-      const double peak = demand->maxCoeff();
-      const uint32_t sized =
-          static_cast<uint32_t>(std::ceil(peak / (gpn * economics::HOURS_PER_MONTH) - 1e-9));
-      fleet.n_nodes = option == TcoOption::on_prem
-                          ? t.on_prem_nodes.value_or(std::max<uint32_t>(1, sized))
-                          : t.hybrid_nodes.value_or(scenario_onprem_nodes);
-      json o;
-      Eigen::VectorXd total;
       if (option == TcoOption::on_prem) {
-        const auto c = economics::on_prem_monthly_cost(fleet, *demand, basis);
-        if (!c) continue;
-        total = c->total_usd;
-        o = option_json(total, t.discount_rate);
-        o["unserved_gpu_hours"] = c->unserved_gpu_hours.sum();
+        const auto staged = economics::staged_fleet_nodes(*demand, node->gpus_per_node, 1.0);
+        fleet.nodes = t.on_prem_nodes ? economics::fixed_fleet_nodes(*t.on_prem_nodes, months)
+                                      : staged.value_or(none);
+        if (const auto c = economics::on_prem_monthly_cost(fleet, *demand, basis)) {
+          o = option_json(c->total_usd, t.discount_rate, c->unserved_gpu_hours, *demand);
+          o["sizing"] = t.on_prem_nodes ? "fixed" : "staged";
+          add_fleet(o, fleet.nodes);
+        }
       } else {
+        fleet.nodes =
+            economics::fixed_fleet_nodes(t.hybrid_nodes.value_or(scenario_onprem_nodes), months);
         economics::CloudMix burst = mix;
         burst.reserved_gpus = 0;
-        const auto c = economics::hybrid_monthly_cost(fleet, burst, *demand, basis);
-        if (!c) continue;
-        total = c->total_usd;
-        o = option_json(total, t.discount_rate);
-        o["burst_gpu_hours"] = c->on_prem.unserved_gpu_hours.sum();
+        if (const auto c = economics::hybrid_monthly_cost(fleet, burst, *demand, basis)) {
+          o = option_json(c->total_usd, t.discount_rate, none, *demand);
+          o["sizing"] = "fixed";
+          add_fleet(o, fleet.nodes);
+          o["burst_gpu_hours"] = c->on_prem.unserved_gpu_hours.sum();
+          o["burst_usd"] = c->burst.total_usd.sum();
+        }
       }
-      o["nodes"] = fleet.n_nodes;
-      options[name] = o;
     }
+    options[name] = o;
   }
   out["options"] = options;
   json breakeven = json::object();
   for (const char* name : {"on_prem", "hybrid"}) {
-    if (!options.contains(name) || !cloud_cum) continue;
+    // NOTE: an option that leaves demand unserved is cheap because it does less; no break-even.
+    if (!options.contains(name) || !options[name].value("serves_demand", false) || !cloud_cum)
+      continue;
     const auto& cum = options[name]["cumulative_usd"].get<std::vector<double>>();
     const auto m = economics::break_even_month(
         Eigen::Map<const Eigen::VectorXd>(cum.data(), cum.size()), *cloud_cum);
     breakeven[std::string(name) + "_vs_cloud"] = m ? json(*m) : json(nullptr);
   }
   out["break_even_month"] = breakeven;
-  std::string best;
-  double best_npv = 0;
-  for (const auto& [name, o] : options.items()) {
-    if (!o.contains("npv_usd")) continue;
-    if (best.empty() || o["npv_usd"].get<double>() < best_npv) {
-      best = name;
-      best_npv = o["npv_usd"].get<double>();
-    }
-  }
-  out["cheapest_by_npv"] = best;
+  choose_cheapest(out);
   return out;
 }
 
@@ -206,17 +316,28 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     s.tco = out;
     return;
   }
-  std::string cheapest;
-  double cheapest_npv = 0;
   for (auto& [name, option] : out["options"].items()) {
+    // An option serves the demand only if it does in every replication; it stops keeping up in
+    // the earliest month any replication saw it fall short.
+    bool serves = true;
+    std::optional<double> short_month;
     std::vector<std::vector<double>> cum;
     std::vector<double> npv, total;
     for (const json& d : docs) {
       const json& o = d["options"][name];
+      serves = serves && o.value("serves_demand", false);
+      if (const json& m = o.value("stops_keeping_up_month", json()); m.is_number())
+        short_month = std::min(short_month.value_or(m.get<double>()), m.get<double>());
+      if (!o.contains("npv_usd")) continue;
       cum.push_back(o["cumulative_usd"].get<std::vector<double>>());
       npv.push_back(o["npv_usd"].get<double>());
       total.push_back(o["total_usd"].get<double>());
     }
+    option["serves_demand"] = serves;
+    option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
+    if (option.contains("nodes_by_month"))
+      option["purchases"] = purchases_json(option["nodes_by_month"].get<std::vector<double>>());
+    if (npv.size() != docs.size()) continue;
     // NOTE: one replication has no spread, so no band (as no CI).
     if (spread) {
       std::vector<std::span<const double>> rows(cum.begin(), cum.end());
@@ -226,23 +347,25 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     for (const auto& [key, values] : {std::pair{"npv_usd", &npv}, std::pair{"total_usd", &total}})
       s.tco_stats.emplace_back("tco.options." + name + "." + key,
                                statistic_of(summarize(*values), spread));
-    if (cheapest.empty() || option["npv_usd"].get<double>() < cheapest_npv) {
-      cheapest = name;
-      cheapest_npv = option["npv_usd"].get<double>();
-    }
   }
-  out["cheapest_by_npv"] = cheapest;
+  choose_cheapest(out);
   if (out.contains("break_even_month")) {
     for (auto& [key, month] : out["break_even_month"].items()) {
       // NOTE: "never" sorts last, so the median is a month only when most replications break even.
       std::vector<double> months;
       for (const json& d : docs) {
-        const json& m = d["break_even_month"][key];
+        const json& m = d["break_even_month"].value(key, json());
         months.push_back(m.is_number() ? m.get<double>() : std::numeric_limits<double>::infinity());
       }
       std::sort(months.begin(), months.end());
       const double median = months[(months.size() - 1) / 2];
       month = std::isinf(median) ? json(nullptr) : json(median);
+    }
+    // NOTE: as in one projection, an option that leaves demand unserved has no break-even.
+    for (const char* name : {"on_prem", "hybrid"}) {
+      const json* o = out["options"].contains(name) ? &out["options"][name] : nullptr;
+      if (o == nullptr || !o->value("serves_demand", false))
+        out["break_even_month"].erase(std::string(name) + "_vs_cloud");
     }
   }
   s.tco = out;

@@ -14,11 +14,6 @@ bool valid_demand(const Eigen::VectorXd& demand) {
   return demand.size() > 0 && demand.allFinite() && (demand.array() >= 0.0).all();
 }
 
-// Months between purchases of the same term or server generation; at least one.
-Eigen::Index whole_months(double years) {
-  return std::max<Eigen::Index>(1, std::llround(years * 12.0));
-}
-
 }  // namespace
 
 std::optional<Eigen::VectorXd> monthly_demand_gpu_hours(const DemandGrowth& growth) {
@@ -53,8 +48,8 @@ std::optional<CloudMonthly> cloud_monthly_cost(const CloudMix& mix,
       case CostBasis::cash: {
         c.reserved_usd.setConstant(mix.reserved_per_gpu.hourly_usd * HOURS_PER_MONTH *
                                    mix.reserved_gpus);
-        const Eigen::Index term_months = whole_months(mix.reserved_per_gpu.term_years);
-        for (Eigen::Index m = 0; m < n; m += term_months) {
+        const Eigen::Index term = term_months(mix.reserved_per_gpu.term_years);
+        for (Eigen::Index m = 0; m < n; m += term) {
           c.reserved_usd[m] += mix.reserved_per_gpu.upfront_usd * mix.reserved_gpus;
         }
         break;
@@ -68,63 +63,6 @@ std::optional<CloudMonthly> cloud_monthly_cost(const CloudMix& mix,
   c.on_demand_usd = (above * (1.0 - mix.spot_share) * mix.on_demand_usd_per_gpu_hour).matrix();
   c.total_usd = c.reserved_usd + c.spot_usd + c.on_demand_usd;
   return c;
-}
-
-std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
-                                                  const Eigen::VectorXd& demand_gpu_hours,
-                                                  CostBasis basis) {
-  const OnPremNode& node = fleet.node;
-  if (!valid_demand(demand_gpu_hours) || !on_prem_cost_per_node_hour(node) ||
-      !non_negative(fleet.availability) || fleet.availability > 1.0) {
-    return std::nullopt;
-  }
-  const Eigen::Index n = demand_gpu_hours.size();
-  const double n_nodes = fleet.n_nodes;
-  // 1 from the purchase month on, 0 before it.
-  Eigen::ArrayXd installed = Eigen::ArrayXd::Zero(n);
-  for (Eigen::Index m = fleet.purchase_month; m < n; ++m) installed[m] = 1.0;
-
-  const Eigen::ArrayXd installed_gpu_hours =
-      installed * n_nodes * node.gpus_per_node * HOURS_PER_MONTH;
-  const Eigen::ArrayXd served =
-      demand_gpu_hours.array().min(installed_gpu_hours * fleet.availability);
-  const Eigen::ArrayXd utilization =
-      (installed_gpu_hours > 0.0).select(served / installed_gpu_hours, 0.0);
-
-  OnPremMonthly r;
-  r.served_gpu_hours = served.matrix();
-  r.unserved_gpu_hours = demand_gpu_hours - r.served_gpu_hours;
-  const Eigen::ArrayXd draw_kw =
-      node.idle_power_kw + (node.max_power_kw - node.idle_power_kw) * utilization;
-  r.energy_usd =
-      (installed * n_nodes * draw_kw * node.pue * node.electricity_usd_per_kwh * HOURS_PER_MONTH)
-          .matrix();
-  r.colo_usd = (installed * n_nodes * node.max_power_kw * node.colo_usd_per_kw_month).matrix();
-  r.staff_usd = (installed * n_nodes * node.staff_usd_per_node_year / 12.0).matrix();
-
-  const double fleet_capex_usd =
-      n_nodes * node.server_capex_usd * (1.0 + node.network_capex_fraction);
-  r.capex_usd = Eigen::VectorXd::Zero(n);
-  switch (basis) {
-    case CostBasis::cash: {
-      const Eigen::Index life_months = whole_months(node.depreciation_years);
-      for (Eigen::Index m = fleet.purchase_month; m < n; m += life_months) {
-        r.capex_usd[m] = fleet_capex_usd;
-        if (!fleet.refresh) break;
-      }
-      break;
-    }
-    case CostBasis::accrual: {
-      const double life_months = node.depreciation_years * 12.0;
-      for (Eigen::Index m = fleet.purchase_month; m < n; ++m) {
-        if (!fleet.refresh && static_cast<double>(m - fleet.purchase_month) >= life_months) break;
-        r.capex_usd[m] = fleet_capex_usd / life_months;
-      }
-      break;
-    }
-  }
-  r.total_usd = r.capex_usd + r.energy_usd + r.colo_usd + r.staff_usd;
-  return r;
 }
 
 std::optional<HybridMonthly> hybrid_monthly_cost(const OnPremFleet& fleet, const CloudMix& burst,

@@ -8,7 +8,8 @@
 #include <Eigen/Core>
 
 #include "models/economics/billing.h"
-#include "models/economics/on_prem.h"
+#include "models/economics/cost_basis.h"
+#include "models/economics/on_prem_fleet.h"
 
 namespace gpuplan::economics {
 
@@ -22,12 +23,6 @@ struct DemandGrowth {
 //! Demand per month [GPU-h], d_m = d_0·(1 + g)^m for m = 0..n−1; nullopt when d_0 < 0, g ≤ −1,
 //! a value is not finite, or n_months is 0.
 [[nodiscard]] std::optional<Eigen::VectorXd> monthly_demand_gpu_hours(const DemandGrowth& growth);
-
-//! When capital and commitments count as cost.
-enum class CostBasis : uint8_t {
-  cash,     //!< upfront payments and server purchases fall in the month they are paid (for NPV)
-  accrual,  //!< spread evenly: reservation upfronts over the term, servers over their life
-};
 
 //! A cloud purchase mix, priced per GPU-hour. Demand is served first by the reserved GPUs; the
 //! rest is split between spot (share spot_share, inflated by spot_overhead for lost work and
@@ -55,33 +50,6 @@ struct CloudMonthly {
 //! or a demand value is negative.
 [[nodiscard]] std::optional<CloudMonthly> cloud_monthly_cost(
     const CloudMix& mix, const Eigen::VectorXd& demand_gpu_hours, CostBasis basis);
-
-//! An on-prem fleet of identical nodes bought in one month. Each month's utilization (and so
-//! its power draw) is served GPU-hours / installed GPU-hours; node.utilization is not used.
-struct OnPremFleet {
-  OnPremNode node;
-  uint32_t n_nodes = 0;
-  double availability = 1.0;    //!< [0, 1] share of hours the nodes can serve work
-  uint32_t purchase_month = 0;  //!< month the servers are bought and start serving
-  bool refresh = true;          //!< buy the fleet again at the end of each depreciation life
-};
-
-//! Monthly on-prem cost [USD per month] and the demand it serves [GPU-h per month].
-struct OnPremMonthly {
-  Eigen::VectorXd capex_usd;  //!< servers + network share (cash or depreciation)
-  Eigen::VectorXd energy_usd;
-  Eigen::VectorXd colo_usd;
-  Eigen::VectorXd staff_usd;
-  Eigen::VectorXd total_usd;
-  Eigen::VectorXd served_gpu_hours;    //!< min(demand, available capacity)
-  Eigen::VectorXd unserved_gpu_hours;  //!< demand above the available capacity
-};
-
-//! On-prem cost of a fleet facing `demand_gpu_hours` [GPU-h per month]; nullopt when the node
-//! is invalid (see on_prem_cost_per_node_hour), availability is outside [0, 1], or a demand
-//! value is negative.
-[[nodiscard]] std::optional<OnPremMonthly> on_prem_monthly_cost(
-    const OnPremFleet& fleet, const Eigen::VectorXd& demand_gpu_hours, CostBasis basis);
 
 //! Hybrid plan: the on-prem fleet serves what it can, the cloud mix serves the rest.
 struct HybridMonthly {

@@ -374,22 +374,33 @@
     }
     const cheapest = GP.isObj(A.cheapest_option) ? str(A, 'cheapest_option.name') : '';
     const withCi = (v, key) => { const h = ciHalf(R, key); return [money(v), h === undefined ? null : ' ', h === undefined ? null : el('span', {class: 'ci'}, '± ' + money(h))]; };
+    const purchaseText = (list) => {
+      if (!Array.isArray(list) || !list.length) return '';
+      const items = list.filter(GP.isObj).map(p => (fin(num(p, 'nodes')) ? count(num(p, 'nodes')) : '?') + ' in month ' + (fin(num(p, 'month')) ? count(num(p, 'month')) : '?'));
+      return items.length > 4 ? items.slice(0, 3).join(', ') + ', … (' + count(items.length) + ' purchases)' : items.join(', ');
+    };
     const rows = Object.entries(options).filter(([, o]) => GP.isObj(o)).map(([name, o]) => {
       const nodes = num(o, 'nodes'), total = num(o, 'total_usd'), npv = num(o, 'npv_usd');
+      const short = o.serves_demand === false, stops = num(o, 'stops_keeping_up_month');
       const be = GP.get(R, 'tco.break_even_month.' + name + '_vs_cloud');
       const burst = num(o, 'burst_gpu_hours'), unserved = num(o, 'unserved_gpu_hours');
-      const cells = [el('td', {'data-sort': name}, [name, name === cheapest ? ' ' : null, name === cheapest ? GP.pill('ok', 'cheapest by NPV') : null]),
-        GP.numTd(nodes, fin(nodes) ? count(nodes) + ' nodes' : '', 'nodes'),
+      const bought = purchaseText(o.purchases);
+      const cells = [el('td', {'data-sort': name}, [name, ' ', name === cheapest ? GP.pill('ok', 'cheapest by NPV') : null, short ? GP.pill('bad', 'does not serve the demand') : null]),
+        el('td', {class: 'num', 'data-sort': fin(nodes) ? raw(nodes) : '', title: bought ? 'bought: ' + bought : null}, fin(nodes) ? [count(nodes) + ' nodes', bought ? el('div', {class: 'note'}, (str(o, 'sizing') === 'staged' ? 'staged: ' : '') + bought) : null] : ''),
         fin(total) ? el('td', {class: 'num', 'data-sort': raw(total), title: raw(total) + ' USD'}, withCi(total, 'tco.options.' + name + '.total_usd')) : GP.numTd(total),
         fin(npv) ? el('td', {class: 'num', 'data-sort': raw(npv), title: raw(npv) + ' USD'}, withCi(npv, 'tco.options.' + name + '.npv_usd')) : GP.numTd(npv),
-        name === 'cloud' ? el('td', {class: 'num', 'data-sort': ''}, '—') : fin(be) ? GP.numTd(be, 'month ' + count(be), 'month (from 0)') : el('td', {class: 'num', 'data-sort': ''}, 'never'),
-        fin(burst) ? GP.numTd(burst, gpuHours(burst) + ' burst', 'GPU-h') : fin(unserved) ? GP.numTd(unserved, gpuHours(unserved) + ' unserved', 'GPU-h') : el('td', {class: 'num', 'data-sort': ''})];
+        name === 'cloud' || short ? el('td', {class: 'num', 'data-sort': ''}, '—') : fin(be) ? GP.numTd(be, 'month ' + count(be), 'month (from 0)') : el('td', {class: 'num', 'data-sort': ''}, 'never'),
+        fin(stops) ? GP.numTd(stops, 'month ' + count(stops), 'first month with unserved demand (from 0)') : el('td', {class: 'num', 'data-sort': ''}, short ? 'unknown' : 'keeps up'),
+        fin(burst) ? GP.numTd(burst, gpuHours(burst) + ' burst', 'GPU-h') : fin(unserved) && unserved > 0 ? GP.numTd(unserved, gpuHours(unserved) + ' unserved', 'GPU-h') : el('td', {class: 'num', 'data-sort': ''})];
       return el('tr', {}, cells);
     });
+    const note = str(R, 'tco.cheapest_note');
+    if (note) parts.push(el('p', {class: 'note'}, 'No option is marked the cheapest: ' + note + '.'));
     parts.push(GP.table({class: 'sortable', id: 'tco-table'}, 'Options compared', null,
-      [GP.sortTh('Option'), GP.sortTh('On-prem nodes', true), GP.sortTh('Total cost', true), GP.sortTh('NPV', true), GP.sortTh('Break-even vs cloud', true), GP.sortTh('Burst / unserved', true)], rows,
-      [el('p', {class: 'note'}, 'NPV: net present value of the monthly costs at the discount rate. Break-even: first month (from 0) at whose end the option\'s cumulative cost is at most the cloud\'s.' +
-        (isMonteCarlo ? ' Across replications: totals and NPV are means ± 95% CI half-width; on-prem nodes the mean fleet sized; break-even the median month (never when half or more never break even).' : ''))]));
+      [GP.sortTh('Option'), GP.sortTh('On-prem nodes', true), GP.sortTh('Total cost', true), GP.sortTh('NPV', true), GP.sortTh('Break-even vs cloud', true), GP.sortTh('Stops keeping up', true), GP.sortTh('Burst / unserved', true)], rows,
+      [el('p', {class: 'note'}, 'NPV: net present value of the monthly costs at the discount rate. Break-even: first month (from 0) at whose end the option\'s cumulative cost is at most the cloud\'s. ' +
+        'On-prem nodes: the largest fleet and when it is bought (staged: in the month demand first needs each node). Stops keeping up: the first month (from 0) with demand the option leaves unserved; such an option is cheaper only because it does less, so it is never marked the cheapest and has no break-even.' +
+        (isMonteCarlo ? ' Across replications: totals and NPV are means ± 95% CI half-width; on-prem nodes the mean fleet; break-even the median month (never when half or more never break even); an option serves the demand only if it does in every replication, and stops keeping up in the earliest month any replication falls short.' : ''))]));
     return GP.section('tco', 'TCO projection', parts);
   }
 

@@ -148,6 +148,36 @@ TEST_CASE("reports::assessment") {
     CHECK(assess(load_fixture("single_run.json"))["cheapest_option"].is_null());
   }
 
+  SUBCASE("an option that leaves demand unserved is never the cheapest and is named as such") {
+    json r = load_fixture("economics_run.json");
+    json& op = r["tco"]["options"]["on_prem"];
+    op["serves_demand"] = false;
+    op["stops_keeping_up_month"] = 7;
+    op["unserved_gpu_hours"] = 5000;
+    r["tco"]["cheapest_by_npv"] = "hybrid";
+    r["tco"]["break_even_month"].erase("on_prem_vs_cloud");
+    const json a = assess(r);
+    CHECK(a["cheapest_option"]["name"] == "hybrid");
+    const std::string text = plain_text(a["cheapest_option"]["text"]);
+    // the runner-up is the cloud (NPV 509,659.41 − 394,312.67 = 115,346.74), not the cheaper
+    // on_prem that serves less
+    CHECK(contains(text, "$115,346.74 less than the next option, cloud"));
+    CHECK(contains(text,
+                   "Left out as it does not serve the demand: on_prem stops keeping up in "
+                   "month 7 (5,000 GPU-h unserved)."));
+
+    // with no option serving the demand there is no cheapest, and the text says why
+    r["tco"]["options"].erase("cloud");
+    r["tco"]["options"].erase("hybrid");
+    r["tco"]["cheapest_by_npv"] = nullptr;
+    r["tco"]["cheapest_note"] = "no compared option serves the projected demand";
+    const json none = assess(r)["cheapest_option"];
+    CHECK(none["name"].is_null());
+    CHECK(plain_text(none["text"]) ==
+          "No option is the cheapest: no compared option serves the projected demand: on_prem "
+          "stops keeping up in month 7 (5,000 GPU-h unserved).");
+  }
+
   SUBCASE("an empty or malformed result is assessed without throwing") {
     json a;
     CHECK_NOTHROW(a = assess(json::object()));

@@ -89,6 +89,8 @@ int run_mc(const McCliOptions& o) {
         with_ci(s, "metrics.jct_s.mean").c_str(), with_ci(s, "metrics.gpu_utilization").c_str(),
         with_ci(s, "cost_usd.total").c_str());
   }
+  if (const std::string tco = tco_notice(result); !tco.empty())
+    std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
   std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv}\n",
               dir.string().c_str());
   return 0;

@@ -119,6 +119,8 @@ int run(const RunOptions& ro) {
                   format_quantity(Quantity::seconds, m.wait_s.mean).c_str(),
                   format_quantity(Quantity::seconds, m.wait_s.p90).c_str(), cost.c_str());
     }
+    if (const std::string tco = tco_notice(result); !tco.empty())
+      std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
     std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv}\n",
                 dir.string().c_str());
     if (jobs)

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "reports/assessment.h"
 #include "reports/quantity.h"
 #include "study/load_check.h"
 
@@ -45,6 +46,16 @@ std::size_t print_load_warnings(const Scenario& sc) {
   const std::vector<std::string> w = study::load_warnings(sc);
   for (const std::string& line : w) std::cerr << sc.name << ": warning: " << line << "\n";
   return w.size();
+}
+
+std::string tco_notice(const json& result) {
+  if (!result.is_object() || !result.contains("assessment")) return "";
+  const json& a = result["assessment"];
+  if (!a.is_object() || !a.contains("cheapest_option") || !a["cheapest_option"].is_object())
+    return "";
+  const json& option = a["cheapest_option"];
+  const std::string text = option.contains("text") ? reports::plain_text(option["text"]) : "";
+  return text.empty() ? "" : "TCO: " + text;
 }
 
 }  // namespace gpuplan::cli

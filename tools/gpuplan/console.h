@@ -18,4 +18,10 @@ namespace gpuplan::cli {
 //! "NAME: warning: ..." line each, before anything is simulated; returns how many.
 std::size_t print_load_warnings(const Scenario& sc);
 
+//! The console's TCO line, the assessment's cheapest-option sentence as plain text ("TCO: hybrid
+//! has the lowest net present value, ...; Left out as it does not serve the demand: on_prem stops
+//! keeping up in month 7 ..."), so an option that falls short is named as on report.html; ""
+//! without a TCO projection. Reads `result` defensively; never throws.
+[[nodiscard]] std::string tco_notice(const nlohmann::json& result);
+
 }  // namespace gpuplan::cli

@@ -8,10 +8,11 @@ using namespace gpuplan::economics;
 
 namespace {
 
-// One 8-GPU node with round numbers: 2 kW idle, 10 kW max, PUE 1, $0.10/kWh, nothing else.
-OnPremFleet simple_fleet() {
+// One 8-GPU node over `months` months with round numbers: 2 kW idle, 10 kW max, PUE 1,
+// $0.10/kWh, nothing else.
+OnPremFleet simple_fleet(uint32_t months) {
   OnPremFleet f;
-  f.n_nodes = 1;
+  f.nodes = fixed_fleet_nodes(1.0, months);
   f.node.gpus_per_node = 8;
   f.node.server_capex_usd = 0.0;
   f.node.network_capex_fraction = 0.0;
@@ -110,7 +111,7 @@ TEST_CASE("economics::tco" * doctest::test_suite("economics")) {
   }
 
   SUBCASE("on-prem energy follows the utilization that demand implies") {
-    const OnPremFleet f = simple_fleet();
+    const OnPremFleet f = simple_fleet(3);
     // Capacity 8 GPUs × 730 h = 5,840 GPU-h; demand 2,920 → 50% → 6 kW × 730 h × $0.1 = $438.
     const OnPremMonthly half =
         *on_prem_monthly_cost(f, Eigen::VectorXd::Constant(3, 2920.0), CostBasis::cash);
@@ -129,7 +130,7 @@ TEST_CASE("economics::tco" * doctest::test_suite("economics")) {
   }
 
   SUBCASE("on-prem capex is paid at purchase and each refresh, or depreciated evenly") {
-    OnPremFleet f = simple_fleet();
+    OnPremFleet f = simple_fleet(36);
     f.node.server_capex_usd = 120000.0;
     f.node.network_capex_fraction = 0.25;
     f.node.depreciation_years = 1.0;
@@ -152,7 +153,7 @@ TEST_CASE("economics::tco" * doctest::test_suite("economics")) {
     // Idle servers still draw idle power: 2 kW × 730 h × $0.1 = $146.
     CHECK(cash.energy_usd[1] == doctest::Approx(146.0));
     // Bought in month 3: nothing before, and demand before it goes unserved.
-    f.purchase_month = 3;
+    f.nodes = fixed_fleet_nodes(1.0, 6, 3);
     const OnPremMonthly late =
         *on_prem_monthly_cost(f, Eigen::VectorXd::Constant(6, 100.0), CostBasis::cash);
     CHECK(late.total_usd[2] == 0.0);
@@ -161,7 +162,7 @@ TEST_CASE("economics::tco" * doctest::test_suite("economics")) {
   }
 
   SUBCASE("hybrid serves the base on-prem and bursts the rest to the cloud") {
-    const OnPremFleet f = simple_fleet();
+    const OnPremFleet f = simple_fleet(2);
     const Eigen::VectorXd d = Eigen::VectorXd::Constant(2, 10000.0);
     const HybridMonthly h = *hybrid_monthly_cost(f, on_demand_only(2.0), d, CostBasis::cash);
     // 5,840 GPU-h on-prem at full power ($730), 4,160 GPU-h on-demand at $2 ($8,320).
@@ -172,7 +173,7 @@ TEST_CASE("economics::tco" * doctest::test_suite("economics")) {
   SUBCASE("break-even is the first month whose cumulative cost is no higher") {
     // Option A: one node bought for $100k (cash) plus $1k/month staff; B: 3,000 GPU-h/month
     // on-demand at $2 = $6k/month. 100k + 1k·(m+1) ≤ 6k·(m+1) first at m + 1 = 20, m = 19.
-    OnPremFleet a = simple_fleet();
+    OnPremFleet a = simple_fleet(36);
     a.node.server_capex_usd = 100000.0;
     a.node.electricity_usd_per_kwh = 0.0;
     a.node.staff_usd_per_node_year = 12000.0;

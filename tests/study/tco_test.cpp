@@ -1,0 +1,250 @@
+//! The TCO projection as properties any correct planner satisfies, on a scenario with on-prem,
+//! reserved, on-demand and spot pools: options that serve the demand cost money, the cheapest
+//! serves it, prices scale costs, flat demand buys once, staged purchases beat buying the peak
+//! in month 0, and an option that falls short is marked and never the cheapest.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "models/compile.h"
+#include "models/load.h"
+#include "study/tco.h"
+
+using namespace gpuplan;
+using nlohmann::json;
+
+namespace {
+
+// Prices of the test scenario, all scaled by `k`.
+std::string scenario_text(double k, const std::string& tco, const std::string& pools = "") {
+  const auto usd = [&](double x) { return std::to_string(x * k); };
+  return R"({"horizon": "8d", "warmup": "1d",
+  "instances": [{"id": "lab.c8", "gpu": "H100-SXM", "gpus_per_node": 8,
+                 "price_per_hour": {"on_demand": )" +
+         usd(40) + R"(, "spot": )" + usd(16) + R"(, "reserved_1y": )" + usd(26) + R"(}}],
+  "pools": [)" +
+         (pools.empty() ? R"(
+    {"name": "owned", "instance": "onprem.hgx-h100-8", "count": 4, "pricing": "on_prem",
+     "on_prem": {"server_capex": )" +
+                              usd(300000) + R"(, "idle_power_kw": 3, "max_power_kw": 10.2,
+                 "usd_per_kwh": )" +
+                              usd(0.08) + R"(, "colo_usd_per_kw_month": )" + usd(190) +
+                              R"(, "staff_usd_per_node_year": )" + usd(10000) + R"(}},
+    {"name": "base", "instance": "lab.c8", "count": 1, "pricing": "reserved_1y", "upfront": "partial"},
+    {"name": "flex", "instance": "lab.c8", "count": 2, "pricing": "on_demand"},
+    {"name": "burst", "instance": "lab.c8", "count": 2, "pricing": "spot"})"
+                        : pools) +
+         R"(],
+  "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 8, "duration": "1h",
+                "spot_tolerant": true}],
+  "tco": )" +
+         tco + "}";
+}
+
+struct Projection {
+  Scenario sc;
+  CompiledScenario cs;
+  json tco;
+};
+
+// The projection of `useful_gpu_hours` over the 7-day window, with busy GPU-hours per pool
+// `busy_gpu_h` (the on-prem, reserved, on-demand and spot pools) and some spot overhead.
+Projection project(const std::string& text, double useful_gpu_hours,
+                   std::vector<double> busy_gpu_h = {300, 100, 200, 100}) {
+  Diagnostics d;
+  auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+  REQUIRE_MESSAGE(sc.has_value(), d.to_text());
+  CompiledScenario cs = compile(*sc);
+  GpuHours all;
+  all.useful = useful_gpu_hours;
+  all.lost = 0.02 * useful_gpu_hours;
+  all.checkpoint = 0.01 * useful_gpu_hours;
+  busy_gpu_h.resize(sc->pools.size());
+  for (double& b : busy_gpu_h) b *= 3600.0;
+  json tco = study::tco_projection(*sc, cs, all, busy_gpu_h);
+  return {std::move(*sc), std::move(cs), std::move(tco)};
+}
+
+std::vector<double> monthly(const json& tco, const std::string& option) {
+  return tco["options"][option]["monthly_usd"].get<std::vector<double>>();
+}
+
+// 7 days × 24 h × 16 GPUs busy = 2,688 useful GPU-h: 11,680 GPU-h a month = 2 nodes' worth.
+constexpr double USEFUL = 7 * 24 * 16;
+
+}  // namespace
+
+TEST_CASE("study::tco") {
+  const std::string growing = R"({"years": 3, "demand_growth_per_month": 0.08})";
+
+  SUBCASE("every option that serves the demand costs more than $0, and the cheapest serves it") {
+    const json t = project(scenario_text(1, growing), USEFUL).tco;
+    REQUIRE(t["options"].size() == 3);
+    for (const auto& [name, o] : t["options"].items()) {
+      CAPTURE(name);
+      // the default options all serve the demand: cloud and hybrid buy what they lack, on-prem
+      // is staged to the demand
+      CHECK(o["serves_demand"] == true);
+      CHECK(o["stops_keeping_up_month"].is_null());
+      CHECK(o["npv_usd"].get<double>() > 0);
+      CHECK(o["total_usd"].get<double>() > 0);
+    }
+    const std::string best = t["cheapest_by_npv"].get<std::string>();
+    CHECK(t["options"][best]["serves_demand"] == true);
+    for (const auto& [name, o] : t["options"].items())
+      CHECK(t["options"][best]["npv_usd"].get<double>() <= o["npv_usd"].get<double>());
+  }
+
+  SUBCASE("the hybrid's burst is priced at the cloud pools' prices, never at $0") {
+    const json t = project(scenario_text(1, growing), USEFUL).tco;
+    const json& h = t["options"]["hybrid"];
+    // 4 owned nodes serve 23,360 GPU-h a month; 11,680 × 1.08^m passes that from month 10
+    CHECK(h["burst_gpu_hours"].get<double>() > 0);
+    // the burst runs on spot a third of the time (100 of 300 busy GPU-h), with 3% overhead, at
+    // $2 per GPU-h, and on-demand the rest at $5: at least $2 per burst GPU-hour
+    CHECK(h["burst_usd"].get<double>() >= 2.0 * h["burst_gpu_hours"].get<double>());
+    CHECK(t["cloud_assumptions"]["spot_share"].get<double>() == doctest::Approx(1.0 / 3));
+    CHECK(t["cloud_assumptions"]["on_demand_usd_per_gpu_hour"].get<double>() ==
+          doctest::Approx(5.0));
+  }
+
+  SUBCASE("doubling every price doubles every option's monthly cost and NPV") {
+    const json one = project(scenario_text(1, growing), USEFUL).tco;
+    const json two = project(scenario_text(2, growing), USEFUL).tco;
+    for (const auto& [name, o] : one["options"].items()) {
+      CAPTURE(name);
+      const std::vector<double> a = monthly(one, name), b = monthly(two, name);
+      REQUIRE(a.size() == b.size());
+      for (std::size_t m = 0; m < a.size(); ++m) CHECK(b[m] == doctest::Approx(2 * a[m]));
+      CHECK(two["options"][name]["npv_usd"].get<double>() ==
+            doctest::Approx(2 * o["npv_usd"].get<double>()));
+    }
+    // the fleets and the choice do not depend on the price level
+    CHECK(two["options"]["on_prem"]["nodes_by_month"] ==
+          one["options"]["on_prem"]["nodes_by_month"]);
+    CHECK(two["cheapest_by_npv"] == one["cheapest_by_npv"]);
+  }
+
+  SUBCASE("a growth of 0 gives flat monthly demand, and on-prem buys nothing after month 0") {
+    const json t = project(scenario_text(1, R"({"years": 2})"), USEFUL).tco;
+    const auto d = t["demand_gpu_hours_per_month"].get<std::vector<double>>();
+    REQUIRE(d.size() == 24);
+    // 2,688 GPU-h over 168 h, scaled to 730 h: 11,680 GPU-h every month
+    for (const double x : d) CHECK(x == doctest::Approx(11680.0));
+    const json& purchases = t["options"]["on_prem"]["purchases"];
+    REQUIRE(purchases.size() == 1);
+    // exactly two nodes' hours: two nodes, bought in month 0
+    CHECK(purchases[0] == json{{"month", 0}, {"nodes", 2}});
+  }
+
+  SUBCASE("on-prem buys nodes in the month demand first needs them, not the peak in month 0") {
+    const json t = project(scenario_text(1, growing), USEFUL).tco;
+    const json& o = t["options"]["on_prem"];
+    CHECK(o["sizing"] == "staged");
+    const auto nodes = o["nodes_by_month"].get<std::vector<double>>();
+    // month 0 needs 2 nodes; month 35 needs ceil(2 × 1.08^35) = 30
+    CHECK(nodes.front() == 2);
+    CHECK(nodes.back() == 30);
+    CHECK(o["nodes"] == 30);
+    // the purchases add up to the final fleet, the first in month 0
+    double bought = 0;
+    for (const json& p : o["purchases"]) bought += p["nodes"].get<double>();
+    CHECK(bought == 30);
+    CHECK(o["purchases"][0]["month"] == 0);
+    CHECK(o["purchases"].size() > 1);
+  }
+
+  SUBCASE("staged purchases never cost more NPV than buying the peak fleet in month 0") {
+    for (const char* basis : {"cash", "accrual"}) {
+      CAPTURE(basis);
+      const std::string tco = std::string(R"({"years": 5, "demand_growth_per_month": 0.05,
+          "discount_rate": 0.08, "compare": ["on_prem"], "basis": ")") +
+                              basis + "\"";
+      const json staged = project(scenario_text(1, tco + "}"), USEFUL).tco;
+      const int peak = staged["options"]["on_prem"]["nodes"].get<int>();
+      const json fixed =
+          project(scenario_text(1, tco + ", \"on_prem_nodes\": " + std::to_string(peak) + "}"),
+                  USEFUL)
+              .tco;
+      // both serve the demand; the peak fleet bought at once pays earlier for idle nodes
+      CHECK(fixed["options"]["on_prem"]["serves_demand"] == true);
+      CHECK(staged["options"]["on_prem"]["npv_usd"].get<double>() <
+            fixed["options"]["on_prem"]["npv_usd"].get<double>());
+    }
+  }
+
+  SUBCASE(
+      "a fixed on-prem fleet too small is marked with the month it stops keeping up and is "
+      "never the cheapest") {
+    const json t = project(scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
+        "on_prem_nodes": 3})"),
+                           USEFUL)
+                       .tco;
+    const json& o = t["options"]["on_prem"];
+    CHECK(o["sizing"] == "fixed");
+    CHECK(o["serves_demand"] == false);
+    // 3 nodes serve 17,520 GPU-h; 11,680 × 1.08^m exceeds it first at m = 6 (1.08^6 = 1.587)
+    CHECK(o["stops_keeping_up_month"] == 6);
+    CHECK(o["unserved_gpu_hours"].get<double>() > 0);
+    // it is the cheapest by NPV only because it serves less; it is not chosen
+    CHECK(t["cheapest_by_npv"] != "on_prem");
+    CHECK_FALSE(t["break_even_month"].contains("on_prem_vs_cloud"));
+
+    const json alone = project(scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
+        "on_prem_nodes": 3, "compare": ["on_prem"]})"),
+                               USEFUL)
+                           .tco;
+    // when no option serves the demand, none is the cheapest, and the projection says why
+    CHECK(alone["cheapest_by_npv"].is_null());
+    CHECK(alone["cheapest_note"] == "no compared option serves the projected demand");
+  }
+
+  SUBCASE("an instance under tco.cloud prices cloud demand and burst at its price") {
+    const std::string owned_only =
+        R"({"name": "owned", "instance": "onprem.hgx-h100-8", "count": 1, "pricing": "on_prem",
+            "on_prem": {"server_capex": 300000, "max_power_kw": 10.2}})";
+    const json t = project(scenario_text(1, R"({"years": 1, "compare": ["cloud", "hybrid"],
+        "cloud": {"instance": "lab.c8"}})",
+                                         owned_only),
+                           USEFUL, {300})
+                       .tco;
+    // 11,680 GPU-h a month at lab.c8's $40 / 8 GPUs = $5 per GPU-h: $58,400 a month
+    CHECK(monthly(t, "cloud")[0] == doctest::Approx(58400.0));
+    // one owned node serves 5,840 GPU-h; the other 5,840 burst at $5: $29,200 a month
+    CHECK(t["options"]["hybrid"]["burst_usd"].get<double>() == doctest::Approx(12 * 29200.0));
+    CHECK(t["cloud_assumptions"]["price_source"] == "tco.cloud: lab.c8 at its on_demand price");
+  }
+
+  SUBCASE("no measured demand names no cheapest option, rather than a $0 one") {
+    const json t = project(scenario_text(1, growing), 0.0, {0, 0, 0, 0}).tco;
+    CHECK(t["cheapest_by_npv"].is_null());
+    CHECK(t["cheapest_note"].get<std::string>().find("no useful GPU-hours") != std::string::npos);
+  }
+
+  SUBCASE("across replications an option serves the demand only if it does in every one") {
+    const auto text = scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
+        "on_prem_nodes": 3})");
+    Diagnostics d;
+    const auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+    REQUIRE(sc.has_value());
+    const CompiledScenario cs = compile(*sc);
+    McStudy st;
+    st.replicas.resize(3);
+    // demand of 1, 2 and 3 nodes' hours in month 0, growing 8% a month: 3 fixed nodes fall
+    // short first in months 15 (1.08^15 > 3), 6 (1.08^6 > 1.5) and 1
+    for (std::size_t k = 0; k < 3; ++k) {
+      st.replicas[k].metrics.gpu_hours.useful = USEFUL * double(k + 1) / 2;
+      st.replicas[k].metrics.pools.resize(sc->pools.size());
+      for (PoolMetrics& p : st.replicas[k].metrics.pools) p.busy_gpu_s = 3600.0 * 100;
+    }
+    study::Summary s;
+    s.stats.in_statistics = {0, 1, 2};
+    study::summarize_tco(*sc, cs, st, s);
+    const json& o = s.tco["options"]["on_prem"];
+    CHECK(o["serves_demand"] == false);
+    // the earliest month any replication fell short
+    CHECK(o["stops_keeping_up_month"] == 1);
+    CHECK(s.tco["cheapest_by_npv"] != "on_prem");
+    CHECK(s.tco["options"]["cloud"]["serves_demand"] == true);
+  }
+}
