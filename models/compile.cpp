@@ -161,6 +161,7 @@ CompiledScenario compile(const Scenario& sc) {
   mean_slowdown /= double(std::max<size_t>(1, out.slowdown.size()));
   out.offered_load =
       provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
+  out.cluster_offered_load = out.offered_load;
   // NOTE: a class confined to some pools can swamp them while the cluster as a whole has room;
   // the load check's busiest pool set (models/offered_load.h) bounds the estimate from below.
   for (const PoolSetLoad& set : pool_set_loads(sc))

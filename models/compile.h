@@ -40,6 +40,9 @@ struct CompiledScenario {
   //! Expected busy GPUs / provisioned GPUs, at least the busiest pool set's offered load
   //! (models/offered_load.h); >= 1: cannot keep up.
   double offered_load = 0;
+  //! The whole cluster's offered load alone (without the busiest pool set's floor): the workload's
+  //! GPU demand ÷ the GPUs the pools may hold; what utilization compares with.
+  double cluster_offered_load = 0;
   double expected_jobs = 0;  //!< expected jobs over the horizon (sizes the per-job sink)
 
   //! The core's view over the arrays above (valid while this object lives and is not modified).

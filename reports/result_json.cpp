@@ -78,7 +78,8 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
   const bool one = s.info.replications == 1;
   const json gpus = provisioned_gpus(cs, s);
   // NOTE: offered_load is against the most the pools may hold (the saturation test); on the
-  // utilization's basis (per provisioned GPU-hour, time-averaged) it is scaled by max / mean.
+  // utilization's basis (per provisioned GPU-hour, time-averaged) the cluster's load is scaled by
+  // max / mean.
   const double avg = gpus["mean"].get<double>(), max = gpus["max"].get<double>();
   // NOTE: a single run says whether it saturated; across replications the share that did.
   const double saturated = mean("metrics.saturated");
@@ -89,7 +90,7 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
           {"jct_s", mean.duration("metrics.jct_s")},
           {"gpu_utilization", mean("metrics.gpu_utilization")},
           {"offered_load", cs.offered_load},
-          {"offered_load_per_provisioned", avg > 0 ? cs.offered_load * max / avg : 0.0},
+          {"offered_load_per_provisioned", avg > 0 ? cs.cluster_offered_load * max / avg : 0.0},
           {"provisioned_gpus", gpus},
           {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
           {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},

@@ -232,11 +232,14 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
                               {"reserved_gpus", mix.reserved_gpus},
                               {"price_source", source}};
 
-  // On-prem servers from the template; the hybrid base is the scenario's on-prem nodes.
+  // On-prem servers from the template; the hybrid base is the scenario's on-prem nodes, bought
+  // as their pools' purchase schedules say (the last size kept after the simulated horizon).
   std::optional<economics::OnPremNode> node;
-  uint32_t scenario_onprem_nodes = 0;
+  Eigen::VectorXd scenario_onprem = Eigen::VectorXd::Zero(months);
   for (const Pool& pool : sc.pools)
-    if (pool.pricing == Pricing::on_prem) scenario_onprem_nodes += pool.count;
+    if (pool.pricing == Pricing::on_prem)
+      for (uint32_t m = 0; m < months; ++m)
+        scenario_onprem[m] += pool.nodes_at(m * economics::HOURS_PER_MONTH * HOUR_S);
   if (t.server_pool_idx) node = sc.pools[*t.server_pool_idx].econ.on_prem;
   const Eigen::VectorXd none = Eigen::VectorXd::Zero(months);
   json options = json::object();
@@ -266,13 +269,16 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
           add_fleet(o, fleet.nodes);
         }
       } else {
-        fleet.nodes =
-            economics::fixed_fleet_nodes(t.hybrid_nodes.value_or(scenario_onprem_nodes), months);
+        fleet.nodes = t.hybrid_nodes ? economics::fixed_fleet_nodes(*t.hybrid_nodes, months)
+                                     : scenario_onprem;
         economics::CloudMix burst = mix;
         burst.reserved_gpus = 0;
         if (const auto c = economics::hybrid_monthly_cost(fleet, burst, *demand, basis)) {
           o = option_json(c->total_usd, t.discount_rate, none, *demand);
-          o["sizing"] = "fixed";
+          // NOTE: "scheduled" when the scenario's own purchases grow the base over the months.
+          const bool flat =
+              t.hybrid_nodes || scenario_onprem.minCoeff() == scenario_onprem.maxCoeff();
+          o["sizing"] = flat ? "fixed" : "scheduled";
           add_fleet(o, fleet.nodes);
           o["burst_gpu_hours"] = c->on_prem.unserved_gpu_hours.sum();
           o["burst_usd"] = c->burst.total_usd.sum();

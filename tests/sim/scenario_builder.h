@@ -2,6 +2,7 @@
 //! Builds small scenarios in memory for engine tests (no files, no loader).
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "models/compile.h"
 #include "models/scenario.h"
@@ -19,7 +20,8 @@ inline InstanceType test_instance(uint32_t gpus_per_node) {
 }
 
 //! One pool of `nodes` nodes with `gpus_per_node` GPUs each, and no workload yet.
-inline Scenario one_pool(uint32_t nodes, uint32_t gpus_per_node, double horizon_s, double warmup_s = 0) {
+inline Scenario one_pool(uint32_t nodes, uint32_t gpus_per_node, double horizon_s,
+                         double warmup_s = 0) {
   Scenario sc;
   sc.name = "test";
   sc.seed = 42;
@@ -45,6 +47,15 @@ inline JobClass mm_class(double rate_per_s, double mean_duration_s) {
   c.gpus.probs = {1.0};
   c.duration.kind = DistKind::exponential;
   c.duration.a = mean_duration_s;
+  return c;
+}
+
+//! A trace class: jobs of `gpus` GPUs and `duration_s` seconds submitted at the given times.
+inline JobClass trace_class(const std::vector<double>& submits, double duration_s, uint32_t gpus) {
+  JobClass c;
+  c.name = "jobs";
+  c.trace = TraceFormat{};
+  for (double t : submits) c.trace_rows.push_back(TraceRow{t, duration_s, gpus, 0});
   return c;
 }
 

@@ -199,6 +199,22 @@ TEST_CASE("study::tco") {
     CHECK(alone["cheapest_note"] == "no compared option serves the projected demand");
   }
 
+  SUBCASE("the hybrid base follows the scenario's own purchase schedule") {
+    std::string text = scenario_text(1, R"({"years": 1, "compare": ["cloud", "hybrid"]})");
+    const std::string owned = R"("count": 4, "pricing": "on_prem",)";
+    REQUIRE(text.find(owned) != std::string::npos);
+    text.replace(text.find(owned), owned.size(),
+                 R"("count": 4, "purchases": [{"at": "3d", "add": 2}], "pricing": "on_prem",)");
+    const json o = project(text, USEFUL).tco["options"]["hybrid"];
+    const auto nodes = o["nodes_by_month"].get<std::vector<double>>();
+    REQUIRE(nodes.size() == 12);
+    // 4 nodes from day 0; the purchase on day 3 counts from the next month's start on.
+    CHECK(nodes[0] == 4);
+    CHECK(nodes[1] == 6);
+    CHECK(nodes[11] == 6);
+    CHECK(o["sizing"] == "scheduled");
+  }
+
   SUBCASE("an instance under tco.cloud prices cloud demand and burst at its price") {
     const std::string owned_only =
         R"({"name": "owned", "instance": "onprem.hgx-h100-8", "count": 1, "pricing": "on_prem",

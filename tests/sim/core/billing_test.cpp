@@ -13,15 +13,6 @@ using namespace gpuplan;
 
 namespace {
 
-//! A trace class: jobs of `gpus` GPUs and `duration_s` seconds submitted at the given times.
-JobClass trace_class(const std::vector<double>& submits, double duration_s, uint32_t gpus) {
-  JobClass c;
-  c.name = "jobs";
-  c.trace = TraceFormat{};
-  for (double t : submits) c.trace_rows.push_back(TraceRow{t, duration_s, gpus, 0});
-  return c;
-}
-
 //! An elastic pool of `max` nodes of `gpn` GPUs at $1 per node-hour starting with `min` nodes.
 Scenario elastic_pool(uint32_t gpn, uint32_t min, uint32_t max, double delay_s, double idle_s,
                       double horizon_s) {
@@ -55,7 +46,7 @@ TEST_CASE("sim::billing") {
     // One 90-minute job on an elastic pool that starts empty: the node is requested at t = 0,
     // ready at once, busy until 5,400 s, idle for the 600 s timeout, released at 6,000 s.
     Scenario sc = elastic_pool(1, 0, 1, 0, 600, 4 * 3600.0);
-    sc.workload.push_back(trace_class({0}, 5400, 1));
+    sc.workload.push_back(test::trace_class({0}, 5400, 1));
     // per second: 6,000 s × $1/h = $1.6667
     CHECK(run(sc).m.cost_usd == doctest::Approx(6000.0 / 3600).epsilon(1e-12));
     sc.pools[0].econ.granularity = economics::BillingGranularity::per_hour;
@@ -69,7 +60,7 @@ TEST_CASE("sim::billing") {
   }
   SUBCASE("a 10 s use of a node is billed the 60 s minimum") {
     Scenario sc = elastic_pool(1, 0, 1, 0, 0, 3600.0);
-    sc.workload.push_back(trace_class({100}, 10, 1));
+    sc.workload.push_back(test::trace_class({100}, 10, 1));
     sc.pools[0].econ.billing_minimum_s = 60;
     // node up from 100 s to 110 s: billed max(10 s, 60 s) = 60 s × $1/h
     CHECK(run(sc).m.cost_usd == doctest::Approx(60.0 / 3600).epsilon(1e-9));
@@ -78,7 +69,7 @@ TEST_CASE("sim::billing") {
     Scenario sc = test::one_pool(4, 8, 10 * 3600.0);
     sc.pools[0].pricing = Pricing::reserved_1y;
     sc.pools[0].price_per_node_hour = 2.5;
-    sc.workload.push_back(trace_class({0}, 3600, 8));
+    sc.workload.push_back(test::trace_class({0}, 3600, 8));
     const Run r = run(sc);
     // 4 nodes × 10 h × $2.5 = $100, though one node is busy for 1 h only
     CHECK(r.m.cost_usd == doctest::Approx(100.0).epsilon(1e-12));
@@ -129,7 +120,7 @@ TEST_CASE("sim::billing::on_prem") {
     Scenario sc = test::one_pool(1, 8, horizon);
     sc.pools[0].pricing = Pricing::on_prem;
     sc.pools[0].econ.on_prem = node;
-    sc.workload.push_back(trace_class({0}, 2 * horizon, 6));
+    sc.workload.push_back(test::trace_class({0}, 2 * horizon, 6));
     const Run r = run(sc);
     // cost per provisioned GPU-hour equals the model's figure at 75% utilization (to 1e-9)
     CHECK(r.m.cost_usd / r.h.provisioned == doctest::Approx(expected).epsilon(1e-9));
@@ -143,7 +134,7 @@ TEST_CASE("sim::elastic") {
     // Node 0 idles from 3,600 s and is released at 4,500 s; at 5,100 s nodes 1 and 2 go, and
     // node 3 stays as the minimum until the 3 h horizon.
     Scenario sc = elastic_pool(8, 1, 4, 600, 900, 3 * 3600.0);
-    sc.workload.push_back(trace_class({0, 0, 0, 0}, 3600, 8));
+    sc.workload.push_back(test::trace_class({0, 0, 0, 0}, 3600, 8));
     const Run r = run(sc);
     // node-seconds 4,500 + 2 × 5,100 + 10,800 = 25,500 → × 8 GPUs / 3,600 = 56.667 GPU-h
     CHECK(r.h.provisioned == doctest::Approx(25500.0 * 8 / 3600).epsilon(1e-12));

@@ -13,15 +13,6 @@ using namespace gpuplan;
 
 namespace {
 
-//! A trace class: jobs of `gpus` GPUs and `duration_s` seconds submitted at the given times.
-JobClass trace_class(const std::vector<double>& submits, double duration_s, uint32_t gpus) {
-  JobClass c;
-  c.name = "jobs";
-  c.trace = TraceFormat{};
-  for (double t : submits) c.trace_rows.push_back(TraceRow{t, duration_s, gpus, 0});
-  return c;
-}
-
 //! A fixed pool of `gpn`-GPU nodes at `price` USD per node-hour: `initial` nodes from t = 0, then
 //! each purchase.
 Scenario staged_pool(uint32_t gpn, uint32_t initial, const std::vector<PoolPurchase>& purchases,
@@ -41,7 +32,7 @@ TEST_CASE("sim::purchases") {
     // One 8-GPU node from t = 0 and a second at t = 1,000 s; a 16-GPU gang submitted at 0 needs
     // both, so it waits 1,000 s and runs 500 s.
     Scenario sc = staged_pool(8, 1, {{1000.0, 1}}, 1.0, 4000.0);
-    sc.workload.push_back(trace_class({0.0}, 500.0, 16));
+    sc.workload.push_back(test::trace_class({0.0}, 500.0, 16));
     const CompiledScenario cs = compile(sc);
     std::vector<JobRecord> got;
     const SingleRun r = run_single(cs.view(), [&](const JobRecord* rec, std::size_t n) {
@@ -58,7 +49,7 @@ TEST_CASE("sim::purchases") {
     // Two 1-GPU jobs at t = 0 on one node from t = 0 and one bought at 3,600 s: the second job
     // waits for the first (ends at 100 s), never for the purchase.
     Scenario sc = staged_pool(1, 1, {{3600.0, 1}}, 1.0, 7200.0);
-    sc.workload.push_back(trace_class({0.0, 0.0}, 100.0, 1));
+    sc.workload.push_back(test::trace_class({0.0, 0.0}, 100.0, 1));
     const CompiledScenario cs = compile(sc);
     const SingleRun r = run_single(cs.view());
     // Waits 0 s and 100 s: mean 50 s.
@@ -84,7 +75,7 @@ TEST_CASE("sim::purchases") {
     // 1 GPU busy for the whole 2 h on one node; a second node bought at 1 h stays idle:
     // busy 2 GPU-h over provisioned 1 x 2 h + 1 x 1 h = 3 GPU-h, utilization 2/3.
     Scenario sc = staged_pool(1, 1, {{3600.0, 1}}, 1.0, 7200.0);
-    sc.workload.push_back(trace_class({0.0}, 7200.0, 1));
+    sc.workload.push_back(test::trace_class({0.0}, 7200.0, 1));
     const CompiledScenario cs = compile(sc);
     const SingleRun r = run_single(cs.view());
     CHECK(r.metrics.gpu_utilization == doctest::Approx(2.0 / 3).epsilon(1e-12));
