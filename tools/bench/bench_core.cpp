@@ -6,30 +6,13 @@
 
 #include "models/compile.h"
 #include "sim/single_run.h"
+#include "tools/bench/engine_bench.h"
 #include "tools/bench/mm_bare_loop.h"
 
 namespace {
 
 using namespace gpuplan;
-
-Scenario cluster(uint32_t nodes, uint32_t gpus_per_node, double horizon_s) {
-  Scenario sc;
-  sc.name = "bench";
-  sc.horizon_s = horizon_s;
-  InstanceType it;
-  it.id = "bench.node";
-  it.gpu = "A100-80GB";
-  it.gpus_per_node = gpus_per_node;
-  it.price_per_hour.on_demand = 1.0;
-  sc.instances.push_back(it);
-  Pool p;
-  p.name = "main";
-  p.instance = it.id;
-  p.count = nodes;
-  p.price_per_node_hour = 1.0;
-  sc.pools.push_back(p);
-  return sc;
-}
+using bench::cluster;
 
 //! M/M/64, lambda = 60/s, mu = 1/s, 10^5 simulated seconds (about 12 M events).
 void bm_core_mm64(benchmark::State& state) {
@@ -44,13 +27,7 @@ void bm_core_mm64(benchmark::State& state) {
   sc.workload.push_back(c);
   const CompiledScenario cs = compile(sc);
   const ModelView v = cs.view();
-  uint64_t events = 0;
-  for (auto _ : state) {
-    const SingleRun r = run_single(v, 0);
-    events = r.metrics.events;
-    benchmark::DoNotOptimize(r.metrics.wait_s.mean);
-  }
-  state.SetItemsProcessed(int64_t(state.iterations() * events));
+  bench::time_single_runs(state, v);
   state.SetLabel("engine, cpu, 1 thread");
 }
 BENCHMARK(bm_core_mm64)->Unit(benchmark::kMillisecond);

@@ -7,6 +7,7 @@
 
 #include "models/compile.h"
 #include "sim/single_run.h"
+#include "tools/bench/engine_bench.h"
 
 namespace {
 
@@ -15,21 +16,7 @@ using namespace gpuplan;
 //! M/M/64 at lambda = 50/s, mu = 1/s, 10^5 simulated seconds (about 10 M events); profile 0 =
 //! flat, 1 = +8 %/month, 2 = +8 %/month and a weekly shape alternating 0.9x / 1.1x by the hour.
 Scenario mm64(int profile) {
-  Scenario sc;
-  sc.name = "bench";
-  sc.horizon_s = 1e5;
-  InstanceType it;
-  it.id = "bench.node";
-  it.gpu = "A100-80GB";
-  it.gpus_per_node = 1;
-  it.price_per_hour.on_demand = 1.0;
-  sc.instances.push_back(it);
-  Pool p;
-  p.name = "main";
-  p.instance = it.id;
-  p.count = 64;
-  p.price_per_node_hour = 1.0;
-  sc.pools.push_back(p);
+  Scenario sc = bench::cluster(64, 1, 1e5);
   JobClass c;
   c.name = "jobs";
   c.rate_per_s = 50;
@@ -48,13 +35,7 @@ void bm_core_demand_profile(benchmark::State& state) {
   const int profile = static_cast<int>(state.range(0));
   const CompiledScenario cs = compile(mm64(profile));
   const ModelView v = cs.view();
-  uint64_t events = 0;
-  for (auto _ : state) {
-    const SingleRun r = run_single(v, 0);
-    events = r.metrics.events;
-    benchmark::DoNotOptimize(r.metrics.wait_s.mean);
-  }
-  state.SetItemsProcessed(int64_t(state.iterations() * events));
+  bench::time_single_runs(state, v);
   state.counters["segments"] = double(cs.arrival_segments.size());
   const char* labels[] = {"flat", "growth", "growth + weekly"};
   state.SetLabel(std::string("engine, cpu, 1 thread, ") + labels[profile]);
