@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/data_files.h"
 #include "models/diagnostic.h"
 #include "models/field_reader.h"
 #include "models/scenario.h"
@@ -16,6 +17,9 @@ struct LoadOptions {
   std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE" (VALUE as JSON, else as a string)
   //! Accept a pool "count" of 0 (a pool left out: recommend's "add nothing" variants).
   bool empty_pools = false;
+  //! Folders searched for the data files a scenario names (traces, schedules), after the
+  //! scenario's own folder (models/data_files.h).
+  std::vector<std::string> data_path = default_data_path();
   bool read_traces = true;  //!< parse trace CSVs (validate can skip the big ones? no: always true)
 };
 

@@ -2,7 +2,6 @@
 // `arrival.profile`: growth per month, a weekly shape, a schedule of multipliers (inline or CSV).
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 
 #include "models/input_file.h"
 #include "models/loader.h"
@@ -10,8 +9,6 @@
 namespace gpuplan::loading {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 inline constexpr double MAX_MULTIPLIER = 1e6;  // a multiplier beyond is a typo, not a plan
 inline constexpr double MIN_GROWTH = -0.99;    // (1 + g) must stay positive
@@ -147,9 +144,9 @@ void Loader::load_schedule(const json& v, const std::string& p, RateProfile& out
       d_.error(p, DiagCode::out_of_range, "the schedule path must not be empty");
       return;
     }
-    fs::path full(path);
-    if (full.is_relative() && !base_dir_.empty()) full = (fs::path(base_dir_) / full);
-    out.schedule_file = full.lexically_normal().string();
+    const auto found = find_data_file(path, base_dir_, opts_.data_path, "schedule file", p, d_);
+    if (!found) return;
+    out.schedule_file = *found;
     if (!opts_.read_traces) return;
     const auto text = read_input_file(out.schedule_file, MAX_TRACE_BYTES, "schedule file", p, d_);
     if (!text) return;

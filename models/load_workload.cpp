@@ -3,13 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 
 #include "models/trace.h"
 
 namespace gpuplan::loading {
-
-namespace fs = std::filesystem;
 
 void Loader::load_workload(const json& arr, Scenario& sc) {
   if (!arr.is_array()) return wrong_type(arr, "/workload", "an array of job classes");
@@ -326,14 +323,28 @@ void Loader::load_trace(const json& v, const std::string& p, JobClass& jc, bool 
   if (v.is_string()) {
     fmt.path = v.get<std::string>();
   } else if (v.is_object()) {
-    check_keys(v, p, {"path", "columns", "time_format", "time_unit", "rebase", "offset", "limit"});
+    check_keys(
+        v, p,
+        {"path", "sha256", "columns", "time_format", "time_unit", "rebase", "offset", "limit"});
     path_ptr = p + "/path";
-    if (const json* x = need(v, p, "path", "the CSV file, relative to the scenario file")) {
+    if (const json* x = need(v, p, "path",
+                             "the CSV file: a name found on the data path, or a path relative "
+                             "to the scenario file")) {
       auto s = string(*x, p + "/path");
       ok = s.has_value();
       if (s) fmt.path = *s;
     } else {
       ok = false;
+    }
+    if (const json* x = get(v, "sha256")) {
+      auto s = string(*x, p + "/sha256");
+      if (s && !is_sha256_hex(*s)) {
+        d_.error(p + "/sha256", DiagCode::bad_unit,
+                 "a SHA-256 is 64 hex digits (as `sha256sum FILE` prints), got " + describe(*x));
+        s.reset();
+      }
+      ok = ok && s.has_value();
+      if (s) fmt.sha256 = *s;
     }
     if (const json* c = get(v, "columns")) {
       if (object(*c, p + "/columns")) {
@@ -385,10 +396,9 @@ void Loader::load_trace(const json& v, const std::string& p, JobClass& jc, bool 
     ok = false;
   }
   if (!ok) return;
-  const fs::path path(fmt.path);
-  if (path.is_relative() && !base_dir_.empty()) {
-    fmt.path = (fs::path(base_dir_) / path).lexically_normal().string();
-  }
+  const auto found = find_data_file(fmt.path, base_dir_, opts_.data_path, "trace file", p, d_);
+  if (!found) return;
+  fmt.path = *found;
   jc.trace = fmt;
   if (!opts_.read_traces) return;
   auto data = read_trace(fmt, p, d_);

@@ -41,7 +41,8 @@ struct GpuChoice {
 
 //! How to read a CSV trace.
 struct TraceFormat {
-  std::string path;  //!< resolved against the scenario file's folder
+  std::string path;  //!< where the file was found (models/data_files.h: scenario folder, data path)
+  std::string sha256;  //!< SHA-256 the file must have (lowercase hex); "" = not checked
   std::string submit_column = "submit_time";
   std::string gpus_column = "num_gpus";
   std::string duration_column = "duration";

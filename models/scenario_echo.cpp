@@ -187,6 +187,7 @@ json trace_json(const TraceFormat& t) {
       {"rebase", t.rebase},
       {"offset", t.offset_s}};
   if (t.limit) j["limit"] = *t.limit;
+  if (!t.sha256.empty()) j["sha256"] = t.sha256;
   return j;
 }
 

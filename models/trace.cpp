@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include "models/catalog.h"
+#include "models/data_files.h"
 #include "models/input_file.h"
 
 namespace gpuplan {
@@ -158,6 +159,8 @@ std::optional<TraceData> read_trace(const TraceFormat& fmt, const std::string& p
   // NOTE: the pointer, not the file, labels a failure: the trace path is a scenario value.
   const auto text = read_input_file(fmt.path, MAX_TRACE_BYTES, "trace file", pointer, diags);
   if (!text) return std::nullopt;
+  if (!fmt.sha256.empty() && !check_sha256(*text, fmt.sha256, fmt.path, pointer + "/sha256", diags))
+    return std::nullopt;
   return parse_trace(*text, fmt, fmt.path, pointer, diags);
 }
 

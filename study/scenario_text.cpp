@@ -22,6 +22,7 @@ std::optional<Scenario> load_variant(const ScenarioText& t, const std::vector<st
   LoadOptions lo;
   lo.empty_pools = empty_pools;
   lo.overrides = t.overrides;
+  lo.data_path = t.data_path;
   lo.overrides.insert(lo.overrides.end(), extra.begin(), extra.end());
   auto sc = load_scenario_text(t.text, t.file, t.base_dir, lo, diags);
   return diags.ok() ? sc : std::nullopt;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/data_files.h"
 #include "models/diagnostic.h"
 #include "models/scenario.h"
 
@@ -16,6 +17,7 @@ struct ScenarioText {
   std::string file;                    //!< its path, labelling messages
   std::string base_dir;                //!< where its relative trace paths start
   std::vector<std::string> overrides;  //!< "a.b.0.c=VALUE", applied to every variant first
+  std::vector<std::string> data_path = default_data_path();  //!< LoadOptions::data_path
 };
 
 //! Reads `path` once (models' read_scenario_file); nullopt with its io_error diagnostic when it

@@ -7,18 +7,21 @@
 
 #include "models/embedded.h"
 #include "models/load.h"
+#include "tests/data_files.h"
 #include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
 namespace {
 
-const std::string DATA = GPUPLAN_SOURCE_DIR "/../shared/data";
+// The scenario's folder in these tests: one without data files, so a named trace comes from the
+// data path.
+const std::string SCENARIO_DIR = GPUPLAN_SOURCE_DIR "/scenarios";
 
 using gpuplan_models_test::Loaded;
 
 Loaded load(const std::string& text, std::vector<std::string> overrides = {}) {
-  return gpuplan_models_test::load_text(text, DATA, std::move(overrides));
+  return gpuplan_models_test::load_text(text, SCENARIO_DIR, std::move(overrides));
 }
 
 // A valid scenario; the line comments on the right are the line numbers tests rely on.
@@ -440,6 +443,10 @@ TEST_CASE("load::files") {
 }
 
 TEST_CASE("load::trace_class") {
+  const auto philly_path = gpuplan_test_data::data_file("philly_jobs.csv", "load::trace_class");
+  const auto tiresias_path =
+      gpuplan_test_data::data_file("tiresias_60_jobs.csv", "load::trace_class");
+  if (!philly_path || !tiresias_path) return;
   const std::string philly = R"({"horizon": "120d",
     "pools": [{"name": "p", "instance": "p4de.24xlarge", "count": 16}],
     "workload": [{"name": "philly",
@@ -453,8 +460,7 @@ TEST_CASE("load::trace_class") {
     // 82,247 rows in the file, none skipped.
     CHECK(jc.trace_rows.size() + jc.skipped_rows == 82247);
     CHECK(jc.skipped_rows == 0);
-    CHECK(jc.trace->path ==
-          std::filesystem::path(DATA + "/philly_jobs.csv").lexically_normal().string());
+    CHECK(jc.trace->path == *philly_path);
   }
   SUBCASE("trace rows larger than every pool report the first offending row as file:line") {
     // 8 nodes x 8 = 64 GPUs; Philly has three 128-GPU jobs, the first on line 23198.
@@ -462,7 +468,7 @@ TEST_CASE("load::trace_class") {
     CHECK_FALSE(r.sc);
     const auto d = r.at("/workload/0/trace");
     CHECK(d.code == DiagCode::infeasible);
-    CHECK(d.file == std::filesystem::path(DATA + "/philly_jobs.csv").lexically_normal().string());
+    CHECK(d.file == *philly_path);
     CHECK(d.line == 23198);
     CHECK(contains(d.message, "asks for 128 GPUs"));
     CHECK(contains(d.message, "3 row(s)"));
@@ -493,6 +499,9 @@ TEST_CASE("load::trace_class") {
     CHECK(d.code == DiagCode::unknown_name);
     CHECK(contains(d.message, "did you mean \"num_gpu\"?"));
   }
+}
+
+TEST_CASE("load::trace_missing") {
   SUBCASE("a missing trace file is an io_error at the trace's pointer and line") {
     const auto r = load(
         "{\"horizon\": \"1d\",\n"

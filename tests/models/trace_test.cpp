@@ -3,12 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "models/trace.h"
+#include "tests/data_files.h"
 
 using namespace gpuplan;
 
 namespace {
-
-const std::string DATA = GPUPLAN_SOURCE_DIR "/../shared/data/";
 
 std::optional<TraceData> parse(const std::string& csv, const TraceFormat& fmt, Diagnostics& d) {
   return parse_trace(csv, fmt, "t.csv", "/workload/0/trace", d);
@@ -124,17 +123,19 @@ TEST_CASE("load::trace") {
   }
   SUBCASE("a missing file is an io_error at the trace's pointer") {
     TraceFormat fmt;
-    fmt.path = DATA + "no_such_trace.csv";
+    fmt.path = GPUPLAN_BINARY_DIR "/no_such_trace.csv";
     Diagnostics d;
     CHECK_FALSE(read_trace(fmt, "/workload/0/trace", d));
     CHECK(d.sorted()[0].code == DiagCode::io_error);
   }
 }
 
-TEST_CASE("load::trace_files") {
+TEST_CASE("load::trace_files::philly") {
+  const auto path = gpuplan_test_data::data_file("philly_jobs.csv", "load::trace_files::philly");
+  if (!path) return;
   SUBCASE("the Philly trace loads every row, sorted, in datetime format") {
     TraceFormat fmt;
-    fmt.path = DATA + "philly_jobs.csv";
+    fmt.path = *path;
     fmt.submit_column = "timestamp";
     fmt.time_format = TimeFormat::datetime;
     Diagnostics d;
@@ -151,9 +152,15 @@ TEST_CASE("load::trace_files") {
     CHECK(std::is_sorted(t->rows.begin(), t->rows.end(),
                          [](auto& a, auto& b) { return a.submit_s < b.submit_s; }));
   }
+}
+
+TEST_CASE("load::trace_files::tiresias") {
+  const auto path =
+      gpuplan_test_data::data_file("tiresias_60_jobs.csv", "load::trace_files::tiresias");
+  if (!path) return;
   SUBCASE("the Tiresias trace loads its 60 jobs with its own GPU column") {
     TraceFormat fmt;
-    fmt.path = DATA + "tiresias_60_jobs.csv";
+    fmt.path = *path;
     fmt.gpus_column = "num_gpu";
     Diagnostics d;
     const auto t = read_trace(fmt, "/workload/0/trace", d);

@@ -67,6 +67,7 @@ int run_recommend(const RecommendOptions& o) {
     std::vector<std::string> overrides = o.scenario.overrides;
     if (o.scenario.seed) overrides.push_back("seed=" + std::to_string(*o.scenario.seed));
     if (backend) text = study::read_scenario_text(o.scenario.scenario, overrides, diags);
+    if (text) text->data_path = data_path(o.scenario.data_dirs);
     if (text) sc = study::load_variant(*text, {}, diags);
     if (sc && !sc->recommend) {
       std::cerr << o.scenario.scenario

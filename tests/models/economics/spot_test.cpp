@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "models/economics/spot.h"
+#include "tests/data_files.h"
 
 using namespace gpuplan::economics;
 
 namespace {
-
-const std::string DATA_DIR = GPUPLAN_SOURCE_DIR "/../shared/data/";
 
 // Bamboo p3 trace (uclasystem/bamboo traces/p3-trace.csv): "time_ms,add|remove,node_id", no
 // header; node names become indices in order of first appearance.
@@ -186,9 +185,14 @@ TEST_CASE("economics::spot" * doctest::test_suite("economics")) {
     const std::vector<SpotTraceEvent> twice{{0, SpotEventKind::add, 0}, {5, SpotEventKind::add, 0}};
     CHECK_FALSE(fit_reclaim_waves(twice).has_value());
   }
+}
 
+TEST_CASE("economics::spot_traces::bamboo_p3" * doctest::test_suite("economics")) {
+  const auto path =
+      gpuplan_test_data::data_file("bamboo_p3_spot_trace.csv", "economics::spot_traces::bamboo_p3");
+  if (!path) return;
   SUBCASE("the Bamboo p3 trace fits Lambda = 6.95 waves/h of 8.7% of live nodes") {
-    const std::vector<SpotTraceEvent> ev = read_bamboo_trace(DATA_DIR + "bamboo_p3_spot_trace.csv");
+    const std::vector<SpotTraceEvent> ev = read_bamboo_trace(*path);
     REQUIRE(ev.size() == 344);
     const ReclaimWaveFit f = *fit_reclaim_waves(ev);
     // shared/data/README.md: 167 removals at 79 distinct times, 11.37 h, up to 32 nodes.
@@ -228,10 +232,14 @@ TEST_CASE("economics::spot" * doctest::test_suite("economics")) {
     CHECK(f.model.wave_rate_per_hour * f.mean_nodes_per_wave / (f.node_hours / f.duration_h) ==
           doctest::Approx(f.removals_per_node_hour));
   }
+}
 
+TEST_CASE("economics::spot_traces::bamboo_gcp_a100" * doctest::test_suite("economics")) {
+  const auto path = gpuplan_test_data::data_file("bamboo_gcp_a100_preemptible.txt",
+                                                 "economics::spot_traces::bamboo_gcp_a100");
+  if (!path) return;
   SUBCASE("the Bamboo GCP A100 live counts imply about 0.10 preemptions per instance-hour") {
-    const std::vector<LiveCountSample> s =
-        read_live_counts(DATA_DIR + "bamboo_gcp_a100_preemptible.txt");
+    const std::vector<LiveCountSample> s = read_live_counts(*path);
     REQUIRE(s.size() == 268);
     const LiveCountPreemption r = *preemption_rate_from_live_counts(s);
     // 27.02 h, 1,548.2 instance-hours (mean 57.3 live), 154 instances lost in 36 drops.
