@@ -11,9 +11,10 @@
 namespace gpuplan {
 namespace loading {
 
-const std::vector<std::string> TOP_KEYS = {
-    "$schema",  "name",      "description", "seed", "horizon",  "warmup",    "instances", "pools",
-    "workload", "scheduler", "limits",      "tco",  "topology", "recommend", "demand"};
+const std::vector<std::string> TOP_KEYS = {"$schema",  "name",      "description", "seed",
+                                           "horizon",  "warmup",    "instances",   "pools",
+                                           "workload", "scheduler", "limits",      "tco",
+                                           "topology", "recommend", "demand",      "catalog"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -63,6 +64,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
     }
   }
   catalog_ = builtin_catalog();
+  if (const json* v = get(root, "catalog")) load_catalog(*v);
   if (const json* v = get(root, "instances")) load_instances(*v, sc);
   if (const json* v = need(root, "", "pools", "at least one pool of nodes")) load_pools(*v, sc);
   if (const json* v = need(root, "", "workload", "at least one job class")) {

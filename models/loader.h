@@ -1,7 +1,8 @@
 #pragma once
 //! The scenario loader, one section per file: load.cpp (top level, scheduler, --set),
 //! load_limits.cpp (the limits section and the limits derived from the scenario),
-//! load_cluster.cpp (instances, pools), load_purchases.cpp (a pool's staged purchases),
+//! load_catalog.cpp (catalog overlays), load_cluster.cpp (instances, pools), load_purchases.cpp
+//! (a pool's staged purchases),
 //! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
 //! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints),
 //! load_tco.cpp (the TCO projection), load_network.cpp (topology), load_recommend.cpp. Internal to
@@ -62,6 +63,8 @@ class Loader : public FieldReader {
   void check_samples(const std::string& p, DistKind kind, double a, double b,
                      const std::vector<double>& values, const Limits& limits);
   void check_limits(const Scenario& sc);
+  // load_catalog.cpp
+  void load_catalog(const json& o);
   // load_cluster.cpp
   std::optional<std::string> gpu_id(const json& v, const std::string& ptr);
   void load_instances(const json& arr, Scenario& sc);

@@ -40,6 +40,7 @@ struct QuoteFlags {
   //! (JSON pointer, value as typed) for each flag given, in a fixed order.
   std::vector<std::pair<std::string, std::string>> values;
   std::vector<std::string> providers, gpus, instances;
+  std::vector<std::string> overlays;  //!< --catalog-overlay FILE: applied over the built-in rows
 };
 
 //! A flag value as JSON: a number when it reads as one, else the string.
@@ -174,12 +175,13 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
 int run_quote(const QuoteFlags& f) {
   Diagnostics diags;
   const auto req = read_request(f, diags);
-  if (!req) {
+  const auto catalog = catalog_with_overlays(f.overlays, "--catalog-overlay", diags);
+  if (!req || !catalog) {
     print_diagnostics(diags, f.errors);
     return 2;
   }
   if (!f.out_dir.empty() && !output_folder_ok(f.out_dir)) return 2;
-  const quote::Quote q = quote::make_quote(*req, builtin_catalog(), today_utc());
+  const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
 
   // The engine checks the shown inference rows; rows of one instance and size share a run.
   quote::QuoteReport report{&*req, &q, {}, GPUPLAN_VERSION};
@@ -275,6 +277,10 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--provider", f->providers, "Only these providers (repeatable)");
   cmd->add_option("--gpu", f->gpus, "Only these GPU models (repeatable)");
   cmd->add_option("--instance", f->instances, "Only these instance types (repeatable)");
+  cmd->add_option("--catalog-overlay", f->overlays,
+                  "Catalog overlay from `gpuplan catalog import`; its rows replace the built-in "
+                  "prices (repeatable, later files win)")
+      ->type_name("FILE");
   cmd->add_option("--errors", f->errors, "Format of input errors")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--no-pdf", f->no_pdf, "Do not print quote.pdf");

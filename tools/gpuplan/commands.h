@@ -8,6 +8,8 @@ namespace gpuplan::cli {
 CLI::App* add_run_command(CLI::App& app, int& exit_code);
 CLI::App* add_validate_command(CLI::App& app, int& exit_code);
 CLI::App* add_catalog_command(CLI::App& app, int& exit_code);
+//! `catalog import`, a subcommand of `catalog` (tools/gpuplan/cmd_catalog_import.cpp).
+CLI::App* add_catalog_import_command(CLI::App* catalog, int& exit_code);
 CLI::App* add_mc_command(CLI::App& app, int& exit_code);
 CLI::App* add_sweep_command(CLI::App& app, int& exit_code);
 CLI::App* add_quote_command(CLI::App& app, int& exit_code);

@@ -1,6 +1,9 @@
 #include "tools/gpuplan/common.h"
 
+#include <cstdlib>
 #include <iostream>
+
+#include "models/catalog_overlay.h"
 
 namespace gpuplan::cli {
 
@@ -10,9 +13,23 @@ void add_scenario_options(CLI::App* cmd, ScenarioOptions& o) {
   cmd->add_option("--seed", o.seed, "Override the scenario's seed");
   cmd->add_option("--set", o.overrides, "Override a scenario value: PATH=VALUE (repeatable)")
       ->type_name("PATH=VALUE");
+  add_data_dir_option(cmd, o.data_dirs);
   cmd->add_option("--errors", o.errors, "Format of input errors")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--quiet,-q", o.quiet, "No progress or summary output");
+}
+
+void add_data_dir_option(CLI::App* cmd, std::vector<std::string>& dirs) {
+  cmd->add_option("--data-dir", dirs,
+                  "Folder holding the data files scenarios name (traces, schedules); searched "
+                  "after the scenario's folder, before $GPUPLAN_DATA and ../shared/data next to "
+                  "the project (repeatable)")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
+}
+
+std::vector<std::string> data_path(const std::vector<std::string>& data_dirs) {
+  return data_search_path(data_dirs, std::getenv(DATA_PATH_ENV));
 }
 
 void print_diagnostics(const Diagnostics& d, const std::string& format) {
@@ -25,6 +42,7 @@ void print_diagnostics(const Diagnostics& d, const std::string& format) {
 std::optional<Scenario> load_with_options(const ScenarioOptions& o, Diagnostics& diags) {
   LoadOptions lo;
   lo.overrides = o.overrides;
+  lo.data_path = data_path(o.data_dirs);
   if (o.seed) lo.overrides.push_back("seed=" + std::to_string(*o.seed));
   return load_scenario(o.scenario, lo, diags);
 }
@@ -78,6 +96,34 @@ bool publish(reports::OutputFolder& out) {
 bool write_outputs(const std::filesystem::path& dir, const OutputFiles& files) {
   const auto out = stage_outputs(dir);
   return out && write_files(*out, files) && publish(*out);
+}
+
+std::optional<Catalog> catalog_with_overlays(const std::vector<std::string>& overlays,
+                                             const std::string& flag, Diagnostics& diags) {
+  Catalog catalog = builtin_catalog();
+  bool ok = true;
+  for (const std::string& file : overlays) {
+    const auto overlay = read_catalog_overlay(file, catalog, "", diags);
+    if (!overlay) {
+      ok = false;
+      continue;
+    }
+    if (overlay->currency != "USD") {
+      diags.add(Diagnostic{file,
+                           0,
+                           "",
+                           DiagCode::bad_flag,
+                           flag + ": the overlay is priced in " + overlay->currency +
+                               "; gpuplan's money is USD, so import the price file with "
+                               "--currency USD",
+                           {}});
+      ok = false;
+      continue;
+    }
+    apply_overlay(catalog, *overlay);
+  }
+  if (!ok) return std::nullopt;
+  return catalog;
 }
 
 }  // namespace gpuplan::cli

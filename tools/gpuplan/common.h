@@ -19,18 +19,33 @@ struct ScenarioOptions {
   std::string out_dir;  //!< "" = out/<scenario name>/
   std::optional<uint64_t> seed;
   std::vector<std::string> overrides;  //!< --set PATH=VALUE
+  std::vector<std::string> data_dirs;  //!< --data-dir DIR: searched first for named data files
   std::string errors = "text";         //!< text | json
   bool quiet = false;
 };
 
-//! Adds SCENARIO, --out, --seed, --set, --errors and --quiet to a subcommand.
+//! Adds SCENARIO, --out, --seed, --set, --data-dir, --errors and --quiet to a subcommand.
 void add_scenario_options(CLI::App* cmd, ScenarioOptions& o);
+
+//! Adds the repeatable --data-dir DIR (an existing folder) to a subcommand.
+void add_data_dir_option(CLI::App* cmd, std::vector<std::string>& dirs);
+
+//! The data search path of a command: its --data-dir folders, then GPUPLAN_DATA's, then the
+//! shared data folder next to the project (models/data_files.h).
+[[nodiscard]] std::vector<std::string> data_path(const std::vector<std::string>& data_dirs);
 
 //! Loads the scenario of `o` with its --set and --seed overrides; diagnostics go to `diags`.
 std::optional<Scenario> load_with_options(const ScenarioOptions& o, Diagnostics& diags);
 
 //! Loads the scenario; on failure prints every diagnostic to stderr and returns nullopt.
 std::optional<Scenario> load_or_report(const ScenarioOptions& o);
+
+//! The built-in catalog with the overlay files `overlays` applied in order (later files win);
+//! nullopt with diagnostics naming the file and field when one cannot be read, is invalid or is
+//! not priced in USD (`flag` names the option in that message).
+[[nodiscard]] std::optional<Catalog> catalog_with_overlays(const std::vector<std::string>& overlays,
+                                                           const std::string& flag,
+                                                           Diagnostics& diags);
 
 //! Prints diagnostics in the chosen format (text: one `file:line: /pointer: message` per line).
 void print_diagnostics(const Diagnostics& d, const std::string& format);
