@@ -65,26 +65,24 @@ std::optional<OfferPrice> offer_price(const json& offer, const std::string& curr
                                       std::set<std::string>& currencies) {
   const json* dims = member(offer, "priceDimensions");
   if (dims == nullptr || !dims->is_object() || dims->empty()) return std::nullopt;
+  for (const auto& [_, dim] : dims->items())
+    if (const json* per_unit = member(dim, "pricePerUnit"); per_unit && per_unit->is_object())
+      for (const auto& [cur, __] : per_unit->items()) currencies.insert(cur);
   OfferPrice out;
-  bool ok = true;
   for (const auto& [_, dim] : dims->items()) {
     const json* per_unit = member(dim, "pricePerUnit");
-    if (per_unit == nullptr || !per_unit->is_object()) return std::nullopt;
-    for (const auto& [cur, __] : per_unit->items()) currencies.insert(cur);
-    const auto it = per_unit->find(currency);
-    const auto value = it == per_unit->end() ? std::nullopt : price_value(*it);
+    if (per_unit == nullptr || !per_unit->contains(currency)) return std::nullopt;
+    const auto value = price_value((*per_unit)[currency]);
+    if (!value) return std::nullopt;
     const std::string unit = text(dim, "unit");
-    if (!value) {
-      ok = false;
-    } else if (unit == "Hrs") {
+    if (unit == "Hrs") {
       out.hourly += *value;
     } else if (unit == "Quantity") {
       out.upfront += *value;
     } else {
-      ok = false;
+      return std::nullopt;
     }
   }
-  if (!ok) return std::nullopt;
   return out;
 }
 
