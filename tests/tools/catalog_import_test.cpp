@@ -24,10 +24,9 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-// The per-GPU-hour price behind a training option: total / (GPUs x hours).
-double per_gpu_hour(const json& option) {
-  const double hours = option["time_s"]["p50"].get<double>() / 3600;
-  return option["total_usd"].get<double>() / (option["gpus"].get<double>() * hours);
+// The price per node-hour behind a training option: its hourly cost / its nodes.
+double node_hour_usd(const json& option) {
+  return option["hourly_usd"].get<double>() / option["nodes"].get<double>();
 }
 
 }  // namespace
@@ -68,16 +67,16 @@ TEST_CASE("tools::catalog_import") {
     REQUIRE_MESSAGE(after.status == 0, after.output);
     const json q0 = json::parse(gpuplan_cli_test::read_text(tmp / "q0" / "quote.json"));
     const json q1 = json::parse(gpuplan_cli_test::read_text(tmp / "q1" / "quote.json"));
-    bool found = false;
-    for (const json& o : q1["training"]) {
-      if (o["pricing"] != "on_demand") continue;
-      found = true;
-      // The overlay's on-demand $55.04 per node-hour = $6.88 per GPU-hour.
-      CHECK(per_gpu_hour(o) == doctest::Approx(55.04 / 8));
-    }
-    CHECK(found);
+    // The cheapest option meeting the deadline, on demand in both quotes.
+    const json& best0 = q0["training"][0];
+    const json& best1 = q1["training"][0];
+    REQUIRE(best1["pricing"] == "on_demand");
+    REQUIRE(best0["pricing"] == "on_demand");
+    // The overlay's on-demand $55.04 per node-hour, dated as the price file.
+    CHECK(node_hour_usd(best1) == doctest::Approx(55.04));
+    CHECK(best1["price_as_of"] == "2025-06-05");
     // Without the overlay the built-in price holds, which is not the overlay's.
-    CHECK(per_gpu_hour(q0["training"][0]) != doctest::Approx(55.04 / 8));
+    CHECK(node_hour_usd(best0) != doctest::Approx(55.04));
     const CliRun listing = gpuplan("catalog --provider aws --json --overlay " + overlay.string());
     REQUIRE_MESSAGE(listing.status == 0, listing.output);
     CHECK(contains(listing.output, "55.04"));
