@@ -22,7 +22,7 @@ constexpr double P2P_NVLINK_LATENCY_S = 3.4e-6;
 // recomputation reruns the forward's two.
 constexpr double TP_ALLREDUCES = 4;
 constexpr double TP_ALLREDUCES_FULL_RECOMPUTE = 6;
-// ZeRO-3 moves 1.5x the gradient bytes (Rajbhandari et al., SC 2020).
+// ZeRO-3 moves 1.5x the gradient bytes per micro-batch (Rajbhandari et al., SC 2020).
 constexpr double ZERO3_COMM_FACTOR = 1.5;
 
 bool power_of_two(uint32_t x) {
@@ -139,18 +139,26 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   }
 
   // Data parallelism: reduce-scatter of the gradients + all-gather of the parameters (the
-  // distributed optimizer), the volume of one all-reduce of the bf16 gradients of a shard.
+  // distributed optimizer), the volume of one all-reduce of the bf16 gradients of a shard, once per
+  // step and hidden behind one micro-batch's compute. ZeRO-3 gathers the parameters again for the
+  // forward and backward of every micro-batch and reduce-scatters its gradients: 1.5x that volume
+  // per micro-batch, each hidden behind its own micro-batch (prefetched layer by layer).
   if (plan.dp > 1) {
     const uint32_t model_ranks = static_cast<uint32_t>(std::min<uint64_t>(shard, gpn));
     const uint32_t per_node = std::max<uint32_t>(gpn / model_ranks, 1);
     CommPlacement pl =
         make_comm_placement(it, gpu, per_node, std::max<uint32_t>(plan.dp / per_node, 1));
     pl.node_net_gbps /= model_ranks;  // every model-parallel rank's group shares the NICs
-    const double bytes = m.total_params() / shard * GRADIENT_BYTES *
-                         (plan.zero == ZeroStage::parameters ? ZERO3_COMM_FACTOR : 1.0);
-    t.dp_comm_s = allreduce_time_s(pl, bytes);
+    const double bytes = m.total_params() / shard * GRADIENT_BYTES;
     t.dp_busbw_gbyte_s = predict_allreduce(pl).busbw_gbyte_s;
-    t.dp_exposed_s = std::isinf(t.dp_comm_s) ? INF : std::max(0.0, t.dp_comm_s - compute_mb);
+    if (plan.zero == ZeroStage::parameters) {
+      const double per_mb = allreduce_time_s(pl, ZERO3_COMM_FACTOR * bytes);
+      t.dp_comm_s = mb * per_mb;
+      t.dp_exposed_s = std::isinf(per_mb) ? INF : mb * std::max(0.0, per_mb - compute_mb);
+    } else {
+      t.dp_comm_s = allreduce_time_s(pl, bytes);
+      t.dp_exposed_s = std::isinf(t.dp_comm_s) ? INF : std::max(0.0, t.dp_comm_s - compute_mb);
+    }
   }
   t.exposed_comm_s = t.tp_comm_s + t.pp_comm_s + t.dp_exposed_s;
   t.step_s = t.compute_s + t.exposed_comm_s + t.bubble_s;

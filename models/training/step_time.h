@@ -7,7 +7,8 @@
 //! (t_compute + t_tp), i.e. a share (p - 1) / (v m + p - 1) of the step (Narayanan et al. 2021).
 //! Overlap rule: tensor-parallel and pipeline transfers are exposed (Megatron-LM runs them on the
 //! critical path); the data-parallel reduce-scatter + all-gather hides behind one micro-batch's
-//! compute (the last backward and the first forward) and only the rest is exposed.
+//! compute (the last backward and the first forward) and only the rest is exposed; under ZeRO-3
+//! every micro-batch gathers the parameters again, hidden behind its own compute.
 //! MFU = model FLOPs / (GPUs x peak x step) is an output. docs/estimate.md states every formula.
 #include <cstdint>
 #include <optional>

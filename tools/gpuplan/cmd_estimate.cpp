@@ -310,13 +310,14 @@ int run_inference(const EstimateFlags& f) {
   Problems p;
   auto model = read_model(f, p);
   const auto [it, gpu] = read_hardware(f, p);
-  auto precision = read_precision(f, p);
-  if (precision && *precision != Precision::fp16 && *precision != Precision::bf16 &&
-      *precision != Precision::fp8) {
-    p.add("--precision", "serving takes fp16, bf16 or fp8 weights");
-    precision.reset();
-  }
   inference::ServingRequest r;
+  if (const auto precision = read_precision(f, p)) {
+    if (*precision == Precision::fp16 || *precision == Precision::bf16 ||
+        *precision == Precision::fp8)
+      r.precision = *precision;
+    else
+      p.add("--precision", "serving takes fp16, bf16 or fp8 weights");
+  }
   if (auto b = whole(f.batch.empty() ? "1" : f.batch, "--batch", 1, 1u << 20, p)) r.batch = *b;
   const auto read_tokens = [&](const std::string& text, const char* flag, double& out) {
     const auto v = parse_count(text);
@@ -338,7 +339,6 @@ int run_inference(const EstimateFlags& f) {
     p.print();
     return 2;
   }
-  r.precision = precision.value_or(Precision::fp16);  // set: checked above
   const auto e = inference::estimate_serving(*model, *gpu, it->intra_node_fabric, r);
   const std::string label = model->name.empty() ? "the model" : model->name;
   if (!e.fits) {

@@ -199,16 +199,18 @@ TEST_CASE("models::training::step_time") {
     // 32 micro-batches x 4 replicas x 8,192 tokens.
     CHECK(t.tokens_per_step == 32 * 4 * 8192);
   }
-  SUBCASE("a slow network exposes the data-parallel sync; fast NVLink nodes hide it") {
+  SUBCASE("single-L4 VMs on 10 GbE at the scale a 3-week 13B run needs fall below the floor") {
     const InstanceType& g6 = *cat.find_instance("g6.xlarge");
     const GpuSpec& l4 = *cat.find_gpu("L4");
     const auto shape = shape_for_params(13e9);
     SearchLimits lim;
     lim.sequences_per_step = 4e6 / 2048;
-    const auto slow = fastest_plan(*shape, Cluster{&g6, &l4, 512}, Precision::bf16, lim);
+    // 7.8e22 FLOPs in 21 days at ~30% of 121 TFLOPS needs about 1,300 L4.
+    const auto slow = fastest_plan(*shape, Cluster{&g6, &l4, 1300}, Precision::bf16, lim);
     REQUIRE(slow);
-    // 13B of bf16 gradients over 10 Gb/s per GPU takes tens of seconds a step.
-    CHECK(slow->time.exposed_comm_s > slow->time.compute_s);
+    CAPTURE(slow->time.mfu);
+    // Gradient sync and pipeline sends over 10 Gb/s per GPU take a third of the step or more.
+    CHECK(slow->time.exposed_comm_s > 0.3 * slow->time.step_s);
     CHECK(slow->time.mfu < DEFAULT_MFU_FLOOR);
     CHECK(not_recommended_reason(slow->time, DEFAULT_MFU_FLOOR).find("exposed communication") !=
           std::string::npos);
@@ -216,6 +218,7 @@ TEST_CASE("models::training::step_time") {
     REQUIRE(fast);
     CHECK(fast->time.dp_exposed_s < 0.05 * fast->time.step_s);
     CHECK(fast->time.mfu > 0.35);
+    CHECK(fast->time.mfu > 2 * slow->time.mfu);
     CHECK(not_recommended_reason(fast->time, DEFAULT_MFU_FLOOR).empty());
   }
   SUBCASE("the search returns a plan that fits, and none when nothing can") {
@@ -236,9 +239,9 @@ TEST_CASE("models::training::step_time") {
     CHECK(plan_problem(m, plan(8, 1, 1, 1, 1), c).find("cluster has 16") != std::string::npos);
   }
   SUBCASE("kernel efficiency rises with the GEMM width and is stated per generation") {
-    // w / (w + 512): half the limit at 512 columns per rank, 80% of it at 2,048.
-    CHECK(compute_efficiency(h100, 512) == doctest::Approx(0.35));
-    CHECK(compute_efficiency(h100, 2048) == doctest::Approx(0.56));
+    // 0.74 x w / (w + 512): half the hopper limit at 512 columns per rank, 80% of it at 2,048.
+    CHECK(compute_efficiency(h100, 512) == doctest::Approx(0.37));
+    CHECK(compute_efficiency(h100, 2048) == doctest::Approx(0.592));
     CHECK(kernel_efficiency("ampere").max > kernel_efficiency("hopper").max);
     CHECK_FALSE(kernel_efficiency("ada").basis.empty());
   }
