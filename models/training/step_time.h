@@ -60,6 +60,7 @@ struct StepTime {
   double model_flops_per_step = 0;  //!< [FLOP] without recomputation
   double mfu = 0;                   //!< model FLOPs / (GPUs x peak x step)
   TrainingMemory memory;            //!< the first stage's GPU
+  //! Whether the first stage's GPU holds its states and activations.
   [[nodiscard]] bool fits() const { return memory.fits(); }
 };
 
@@ -93,12 +94,13 @@ struct SearchLimits {
   uint32_t fixed_pp = 0;          //!< only this pipeline depth (0 = any)
 };
 
-//! The fastest plan for `m` on all GPUs of `c` whose memory fits, with its timing; nullopt when
-//! no plan fits.
+//! A plan with its timing.
 struct SearchResult {
   ParallelPlan plan;
   StepTime time;
 };
+//! The fastest plan (least time per token) for `m` on all GPUs of `c` whose memory fits, with its
+//! timing; nullopt when no plan fits.
 [[nodiscard]] std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c,
                                                        Precision precision,
                                                        const SearchLimits& limits);
