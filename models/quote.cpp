@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <random>
 
 #include "models/catalog_age.h"
 #include "models/collectives.h"
 #include "models/economics/billing.h"
 #include "models/economics/checkpoint.h"
+#include "models/training/step_time.h"
 
 namespace gpuplan::quote {
 namespace {
@@ -28,6 +30,11 @@ constexpr double MAX_SLOWDOWN =
 constexpr double MC_DRAW_BUDGET = 4e6;    // random draws per Monte Carlo of one option (~50 ms)
 constexpr uint32_t MIN_REPLICAS = 50;     // fewest Monte Carlo replicas kept under that budget
 constexpr uint32_t BUDGET_MC_PROBES = 4;  // Monte Carlo checks of a budget-only size search
+// Highest MFU the step-time model reaches on any catalog GPU (its large-GEMM kernel efficiency,
+// 0.8 on ampere): bounds the fewest nodes that can meet a deadline.
+constexpr double MFU_UPPER_BOUND = 0.8;
+// Sequence length of a training request, which gives none: GPT-3's 2,048 (Brown et al. 2020).
+constexpr uint32_t TRAINING_SEQ_LEN = 2048;
 
 // ---- sizing helpers --------------------------------------------------------------------------
 
@@ -204,7 +211,7 @@ TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
   job.tokens = req.tokens;
   job.tokens_per_step = req.tokens_per_step;
   job.precision = req.precision;
-  job.mfu = req.mfu;
+  job.mfu = req.mfu.value_or(0.4);
   job.tensor_parallel = layout.tensor_parallel;
   job.pipeline_parallel = layout.pipeline_parallel;
   job.data_parallel = layout.data_parallel;
@@ -223,7 +230,41 @@ TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
       std::isinf(e.allreduce_s) ? INF : std::max(0.0, e.allreduce_s - req.overlap * e.compute_s);
   s.step_s = e.compute_s + exposed;
   s.work_s = s.steps * s.step_s;
+  s.exposed_comm_step_s = exposed;
+  s.mfu = std::isfinite(s.step_s) ? job.mfu * e.compute_s / s.step_s : 0;
   return s;
+}
+
+std::optional<ModelledSpeed> modelled_training_speed(const TrainingRequest& req,
+                                                     const InstanceType& it, const GpuSpec& gpu,
+                                                     uint32_t nodes) {
+  auto shape = training::shape_for_params(req.params);
+  if (!shape) return std::nullopt;
+  shape->seq_len = TRAINING_SEQ_LEN;
+  training::SearchLimits limits;
+  limits.sequences_per_step = req.tokens_per_step / TRAINING_SEQ_LEN;
+  limits.max_pipeline = MAX_PIPELINE_STAGES;
+  limits.quick = true;
+  const training::Cluster cluster{&it, &gpu, nodes};
+  const auto best = training::fastest_plan(*shape, cluster, req.precision, limits);
+  if (!best) return std::nullopt;
+  const training::StepTime& t = best->time;
+  ModelledSpeed out;
+  out.layout = {best->plan.tp, best->plan.pp, best->plan.dp};
+  TrainingSpeed& s = out.speed;
+  s.modelled = true;
+  s.steps = req.tokens / t.tokens_per_step;
+  s.compute_step_s = t.compute_s;
+  s.allreduce_step_s = t.dp_comm_s;
+  s.exposed_comm_step_s = t.exposed_comm_s;
+  s.bubble_step_s = t.bubble_s;
+  s.step_s = t.step_s;
+  s.work_s = s.steps * s.step_s;
+  s.mfu = t.mfu;
+  s.micro_batches = best->plan.micro_batches;
+  s.dp_busbw_gbyte_s = t.dp_busbw_gbyte_s;
+  s.kernel_efficiency = t.efficiency;
+  return out;
 }
 
 SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, double restart_s,
@@ -309,12 +350,27 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     SpotTiming timing;
     double hourly = 0;
   };
+  // NOTE: the modelled plan search costs ~0.1 ms a size and the size searches below revisit sizes;
+  // each size is searched once.
+  std::map<uint32_t, std::optional<ModelledSpeed>> speeds;
+  const auto speed_at = [&](uint32_t nodes) -> const std::optional<ModelledSpeed>& {
+    auto [pos, fresh] = speeds.try_emplace(nodes);
+    if (fresh) {
+      if (req.mfu) {
+        if (const auto layout = fit_training_layout(req, gpu, gpn, nodes))
+          pos->second = ModelledSpeed{*layout, training_speed(req, it, gpu, nodes, *layout)};
+      } else {
+        pos->second = modelled_training_speed(req, it, gpu, nodes);
+      }
+    }
+    return pos->second;
+  };
   const auto evaluate = [&](uint32_t nodes, bool with_mc, Eval& e) {
-    const auto layout = fit_training_layout(req, gpu, gpn, nodes);
-    if (!layout) return false;
+    const auto& sp = speed_at(nodes);
+    if (!sp) return false;
     e.nodes = nodes;
-    e.layout = *layout;
-    e.speed = training_speed(req, it, gpu, nodes, *layout);
+    e.layout = sp->layout;
+    e.speed = sp->speed;
     if (!std::isfinite(e.speed.work_s)) return false;
     e.spot_nodes = static_cast<uint32_t>(std::ceil(plan.spot_share * nodes - 1e-9));
     e.hourly = cluster_price_per_hour(nodes, e.spot_nodes, *price);
@@ -333,7 +389,19 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
   uint32_t min_nodes = static_cast<uint32_t>(
       std::clamp<uint64_t>(ceil_div(req.params * (WEIGHT_BYTES + GRADIENT_BYTES), usable * gpn), 1,
                            max_nodes_here + 1ull));
-  while (min_nodes <= max_nodes_here && !fit_training_layout(req, gpu, gpn, min_nodes)) ++min_nodes;
+  // Smallest size with a fitting plan, by bisection (more nodes shard more, so fitting is
+  // monotone in the size).
+  if (!speed_at(min_nodes)) {
+    uint32_t lo = min_nodes, hi = max_nodes_here + 1;  // lo does not fit; hi = none tried fits
+    while (hi - lo > 1) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (speed_at(mid))
+        hi = mid;
+      else
+        lo = mid;
+    }
+    min_nodes = hi;
+  }
   if (min_nodes > max_nodes_here) {
     opt.infeasible_reason =
         max_nodes_here == 1
@@ -347,7 +415,8 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
   bool found = false;
   if (req.deadline_s) {
     // Compute-only lower bound on the nodes: no cluster below it meets the deadline.
-    const double gpu_s = req.tokens * 6 * req.params / (peak * 1e12 * req.mfu);
+    const double gpu_s =
+        req.tokens * 6 * req.params / (peak * 1e12 * req.mfu.value_or(MFU_UPPER_BOUND));
     uint32_t nodes =
         std::max<uint32_t>(min_nodes, static_cast<uint32_t>(std::min<uint64_t>(
                                           ceil_div(gpu_s / *req.deadline_s, gpn), max_nodes_here)));
@@ -371,7 +440,20 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     uint32_t fastest = lo;
     for (uint32_t n = lo + 1; n <= hi; ++n)
       if (expected_at(n) < expected_at(fastest)) fastest = n;
-    // The smallest cluster up to the fastest whose time to finish (P90 with spot) fits.
+    // The smallest cluster up to the fastest whose time to finish (P90 with spot) fits: bisection
+    // for the first expectation within the deadline (the time falls with size up to the
+    // fastest), then upwards while the P90 misses.
+    if (nodes < fastest && expected_at(nodes) > *req.deadline_s) {
+      uint32_t lo = nodes, hi = fastest;  // lo misses the deadline
+      while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (expected_at(mid) > *req.deadline_s)
+          lo = mid;
+        else
+          hi = mid;
+      }
+      nodes = hi;
+    }
     for (; nodes <= fastest; ++nodes) {
       Eval e;
       if (!evaluate(nodes, false, e) || e.timing.expected_s > *req.deadline_s) continue;
@@ -457,6 +539,16 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     opt.meets_deadline = opt.meets_deadline && best.timing.p90_s <= *req.deadline_s;
   if (req.budget_usd) opt.within_budget = opt.total_usd <= *req.budget_usd;
   opt.risk = risk_level(plan.spot_share, best.timing.p50_s / best.speed.work_s - 1);
+  if (best.speed.modelled && best.speed.mfu < req.mfu_floor) {
+    training::StepTime t;
+    t.mfu = best.speed.mfu;
+    t.step_s = best.speed.step_s;
+    t.exposed_comm_s = best.speed.exposed_comm_step_s;
+    t.bubble_s = best.speed.bubble_step_s;
+    t.efficiency = best.speed.kernel_efficiency;
+    opt.recommended = false;
+    opt.not_recommended_reason = training::not_recommended_reason(t, req.mfu_floor);
+  }
   return opt;
 }
 
@@ -583,14 +675,15 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
     }
   }
   // Feasible first, then those meeting every target, then the cheapest total; ties by time.
-  std::stable_sort(
-      q.training.begin(), q.training.end(), [](const TrainingOption& a, const TrainingOption& b) {
-        const auto key = [](const TrainingOption& o) {
-          return std::make_tuple(!o.feasible, !(o.meets_deadline && o.within_budget),
-                                 o.feasible ? o.total_usd : INF, o.feasible ? o.timing.p90_s : INF);
-        };
-        return key(a) < key(b);
-      });
+  std::stable_sort(q.training.begin(), q.training.end(),
+                   [](const TrainingOption& a, const TrainingOption& b) {
+                     const auto key = [](const TrainingOption& o) {
+                       return std::make_tuple(!o.feasible, !(o.meets_deadline && o.within_budget),
+                                              !o.recommended, o.feasible ? o.total_usd : INF,
+                                              o.feasible ? o.timing.p90_s : INF);
+                     };
+                     return key(a) < key(b);
+                   });
   std::stable_sort(q.inference.begin(), q.inference.end(),
                    [](const InferenceOption& a, const InferenceOption& b) {
                      const auto key = [](const InferenceOption& o) {

@@ -2,13 +2,16 @@
 //! `gpuplan quote`: the request a sales engineer writes (training and/or inference), its
 //! validation with JSON-pointer diagnostics, and the analytic sizing of every catalog option.
 //!
-//! Training: 6·N·D FLOPs at a stated MFU (Kaplan et al. 2020), ZeRO-1 memory fit (models/speed.h),
-//! the data-parallel gradient all-reduce over the instance's NVLink and NICs
-//! (models/collectives.h), and spot preemptions through Young/Daly checkpointing
-//! (models/economics/checkpoint.h) with a Monte Carlo of Poisson interruptions for the P50/P90 time
-//! to finish. Inference: M/M/c with Erlang C, where a server is one decode slot of a model replica
-//! whose token rate comes from memory bandwidth / weight bytes (the decode roofline). Every
-//! function here is pure; the engine check of the inference sizing is study/quote_check.h.
+//! Training: per instance and cluster size, the fastest fitting parallel plan of the step-time
+//! model (models/training/step_time.h: kernel efficiency by GPU generation, tensor/pipeline/data
+//! communication over the instance's NVLink and NICs, pipeline bubble, activation memory), so the
+//! MFU is an output; a request's `mfu` overrides it with 6·N·D FLOPs at that MFU (Kaplan et al.
+//! 2020) and the ZeRO-1 layout of models/speed.h. Plans below `mfu_floor` are not recommended. Spot
+//! preemptions through Young/Daly checkpointing (models/economics/checkpoint.h) with a Monte Carlo
+//! of Poisson interruptions for the P50/P90 time to finish. Inference: M/M/c with Erlang C, where a
+//! server is one decode slot of a model replica whose token rate comes from memory bandwidth /
+//! weight bytes (the decode roofline). Every function here is pure; the engine check of the
+//! inference sizing is study/quote_check.h.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -27,9 +30,6 @@
 
 namespace gpuplan::quote {
 
-//! Default MFU: Llama 3 405B reached 38-43% BF16 MFU on 8K-16K H100 (arXiv:2407.21783 Table 4);
-//! PaLM 46.2% (arXiv:2204.02311). 0.40 is the middle of the measured range.
-inline constexpr double DEFAULT_MFU = 0.4;
 //! Default per-node spot preemption hazard [per node-hour]: 0.24, the 4-node loss rate of the
 //! SkyPilot spot-traces (AWS p3, 2022-23; github.com/skypilot-org/spot-traces, derived).
 inline constexpr double DEFAULT_SPOT_HAZARD_PER_NODE_HOUR = 0.24;
@@ -52,7 +52,10 @@ struct TrainingRequest {
   std::optional<double> deadline_s;  //!< [s] finish within (P90 for spot options)
   std::optional<double> budget_usd;  //!< [USD] total cost ceiling
   Precision precision = Precision::bf16;
-  double mfu = DEFAULT_MFU;  //!< of the dense peak at `precision`, end to end
+  //! Fixed MFU of the dense peak at `precision`, end to end; absent = the step-time model decides.
+  std::optional<double> mfu;
+  //! Options whose modelled MFU is below this are "not recommended" (training::DEFAULT_MFU_FLOOR).
+  double mfu_floor = 0.20;
   double tokens_per_step = DEFAULT_TOKENS_PER_STEP;  //!< global batch [tokens]
   //! Share of a step's compute time the gradient all-reduce can hide behind, [0, 1].
   double overlap = 1.0;
@@ -169,12 +172,18 @@ struct TrainingSpeed {
   double allreduce_step_s = 0;  //!< [s] per step, data-parallel gradient all-reduce
   double step_s = 0;            //!< [s] compute + the part of the all-reduce not hidden
   double steps = 0;
-  double work_s = 0;            //!< [s] steps x step_s
-  double dp_busbw_gbyte_s = 0;  //!< [GB/s] predicted all-reduce bus bandwidth
+  double work_s = 0;               //!< [s] steps x step_s
+  double dp_busbw_gbyte_s = 0;     //!< [GB/s] predicted all-reduce bus bandwidth
+  double mfu = 0;                  //!< model FLOPs / (GPUs x peak x step_s)
+  double exposed_comm_step_s = 0;  //!< [s] per step, communication not hidden by compute
+  double bubble_step_s = 0;        //!< [s] per step, pipeline fill and drain
+  uint32_t micro_batches = 1;      //!< per step and pipeline
+  double kernel_efficiency = 0;    //!< achieved / peak FLOPs of the kernels (modelled only)
+  bool modelled = false;           //!< from the step-time model (false: the request's fixed MFU)
 };
 
-//! Speed of `req` on `nodes` nodes of `it` laid out as `layout`: compute from 6ND / (GPUs x peak x
-//! MFU); the all-reduce hides behind up to `overlap` x compute of each step.
+//! Speed of `req` at its fixed MFU on `nodes` nodes of `it` laid out as `layout`: compute from 6ND
+//! / (GPUs x peak x MFU); the all-reduce hides behind up to `overlap` x compute of each step.
 [[nodiscard]] TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
                                            const GpuSpec& gpu, uint32_t nodes,
                                            const TrainingLayout& layout);
@@ -217,8 +226,10 @@ struct TrainingOption {
   double usd_per_tflops_hour = 0;  //!< [USD per peak TFLOPS-hour] at the request's precision
   bool meets_deadline = true;
   bool within_budget = true;
-  bool stale = false;  //!< price dated more than a year before the quote
-  std::string risk;    //!< none | low | medium | high (time lost to preemption)
+  bool stale = false;                  //!< price dated more than a year before the quote
+  std::string risk;                    //!< none | low | medium | high (time lost to preemption)
+  bool recommended = true;             //!< modelled MFU at or above the request's floor
+  std::string not_recommended_reason;  //!< why not ("" when recommended)
 };
 
 //! One sized inference option.
@@ -266,6 +277,17 @@ using queueing::mmc_response_tail;
 //! Instance types the options select, in catalog order.
 [[nodiscard]] std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
                                                                    const QuoteOptions& o);
+
+//! Fastest fitting plan of the step-time model for `req` on `nodes` nodes of `it` (a GPT-style
+//! shape of req.params, sequence 2,048, global batch tokens_per_step); nullopt when none fits.
+struct ModelledSpeed {
+  TrainingLayout layout;
+  TrainingSpeed speed;
+};
+[[nodiscard]] std::optional<ModelledSpeed> modelled_training_speed(const TrainingRequest& req,
+                                                                   const InstanceType& it,
+                                                                   const GpuSpec& gpu,
+                                                                   uint32_t nodes);
 
 //! Sizes one training option; infeasible options say why.
 [[nodiscard]] TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,

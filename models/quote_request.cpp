@@ -93,7 +93,8 @@ std::optional<TrainingRequest> read_training(const json& j, Diagnostics& d) {
           s.read("budget", [&](const json& v, const std::string& p) { return r.money(v, p, 0); }))
     t.budget_usd = *x;
   set_if(precision(r, s, {"bf16", "fp16", "fp8", "tf32", "fp32"}), t.precision);
-  set_if(s.read("mfu", number(0.01, 1)), t.mfu);
+  if (auto x = s.read("mfu", number(0.01, 1))) t.mfu = *x;
+  set_if(s.read("mfu_floor", number(0, 1)), t.mfu_floor);
   set_if(s.read("tokens_per_step", count(1, 1e12)), t.tokens_per_step);
   set_if(s.read("overlap", number(0, 1)), t.overlap);
   set_if(s.read("checkpoint", duration(0)), t.checkpoint_s);
@@ -195,7 +196,7 @@ const std::vector<std::string>& request_keys() {
 }
 const std::vector<std::string>& training_keys() {
   static const std::vector<std::string> k = {
-      "params",          "tokens",  "deadline",   "budget",  "precision",   "mfu",
+      "params",          "tokens",  "deadline",   "budget",  "precision",   "mfu",     "mfu_floor",
       "tokens_per_step", "overlap", "checkpoint", "restart", "replacement", "max_gpus"};
   return k;
 }

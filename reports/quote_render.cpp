@@ -92,6 +92,7 @@ std::string training_flags(const TrainingOption& o) {
   const auto add = [&](const char* s) { f += (f.empty() ? "" : ", ") + std::string(s); };
   if (!o.meets_deadline) add("misses deadline");
   if (!o.within_budget) add("over budget");
+  if (!o.recommended) add(("not recommended (MFU " + format_percent(o.speed.mfu, 0) + ")").c_str());
   if (o.stale) add("stale price");
   return f;
 }
@@ -158,7 +159,8 @@ std::string training_request_text(const TrainingRequest& t) {
   if (t.deadline_s) s += " within " + time_text(*t.deadline_s);
   if (t.budget_usd)
     s += std::string(t.deadline_s ? " and " : " within ") + money_text(*t.budget_usd);
-  s += " (" + std::string(precision_name(t.precision)) + ", MFU " + format_percent(t.mfu, 0) +
+  s += " (" + std::string(precision_name(t.precision)) + ", MFU " +
+       (t.mfu ? format_percent(*t.mfu, 0) : std::string("modelled per instance")) +
        "; 6·N·D = " + sci(6 * t.params * t.tokens) + " FLOPs)";
   return s;
 }
@@ -184,25 +186,42 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                      sci(6 * t.params * t.tokens) +
                      " FLOPs (2ND forward + 4ND backward; no activation recomputation).",
                  "Kaplan et al. 2020, arXiv:2001.08361"});
-    a.push_back({"MFU",
-                 format_percent(t.mfu, 0) + " of the dense " + precision_name(t.precision) +
-                     " tensor peak, end to end (communication and stalls included, as published "
-                     "MFUs are measured); the same on every GPU type.",
-                 "Llama 3 405B: 38–43% BF16 MFU on 8K–16K H100 (arXiv:2407.21783 Table 4); PaLM "
-                 "46.2% (Chowdhery et al. 2022, arXiv:2204.02311)"});
+    if (t.mfu)
+      a.push_back({"MFU",
+                   format_percent(*t.mfu, 0) + " of the dense " + precision_name(t.precision) +
+                       " tensor peak, end to end, as the request states; the same on every GPU "
+                       "type.",
+                   "the request"});
+    else
+      a.push_back(
+          {"MFU",
+           "An output of the step-time model per instance and cluster size: the fastest fitting "
+           "plan (tensor parallel inside a node, pipeline, data parallel, ZeRO, recomputation) "
+           "at a kernel efficiency by GPU generation, plus exposed tensor/pipeline/data-parallel "
+           "communication and the pipeline bubble. Options below " +
+               format_percent(t.mfu_floor, 0) + " MFU are not recommended.",
+           "Reproduces Megatron-LM (Korthikanti et al. 2022) and Llama 3 405B (arXiv:2407.21783 "
+           "Table 4) MFUs within 5 points; docs/estimate.md"});
     a.push_back({"Memory fit",
-                 "Mixed-precision Adam, 16 bytes per parameter; ZeRO-1 shards the 12 bytes of "
-                 "optimizer state over data-parallel ranks; 20% of GPU memory kept for "
-                 "activations. Tensor parallel inside a node, pipeline stages across nodes only "
-                 "when needed.",
-                 "Rajbhandari et al. 2020 (ZeRO, SC20)"});
+                 t.mfu ? "Mixed-precision Adam, 16 bytes per parameter; ZeRO-1 shards the 12 bytes "
+                         "of optimizer state over data-parallel ranks; 20% of GPU memory kept for "
+                         "activations. Tensor parallel inside a node, pipeline stages across nodes "
+                         "only when needed."
+                       : "Mixed-precision Adam, 16 bytes per parameter, sharded by the plan's ZeRO "
+                         "stage (1 or 3); activations of the micro-batches in flight with "
+                         "selective or full recomputation; 90% of GPU memory usable.",
+                 "Rajbhandari et al. 2020 (ZeRO, SC20); Korthikanti et al. 2022 (activations)"});
     a.push_back(
         {"Gradient all-reduce",
          "2 bytes per parameter per step over each data-parallel group, global batch " +
              count_text(t.tokens_per_step) +
              " tokens; bus bandwidth from the instance's NVLink and NICs (network at 94% "
-             "of line rate); it hides behind up to " +
-             format_percent(t.overlap, 0) + " of each step's compute.",
+             "of line rate); " +
+             (t.mfu ? "it hides behind up to " + format_percent(t.overlap, 0) +
+                          " of each step's compute."
+                    : std::string("it hides behind one micro-batch's compute (the last backward "
+                                  "and first forward pass); tensor-parallel and pipeline "
+                                  "transfers are exposed.")),
          "nccl-tests busbw (NVIDIA/nccl-tests doc/PERFORMANCE.md; Azure AI-benchmarking-guide "
          "results), NCCL tuning model (src/graph/tuning.cc)"});
     a.push_back(
@@ -401,6 +420,12 @@ json quote_json(const QuoteReport& r) {
                    {"allreduce", o.speed.allreduce_step_s},
                    {"total", o.speed.step_s}};
     t["steps"] = o.speed.steps;
+    t["mfu"] = o.speed.mfu;
+    t["exposed_comm_step_s"] = o.speed.exposed_comm_step_s;
+    t["bubble_step_s"] = o.speed.bubble_step_s;
+    t["micro_batches"] = o.speed.micro_batches;
+    t["recommended"] = o.recommended;
+    if (!o.recommended) t["not_recommended_reason"] = o.not_recommended_reason;
     t["dp_busbw_gbyte_s"] = o.speed.dp_busbw_gbyte_s;
     t["work_s"] = o.speed.work_s;
     t["time_s"] = {{"p50", o.timing.p50_s},

@@ -65,8 +65,9 @@ TEST_CASE("quote::request") {
     REQUIRE(q->training.has_value());
     // 30 days = 2,592,000 s
     CHECK(*q->training->deadline_s == doctest::Approx(2592000));
-    // default MFU 0.4 (DATA.md 6.3)
-    CHECK(q->training->mfu == doctest::Approx(DEFAULT_MFU));
+    // no MFU given: the step-time model decides it per instance; floor 20%
+    CHECK_FALSE(q->training->mfu.has_value());
+    CHECK(q->training->mfu_floor == doctest::Approx(0.2));
     CHECK(q->training->precision == Precision::bf16);
   }
   SUBCASE("pricing names load into the scenario's Pricing enum; on_prem is not a quote plan") {
@@ -147,6 +148,9 @@ TEST_CASE("quote::training") {
   req.params = 70e9;
   req.tokens = 2e12;
   req.deadline_s = 30 * 86400.0;
+  // These cases check the arithmetic of a fixed MFU (the request's override of the step-time
+  // model, tests/models/quote_modelled_test.cpp).
+  req.mfu = 0.4;
   const QuoteOptions o;
 
   SUBCASE("70B on 2T tokens in 30 days needs about 820 H100, rounded up to 103 nodes") {
@@ -265,7 +269,9 @@ TEST_CASE("quote::inference") {
 }
 
 TEST_CASE("quote::make_quote") {
-  SUBCASE("options are ranked feasible first, then meeting targets, then by total cost") {
+  SUBCASE(
+      "options are ranked feasible first, then meeting targets, then recommended, then by total "
+      "cost") {
     Diagnostics d;
     const auto req = parse(R"({"training": {"params": "70B", "tokens": "2T", "deadline": "30d"},
                                "options": {"gpus": ["H100-SXM", "H200"]}})",
@@ -277,8 +283,11 @@ TEST_CASE("quote::make_quote") {
     for (size_t i = 1; i < q.training.size(); ++i) {
       const auto& a = q.training[i - 1];
       const auto& b = q.training[i];
-      if (a.feasible && b.feasible && a.meets_deadline == b.meets_deadline)
+      if (a.feasible && b.feasible && a.meets_deadline == b.meets_deadline &&
+          a.recommended == b.recommended)
         CHECK(a.total_usd <= b.total_usd);
+      if (a.feasible && b.feasible && a.meets_deadline == b.meets_deadline)
+        CHECK(a.recommended >= b.recommended);
       CHECK(a.feasible >= b.feasible);
     }
   }

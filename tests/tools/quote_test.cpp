@@ -61,7 +61,7 @@ TEST_CASE("tools::quote") {
   SUBCASE("the 70B anchor: 824 H100 on 103 p5.48xlarge, cost = GPUs x hours x price") {
     const fs::path out = fresh_dir("quote-anchor");
     const CliRun r = gpuplan(
-        "quote --params 70B --tokens 2T --deadline 30d --instance p5.48xlarge "
+        "quote --params 70B --tokens 2T --deadline 30d --instance p5.48xlarge --mfu 0.4 "
         "--no-pdf --out " +
         out.string());
     CAPTURE(r.output);

@@ -15,5 +15,6 @@ CLI::App* add_sweep_command(CLI::App& app, int& exit_code);
 CLI::App* add_quote_command(CLI::App& app, int& exit_code);
 CLI::App* add_recommend_command(CLI::App& app, int& exit_code);
 CLI::App* add_compare_command(CLI::App& app, int& exit_code);
+CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
 
 }  // namespace gpuplan::cli
