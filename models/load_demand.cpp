@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "models/csv_records.h"
 #include "models/input_file.h"
 #include "models/loader.h"
 
@@ -30,28 +31,30 @@ std::optional<std::vector<ProfilePoint>> parse_schedule_csv(std::string_view csv
                                                             const std::string& file,
                                                             const std::string& pointer,
                                                             Diagnostics& d) {
-  if (csv.substr(0, 3) == "\xEF\xBB\xBF") csv.remove_prefix(3);  // UTF-8 byte order mark
+  csv = csv::without_bom(csv);
   const auto row_error = [&](int line, std::string msg) {
     d.add(Diagnostic{file, line, pointer, DiagCode::parse_error, std::move(msg), {}});
   };
   std::vector<ProfilePoint> out;
   bool header = false, ok = true;
-  int line = 0;
-  for (size_t i = 0; i <= csv.size();) {
-    const size_t nl = std::min(csv.find('\n', i), csv.size());
-    std::string_view row = csv.substr(i, nl - i);
-    i = nl + 1;
-    ++line;
-    if (!row.empty() && row.back() == '\r') row.remove_suffix(1);
-    row = fields::trim(row);
-    if (row.empty() || row.front() == '#') continue;
-    const size_t comma = row.find(',');
-    const std::string_view first = fields::trim(row.substr(0, comma));
-    const std::string_view second =
-        comma == std::string_view::npos ? std::string_view() : fields::trim(row.substr(comma + 1));
+  std::size_t i = 0;
+  int next_line = 1;
+  std::vector<std::string> cells;
+  while (true) {
+    const int line = next_line;
+    const csv::Record r = csv::next_record(csv, i, next_line, cells);
+    if (r == csv::Record::end) break;
+    if (r == csv::Record::unterminated_quote) {
+      row_error(line, "a quoted field is not closed; add the closing '\"'");
+      ok = false;
+      break;
+    }
+    if (csv::blank(cells) || fields::trim(cells[0]).substr(0, 1) == "#") continue;
+    const std::string_view first = fields::trim(cells[0]);
+    const std::string_view second = cells.size() < 2 ? std::string_view() : fields::trim(cells[1]);
     if (!header) {
       header = true;
-      if ((first != "at_s" && first != "at") || second != "multiplier") {
+      if (cells.size() != 2 || (first != "at_s" && first != "at") || second != "multiplier") {
         row_error(line,
                   "the first row must be the header \"at_s,multiplier\" (time since the start, "
                   "multiplier from then on)");
@@ -59,7 +62,7 @@ std::optional<std::vector<ProfilePoint>> parse_schedule_csv(std::string_view csv
       }
       continue;
     }
-    if (comma == std::string_view::npos || second.find(',') != std::string_view::npos) {
+    if (cells.size() != 2) {
       row_error(line, "a row has two fields, at_s and multiplier, e.g. \"2592000,1.5\"");
       ok = false;
       continue;

@@ -32,6 +32,9 @@ void Loader::load_tco(const json& o, Scenario& sc) {
   if (const json* v = get(o, "years")) {
     if (auto n = integer(*v, p + "/years", 1, 30)) t.years = static_cast<uint32_t>(*n);
   }
+  // NOTE: without its own growth the projection grows as the simulated demand does.
+  const double simulated = sc.demand.profile.growth_per_month;
+  if (simulated >= -0.5 && simulated <= 1) t.demand_growth_per_month = simulated;
   if (auto x = opt_number(o, p, "demand_growth_per_month", -0.5, 1)) t.demand_growth_per_month = *x;
   if (auto x = opt_number(o, p, "discount_rate", 0, 1)) t.discount_rate = *x;
   // Where each compared option was written, for errors about it: its array item, else "/tco".

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include "models/catalog.h"
+#include "models/csv_records.h"
 #include "models/data_files.h"
 #include "models/input_file.h"
 
@@ -68,50 +69,6 @@ int days_in_month(int y, int m) {
   return m == 2 && leap ? 29 : DAYS[m - 1];
 }
 
-//! Outcome of reading one CSV record.
-enum class Record { ok, end, unterminated_quote };
-
-// Reads one CSV record (RFC 4180: quoted fields may hold commas, "" and newlines) into
-// `fields`, advancing `i` past it and `line` past every newline it consumed.
-Record next_record(std::string_view t, size_t& i, int& line, std::vector<std::string>& fields) {
-  fields.clear();
-  if (i >= t.size()) return Record::end;
-  std::string cur;
-  bool in_quotes = false;
-  while (i < t.size()) {
-    const char c = t[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < t.size() && t[i + 1] == '"') {
-          cur += '"';
-          i += 2;
-          continue;
-        }
-        in_quotes = false;
-      } else {
-        if (c == '\n') ++line;
-        cur += c;
-      }
-      ++i;
-      continue;
-    }
-    ++i;
-    if (c == '"') {
-      in_quotes = true;
-    } else if (c == ',') {
-      fields.push_back(std::move(cur));
-      cur.clear();
-    } else if (c == '\n') {
-      ++line;
-      break;
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  fields.push_back(std::move(cur));
-  return in_quotes ? Record::unterminated_quote : Record::ok;
-}
-
 // Index of column `name` (exact, else case-insensitive) in `header`, or NONE.
 size_t find_column(const std::vector<std::string>& header, std::string_view name) {
   for (size_t k = 0; k < header.size(); ++k)
@@ -167,7 +124,7 @@ std::optional<TraceData> read_trace(const TraceFormat& fmt, const std::string& p
 std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fmt,
                                      const std::string& file, const std::string& pointer,
                                      Diagnostics& diags) {
-  if (csv.substr(0, 3) == "\xEF\xBB\xBF") csv.remove_prefix(3);  // UTF-8 byte order mark
+  csv = csv::without_bom(csv);
   const size_t errors_before = diags.size() + diags.dropped();
   auto row_error = [&](int line, std::string msg) {
     diags.add(Diagnostic{file, line, "", DiagCode::parse_error, std::move(msg), {}});
@@ -179,7 +136,7 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   int header_line = 1;
   while (header.empty() || (header.size() == 1 && trim(header[0]).empty())) {
     header_line = line;
-    if (next_record(csv, i, line, header) == Record::end) {
+    if (csv::next_record(csv, i, line, header) == csv::Record::end) {
       diags.error(
           pointer, DiagCode::parse_error,
           "trace file " + in_quotes(file) + " is empty; it needs a header row and job rows");
@@ -222,13 +179,13 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
   std::vector<std::string> f;
   while (true) {
     const int row_line = line;
-    const Record r = next_record(csv, i, line, f);
-    if (r == Record::end) break;
-    if (r == Record::unterminated_quote) {
+    const csv::Record r = csv::next_record(csv, i, line, f);
+    if (r == csv::Record::end) break;
+    if (r == csv::Record::unterminated_quote) {
       row_error(row_line, "a quoted field is not closed; add the closing '\"'");
       break;
     }
-    if (f.size() == 1 && trim(f[0]).empty()) continue;  // blank line
+    if (csv::blank(f)) continue;
     if (f.size() != header.size()) {
       row_error(row_line, "row has " + std::to_string(f.size()) + " fields but the header has " +
                               std::to_string(header.size()));

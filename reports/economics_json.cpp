@@ -7,8 +7,8 @@
 namespace gpuplan {
 namespace {
 
+using economics::SECONDS_PER_HOUR;
 using nlohmann::json;
-constexpr double HOUR_S = 3600.0;
 
 }  // namespace
 
@@ -85,7 +85,7 @@ void add_replica_economics(json& r, const Scenario& sc, const CompiledScenario& 
                          {"waves", t.waves}});
     if (p >= r["per_pool"].size()) continue;
     json& jp = r["per_pool"][p];
-    jp["provisioned_gpu_hours"] = b.provisioned_gpu_s / HOUR_S;
+    jp["provisioned_gpu_hours"] = b.provisioned_gpu_s / SECONDS_PER_HOUR;
     jp["peak_nodes"] = t.peak_nodes;
     jp["billing"]["rounding_usd"] = b.rounding_usd;
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/compile.h"
+#include "models/demand_profile.h"
 #include "study/number_text.h"
 
 namespace gpuplan::study {
@@ -35,18 +36,41 @@ std::string set_name(const Scenario& sc, const PoolSetLoad& s) {
   return "Pools " + names + " (" + gpus + " together)";
 }
 
+// A time as "month 5.8 (day 175)": months of 730 h since the start of the run.
+std::string month_text(double t_s) {
+  return "month " + grouped_number(t_s / PROFILE_MONTH_S, 1) + " (day " +
+         grouped_number(t_s / (24 * PROFILE_HOUR_S), 0) + ")";
+}
+
+// The warning for a set that keeps up over the window on average but not in its busiest week.
+std::string peak_warning(const Scenario& sc, const PoolSetLoad& s) {
+  return set_name(sc, s) + ": offered " + times_capacity(s.load) +
+         " on average over the window, but the demand grows: the offered load reaches its "
+         "capacity from " +
+         month_text(*s.reaches_capacity_s) + " and grows to " + times_capacity(s.peak_load) +
+         " by " + month_text(s.peak_end_s) +
+         ", the end of its busiest week. From then on the queue grows without bound and the "
+         "window's waits understate the end of the horizon; add capacity before that month "
+         "(staged purchases, a burst pool).";
+}
+
 }  // namespace
 
 std::vector<std::string> load_warnings(const Scenario& sc) {
   std::vector<std::string> w;
   std::vector<std::vector<uint32_t>> flagged;
   for (const PoolSetLoad& s : pool_set_loads(sc)) {
-    if (!overloaded(s.load)) continue;
+    const bool at_peak = s.reaches_capacity_s.has_value();
+    if (!overloaded(s.load) && !at_peak) continue;
     const bool repeats = std::any_of(flagged.begin(), flagged.end(), [&](const auto& f) {
       return std::includes(s.pools.begin(), s.pools.end(), f.begin(), f.end());
     });
     if (repeats) continue;
     flagged.push_back(s.pools);
+    if (!overloaded(s.load)) {
+      w.push_back(peak_warning(sc, s));
+      continue;
+    }
     const JobClass& jc = sc.workload[s.driver];
     std::string why = "class " + jc.name + " drives it (" +
                       grouped_number(s.driver_load, s.driver_load < 10 ? 2 : 0) + "x alone";

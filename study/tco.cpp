@@ -8,12 +8,14 @@
 #include <string>
 
 #include "models/economics/tco.h"
+#include "models/offered_load.h"
+#include "study/number_text.h"
 
 namespace gpuplan::study {
 namespace {
 
+using economics::SECONDS_PER_HOUR;
 using nlohmann::json;
-constexpr double HOUR_S = 3600.0;
 
 json series(const Eigen::VectorXd& v) {
   return json(std::vector<double>(v.data(), v.data() + v.size()));
@@ -207,9 +209,18 @@ json mean_document(const std::vector<json>& docs) {
 json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
                     const std::vector<double>& pool_busy_gpu_s) {
   const TcoConfig& t = *sc.tco;
-  const double window_h = (sc.horizon_s - sc.warmup_s) / HOUR_S;
+  const double window_h = (sc.horizon_s - sc.warmup_s) / SECONDS_PER_HOUR;
   const uint32_t months = t.years * 12;
-  const double d0 = window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h : 0;
+  // NOTE: a demand that grows (or steps) inside the run measures more in the window than in its
+  // first month; the projection starts from month 0's, so growth is not counted twice.
+  const double window_work = offered_work_rate(sc, sc.warmup_s, sc.horizon_s);
+  const double month0_work =
+      offered_work_rate(sc, 0, economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
+  const double month0_share = window_work > 0 && month0_work > 0 && window_work != month0_work
+                                  ? month0_work / window_work
+                                  : 1.0;
+  const double d0 =
+      window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h * month0_share : 0;
   const auto demand = economics::monthly_demand_gpu_hours({d0, t.demand_growth_per_month, months});
   const economics::CostBasis basis =
       t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash;
@@ -219,7 +230,13 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
       {"discount_rate", t.discount_rate},
       {"demand_growth_per_month", t.demand_growth_per_month},
       {"initial_demand_gpu_hours_per_month", d0},
-      {"demand_source", "useful GPU-hours of the simulated window, scaled to 730 h per month"}};
+      {"demand_source",
+       month0_share == 1.0
+           ? "useful GPU-hours of the simulated window, scaled to 730 h per month"
+           : "useful GPU-hours of the simulated window, scaled to 730 h per month and to the "
+             "run's first month by its rate profiles (x" +
+                 grouped_number(month0_share, 4) + ")"},
+      {"month0_per_window", month0_share}};
   if (!demand) return out;
   out["demand_gpu_hours_per_month"] = series(*demand);
 
@@ -239,7 +256,7 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   for (const Pool& pool : sc.pools)
     if (pool.pricing == Pricing::on_prem)
       for (uint32_t m = 0; m < months; ++m)
-        scenario_onprem[m] += pool.nodes_at(m * economics::HOURS_PER_MONTH * HOUR_S);
+        scenario_onprem[m] += pool.nodes_at(m * economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
   if (t.server_pool_idx) node = sc.pools[*t.server_pool_idx].econ.on_prem;
   const Eigen::VectorXd none = Eigen::VectorXd::Zero(months);
   json options = json::object();

@@ -1,7 +1,7 @@
-//! Whole-process speed and memory: `gpuplan run` as a child process (wall time and the child's
-//! peak RSS) next to the bare M/M/64 loop in this process on the same queue, so the run/bare ratio
-//! reads off one benchmark run. The scenarios live in tools/bench/scenarios/; the gpuplan binary
-//! is the one next to this benchmark binary.
+//! Whole-process speed and memory: `gpuplan run` (and `gpuplan mc` for the growth study) as a
+//! child process (wall time and the child's peak RSS) next to the bare M/M/64 loop in this process
+//! on the same queue, so the run/bare ratio reads off one benchmark run. The scenarios live in
+//! tools/bench/scenarios/; the gpuplan binary is the one next to this benchmark binary.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -123,12 +123,14 @@ fs::path bench_scenario(const std::string& name) {
   return {};
 }
 
-//! Runs `gpuplan run SCENARIO --quiet --out TMP [extra...]` once per iteration and reports wall
-//! time, the child's CPU time (steadier than wall time on a shared machine) and peak RSS, and jobs
-//! and mean wait from its result.json; returns the temporary directory's path for the caller's own
-//! checks, or an empty path after SkipWithError.
-fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_name,
-                           const std::vector<std::string>& extra, const TempDir& tmp) {
+//! Runs `gpuplan COMMAND SCENARIO --quiet --out TMP [extra...]` (COMMAND: run, mc) once per
+//! iteration and reports wall time, the child's CPU time (steadier than wall time on a shared
+//! machine) and peak RSS, and jobs and mean wait from its result.json (a study's: means per
+//! replication); returns the temporary directory's path for the caller's own checks, or an empty
+//! path after SkipWithError.
+fs::path bench_gpuplan(benchmark::State& state, const std::string& command,
+                       const std::string& scenario_name, const std::vector<std::string>& extra,
+                       const TempDir& tmp) {
   const fs::path gpuplan = exe_dir() / "gpuplan";
   const fs::path scenario = bench_scenario(scenario_name);
   if (!fs::exists(gpuplan)) {
@@ -143,7 +145,7 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
                             .c_str());
     return {};
   }
-  std::vector<std::string> args = {gpuplan.string(), "run",   scenario.string(),
+  std::vector<std::string> args = {gpuplan.string(), command, scenario.string(),
                                    "--quiet",        "--out", (tmp.path() / "out").string()};
   args.insert(args.end(), extra.begin(), extra.end());
   double wall_sum = 0, cpu_sum = 0, peak_mb = 0;
@@ -153,9 +155,9 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
       const std::string why = r.exit_code == 2 && !extra.empty()
                                   ? " (an option this build lacks? " + extra.front() + ")"
                                   : std::string();
-      state.SkipWithError(
-          ("gpuplan run exited " + std::to_string(r.exit_code) + why + ": " + r.first_error_line)
-              .c_str());
+      state.SkipWithError(("gpuplan " + command + " exited " + std::to_string(r.exit_code) + why +
+                           ": " + r.first_error_line)
+                              .c_str());
       return {};
     }
     wall_sum += r.wall_s;
@@ -182,7 +184,7 @@ fs::path bench_gpuplan_run(benchmark::State& state, const std::string& scenario_
 //! `gpuplan run` on an M/M/64 of state.range(0) jobs (mm64_1m/5m/20m.json), no per-job file.
 void bm_process_run_mm64(benchmark::State& state, const char* scenario) {
   const TempDir tmp;
-  bench_gpuplan_run(state, scenario, {}, tmp);
+  bench_gpuplan(state, "run", scenario, {}, tmp);
   state.SetLabel("whole process, gpuplan run --quiet");
 }
 
@@ -206,7 +208,7 @@ void bm_bare_loop_mm64(benchmark::State& state) {
 void bm_process_run_mm64_jobs(benchmark::State& state, const char* scenario) {
   const TempDir tmp;
   const fs::path jobs_csv = tmp.path() / "jobs.csv";
-  if (bench_gpuplan_run(state, scenario, {"--jobs", jobs_csv.string()}, tmp).empty()) return;
+  if (bench_gpuplan(state, "run", scenario, {"--jobs", jobs_csv.string()}, tmp).empty()) return;
   std::ifstream in(jobs_csv, std::ios::binary);
   const int64_t lines =
       std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
@@ -221,8 +223,17 @@ void bm_process_run_mm64_jobs(benchmark::State& state, const char* scenario) {
 //! `gpuplan run` on one simulated year of 4,096 GPUs under the Philly-shaped mix at 70 % load.
 void bm_process_run_philly_year_4096(benchmark::State& state) {
   const TempDir tmp;
-  bench_gpuplan_run(state, "philly_year_4096.json", {}, tmp);
+  bench_gpuplan(state, "run", "philly_year_4096.json", {}, tmp);
   state.SetLabel("whole process, gpuplan run --quiet, 1 simulated year");
+}
+
+//! Issue 11's target: `gpuplan mc` of a 12-month growth study of 1,024 GPUs (growth_year_1024.json)
+//! with 200 replications on 2 threads, in under 60 s.
+void bm_process_mc_growth_year_1024(benchmark::State& state) {
+  const TempDir tmp;
+  bench_gpuplan(state, "mc", "growth_year_1024.json",
+                {"--replications", "200", "--threads", "2", "--backend", "cpu"}, tmp);
+  state.SetLabel("whole process, gpuplan mc -n 200 --threads 2, 12 simulated months");
 }
 
 // NOTE: registered size by size (bare loop, then run, then run --jobs) so each ratio's two sides
@@ -247,6 +258,10 @@ const bool registered = [] {
           ->Unit(benchmark::kMillisecond);
   }
   benchmark::RegisterBenchmark("bm_process_run_philly_year_4096", bm_process_run_philly_year_4096)
+      ->Iterations(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("bm_process_mc_growth_year_1024", bm_process_mc_growth_year_1024)
       ->Iterations(1)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "models/economics/billing.h"
 #include "models/economics/checkpoint.h"
 
 using namespace gpuplan::economics;
@@ -12,7 +13,6 @@ using namespace gpuplan::economics;
 namespace {
 
 constexpr double MINUTE_S = 60.0;
-constexpr double HOUR_S = 3600.0;
 
 // τ in [lo_s, hi_s] minimising the exact expected completion time per unit of work, scanned in
 // steps of step_s; work = 1000·τ so every segment is full and the ratio is the W → ∞ slowdown.
@@ -60,15 +60,16 @@ double simulate_completion_s(const CheckpointedJob& job, double interval_s, doub
 
 TEST_CASE("economics::checkpoint" * doctest::test_suite("economics")) {
   SUBCASE("Daly's interval matches DATA.md 3.3: M = 24 h, delta = 5 min gives about 117 min") {
-    const double tau_s = *daly_interval_s(5 * MINUTE_S, 24 * HOUR_S);
+    const double tau_s = *daly_interval_s(5 * MINUTE_S, 24 * SECONDS_PER_HOUR);
     // √(2·5·1440)·(1 + ⅓·√(5/2880) + ⅑·5/2880) − 5 = 116.69 min (Daly 2006, Fig. 3: ≈ 117).
     CHECK(tau_s / MINUTE_S == doctest::Approx(116.69).epsilon(1e-3));
     // Young's first-order interval is √(2·5·1440) = 120 min.
-    CHECK(*young_interval_s(5 * MINUTE_S, 24 * HOUR_S) / MINUTE_S == doctest::Approx(120.0));
+    CHECK(*young_interval_s(5 * MINUTE_S, 24 * SECONDS_PER_HOUR) / MINUTE_S ==
+          doctest::Approx(120.0));
   }
 
   SUBCASE("Young's interval matches the spot example: M = 3.2 h, C = 5 min gives about 44 min") {
-    const double mtbf_s = HOUR_S / 0.313;
+    const double mtbf_s = SECONDS_PER_HOUR / 0.313;
     // √(2·5·191.7) = 43.78 min (DATA.md: ≈ 44).
     CHECK(*young_interval_s(5 * MINUTE_S, mtbf_s) / MINUTE_S ==
           doctest::Approx(43.78).epsilon(1e-3));
@@ -76,8 +77,9 @@ TEST_CASE("economics::checkpoint" * doctest::test_suite("economics")) {
 
   SUBCASE("Daly's interval is the MTBF when the checkpoint takes at least twice the MTBF") {
     // δ = 3 h ≥ 2M = 2 h, so τ = M = 1 h.
-    CHECK(*daly_interval_s(3 * HOUR_S, HOUR_S) == doctest::Approx(HOUR_S));
-    CHECK_FALSE(daly_interval_s(-1.0, HOUR_S).has_value());
+    CHECK(*daly_interval_s(3 * SECONDS_PER_HOUR, SECONDS_PER_HOUR) ==
+          doctest::Approx(SECONDS_PER_HOUR));
+    CHECK_FALSE(daly_interval_s(-1.0, SECONDS_PER_HOUR).has_value());
     CHECK_FALSE(young_interval_s(60.0, 0.0).has_value());
   }
 
@@ -125,7 +127,7 @@ TEST_CASE("economics::checkpoint" * doctest::test_suite("economics")) {
   }
 
   SUBCASE("the exact expected completion time agrees with a Monte Carlo of the same policy") {
-    const double hazard_per_s = 1.0 / HOUR_S;
+    const double hazard_per_s = 1.0 / SECONDS_PER_HOUR;
     // 20 full segments and one of 900 s, so both branches of the formula are exercised.
     const CheckpointedJob job{36000.0 + 900.0, 120.0, 60.0, 300.0};
     const double interval_s = 1800.0;
@@ -151,13 +153,14 @@ TEST_CASE("economics::checkpoint" * doctest::test_suite("economics")) {
     const double c_s = 5 * MINUTE_S;
     // M = 24 h: the scanned optimum is 116.7 min; Daly within 0.5%, Young (120 min) within 3%.
     const double day_opt_s =
-        scan_optimal_interval_s(c_s, 24 * HOUR_S, 60 * MINUTE_S, 200 * MINUTE_S, 3.0);
-    CHECK(day_opt_s == doctest::Approx(*daly_interval_s(c_s, 24 * HOUR_S)).epsilon(5e-3));
-    CHECK(day_opt_s == doctest::Approx(*young_interval_s(c_s, 24 * HOUR_S)).epsilon(3e-2));
+        scan_optimal_interval_s(c_s, 24 * SECONDS_PER_HOUR, 60 * MINUTE_S, 200 * MINUTE_S, 3.0);
+    CHECK(day_opt_s == doctest::Approx(*daly_interval_s(c_s, 24 * SECONDS_PER_HOUR)).epsilon(5e-3));
+    CHECK(day_opt_s ==
+          doctest::Approx(*young_interval_s(c_s, 24 * SECONDS_PER_HOUR)).epsilon(3e-2));
 
     // Spot, M = 3.2 h: the scanned optimum is 40.5 min; Daly within 0.5%, Young (43.8 min)
     // within 9%: first order overshoots once C/M is no longer small.
-    const double mtbf_s = HOUR_S / 0.313;
+    const double mtbf_s = SECONDS_PER_HOUR / 0.313;
     const double spot_opt_s =
         scan_optimal_interval_s(c_s, mtbf_s, 20 * MINUTE_S, 80 * MINUTE_S, 1.0);
     CHECK(spot_opt_s == doctest::Approx(*daly_interval_s(c_s, mtbf_s)).epsilon(5e-3));
