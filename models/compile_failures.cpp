@@ -26,8 +26,8 @@ void compile_failures(const Scenario& sc, CompiledScenario& out) {
   for (const Pool& p : sc.pools) out.pool_spares.push_back(p.spares);
   // Calendar room: one failure clock per pool and per group, one repair per node and per group,
   // and one stale finish per job slot that an interruption leaves behind.
-  v.extra_events += static_cast<uint32_t>(sc.pools.size()) + 2 * net.n_groups + v.n_nodes +
-                    v.max_active_jobs;
+  v.extra_events +=
+      static_cast<uint32_t>(sc.pools.size()) + 2 * net.n_groups + v.n_nodes + v.max_active_jobs;
 }
 
 }  // namespace gpuplan

@@ -11,9 +11,10 @@
 namespace gpuplan {
 namespace loading {
 
-const std::vector<std::string> TOP_KEYS = {
-    "$schema",  "name",      "description", "seed", "horizon",  "warmup",    "instances", "pools",
-    "workload", "scheduler", "limits",      "tco",  "topology", "recommend", "demand", "failures"};
+const std::vector<std::string> TOP_KEYS = {"$schema",  "name",      "description", "seed",
+                                           "horizon",  "warmup",    "instances",   "pools",
+                                           "workload", "scheduler", "limits",      "tco",
+                                           "topology", "recommend", "demand",      "failures"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;

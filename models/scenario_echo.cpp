@@ -221,8 +221,7 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
   for (size_t pool_idx = 0; pool_idx < sc.pools.size(); ++pool_idx) {
     const Pool& pool = sc.pools[pool_idx];
     if (!jc.may_use(pool_idx)) continue;
-    const bool spot =
-        pool.econ.spot && !(jc.pool_indices.empty() && !jc.econ.spot_tolerant);
+    const bool spot = pool.econ.spot && !(jc.pool_indices.empty() && !jc.econ.spot_tolerant);
     const double fail_per_gpu_s = sc.failures ? sc.failures->rate_per_gpu_s() : 0.0;
     if (!spot && !(fail_per_gpu_s > 0)) continue;
     const InstanceType* inst = &sc.instance_of(pool);

@@ -85,9 +85,9 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
                            double(c.preemptions), per(double(c.restarts), double(c.completed))});
   }
   const FailureMetrics& f = r.failures;
-  row.insert(row.end(), {double(f.failures), double(f.interruptions), f.lost_gpu_hours,
-                         f.down_gpu_hours, double(f.spare_swaps), f.spare_utilization,
-                         f.effective_training_time});
+  row.insert(row.end(),
+             {double(f.failures), double(f.interruptions), f.lost_gpu_hours, f.down_gpu_hours,
+              double(f.spare_swaps), f.spare_utilization, f.effective_training_time});
   for (const ClassMetrics& c : r.classes) row.push_back(c.effective_training_time);
   for (uint64_t n : r.failures_by_cause) row.push_back(double(n));
   return row;

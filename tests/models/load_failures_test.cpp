@@ -73,8 +73,9 @@ TEST_CASE("load::failures") {
   }
 
   SUBCASE("a negative or unreadable rate is an error at its pointer and line") {
-    const Loaded r = load("", ",\n\"failures\": {\"rates\": {\"gpu\": \"-1/h\",\n\"nic\": \"inf/h\", "
-                              "\"psu\": {\"rate\": -2}}}");
+    const Loaded r = load("",
+                          ",\n\"failures\": {\"rates\": {\"gpu\": \"-1/h\",\n\"nic\": \"inf/h\", "
+                          "\"psu\": {\"rate\": -2}}}");
     CHECK_FALSE(r.sc);
     const Diagnostic neg = r.at("/failures/rates/gpu");
     CHECK(neg.code == DiagCode::out_of_range);
@@ -89,7 +90,8 @@ TEST_CASE("load::failures") {
     const Loaded r = load(", \"spares\": 4", ",\n\"failures\": {}");
     CHECK_FALSE(r.sc);
     const Diagnostic d = r.at("/pools/0/spares");
-    CHECK(d.message.find("spares (4) must be fewer than the pool's count (4)") != std::string::npos);
+    CHECK(d.message.find("spares (4) must be fewer than the pool's count (4)") !=
+          std::string::npos);
   }
 
   SUBCASE("spares without a failures section are an error: nothing would ever use them") {

@@ -104,8 +104,8 @@ TEST_CASE("sim::failures") {
     e.restart_s = R;
     const Totals t = run_replicas(sc, 8);
     // Expected wall time per checkpointed segment of tau, with Poisson failures at lambda, a
-    // reload R after each and no downtime (a spare is ready): e^(lambda R) (e^(lambda (tau + C)) - 1)
-    // / lambda (Daly, FGCS 2006, with D = 0); useful share = tau / that = 0.84298.
+    // reload R after each and no downtime (a spare is ready): e^(lambda R) (e^(lambda (tau + C)) -
+    // 1) / lambda (Daly, FGCS 2006, with D = 0); useful share = tau / that = 0.84298.
     const double segment = std::exp(lambda * R) * std::expm1(lambda * (tau + C)) / lambda;
     const double expected = tau / segment;
     CHECK(expected == doctest::Approx(0.84298).epsilon(1e-4));
