@@ -21,7 +21,7 @@ void compile_failures(const Scenario& sc, CompiledScenario& out) {
     out.failure_causes.push_back(cause);
     out.cause_names.push_back(c.name);
   }
-  spec.switch_level = switches && spec.switch_rate_per_gpu_s > 0 ? net.leaf_level : NONE;
+  spec.switch_level = switches ? net.leaf_level : NONE;
   out.failures.push_back(spec);
   for (const Pool& p : sc.pools) out.pool_spares.push_back(p.spares);
   // Calendar room: one failure clock per pool and per group, one repair per node and per group,

@@ -11,6 +11,19 @@ const char* const RATE_HINT =
     "a failure rate per GPU: a number per GPU-second or \"<number>/<unit>\" per GPU, e.g. "
     "\"7e-6/h\"";
 
+//! The number of a rate written per hour ("7e-6/h"), exactly as written, so that an echo that
+//! writes rates per hour reloads to the very same doubles; nullopt for any other form.
+std::optional<double> per_hour_as_written(const json& v) {
+  if (!v.is_string()) return std::nullopt;
+  const std::string& text = v.get_ref<const std::string&>();
+  const auto slash = text.find('/');
+  if (slash == std::string::npos || fields::trim(std::string_view(text).substr(slash + 1)) != "h")
+    return std::nullopt;
+  const auto lead = fields::leading_number(std::string_view(text).substr(0, slash));
+  if (!lead || !lead->second.empty()) return std::nullopt;
+  return lead->first;
+}
+
 }  // namespace
 
 // A rate per GPU [1/(GPU·s)] >= 0 and finite (0 switches a cause off).
@@ -102,7 +115,7 @@ void Loader::load_failures(const json* v, Scenario& sc) {
         if (r == nullptr) continue;
       }
       if (auto x = failure_rate(*r, val.is_object() ? cp + "/rate" : cp)) {
-        c.rate_per_gpu_hour = *x * 3600.0;
+        c.rate_per_gpu_hour = per_hour_as_written(*r).value_or(*x * 3600.0);
         f.causes.push_back(c);
       }
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/compile_economics.h"
+#include "models/field_reader.h"
 #include "models/network_plan.h"
 #include "sim/core/checkpointing.h"
 #include "topologies/builders.h"
@@ -398,11 +399,12 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
 
 }  // namespace
 
-//! The failure model as the engine runs it: every cause with its rate per GPU-second and scope.
+//! The failure model as the engine runs it: every cause with its rate per GPU-hour (written
+//! "<number>/h" in shortest round-trip form, so a reload reads the same doubles) and scope.
 json failures_json(const FailureConfig& f) {
   json rates = json::object();
   for (const FailureCauseConfig& c : f.causes)
-    rates[c.name] = {{"rate", c.rate_per_gpu_hour / 3600.0}, {"scope", name(c.scope)}};
+    rates[c.name] = {{"rate", fields::num(c.rate_per_gpu_hour) + "/h"}, {"scope", name(c.scope)}};
   json j = {{"rates", rates}, {"scale", f.scale}, {"repair", distribution_json(f.repair)}};
   if (!f.table.empty()) j["_table"] = f.table;
   return j;

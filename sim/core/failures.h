@@ -18,6 +18,15 @@
 
 namespace gpuplan {
 
+//! Schedules a failure or repair event; a calendar full of live events saturates the replica.
+//! NOTE: every interruption leaves its job's finish event behind, stale, often far beyond the
+//! horizon where it never pops; they are dropped before the calendar counts as full.
+GPUPLAN_HD inline void schedule_failure_event(ReplicaState& s, SimTime t, EventKind kind,
+                                              uint32_t target, uint32_t gen) {
+  if (pending_events(s.events) == s.events.heap.size) drop_stale_finishes(s);
+  schedule_or_saturate(s, t, kind, target, gen);
+}
+
 //! Brings the window integrals of failed and spare nodes up to s.now.
 GPUPLAN_HD inline void failures_advance(const ModelView& m, ReplicaState& s) {
   FailureState& f = s.failures;
@@ -120,7 +129,7 @@ GPUPLAN_HD inline void schedule_repair(const ModelView& m, ReplicaState& s, uint
   const uint32_t sub = kind == EventKind::node_repair ? target : m.n_nodes + target;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::repairs, sub, k++);
   const double t = s.now + sample(m, fs.repair, u01_first(d), u01_second(d));
-  if (t < m.horizon) schedule_or_saturate(s, t, kind, target, 0);
+  if (t < m.horizon) schedule_failure_event(s, t, kind, target, 0);
 }
 
 //! Schedules pool p's next failure; the event carries its draw index for the node and cause.
@@ -132,7 +141,7 @@ GPUPLAN_HD inline void schedule_pool_failure(const ModelView& m, ReplicaState& s
   const uint32_t k = s.failures.pool_draws[p]++;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::failures, p, k);
   const SimTime t = s.now - log(u01_first(d)) / rate;
-  if (t < m.horizon) schedule_or_saturate(s, t, EventKind::node_failure, p, k);
+  if (t < m.horizon) schedule_failure_event(s, t, EventKind::node_failure, p, k);
 }
 
 //! GPUs below leaf switch group g.
@@ -151,7 +160,7 @@ GPUPLAN_HD inline void schedule_switch_failure(const ModelView& m, ReplicaState&
   const uint32_t k = s.failures.group_draws[g]++;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::switch_failures, g, k);
   const SimTime t = s.now - log(u01_first(d)) / rate;
-  if (t < m.horizon) schedule_or_saturate(s, t, EventKind::switch_failure, g, k);
+  if (t < m.horizon) schedule_failure_event(s, t, EventKind::switch_failure, g, k);
 }
 
 //! Counts a failure of cause c in the window.

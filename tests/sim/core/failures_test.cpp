@@ -102,17 +102,17 @@ TEST_CASE("sim::failures") {
     e.interval_s = tau;
     e.checkpoint_s = C;
     e.restart_s = R;
-    const Totals t = run_replicas(sc, 8);
+    const Totals t = run_replicas(sc, 16);
     // Expected wall time per checkpointed segment of tau, with Poisson failures at lambda, a
     // reload R after each and no downtime (a spare is ready): e^(lambda R) (e^(lambda (tau + C)) -
     // 1) / lambda (Daly, FGCS 2006, with D = 0); useful share = tau / that = 0.84298.
     const double segment = std::exp(lambda * R) * std::expm1(lambda * (tau + C)) / lambda;
     const double expected = tau / segment;
     CHECK(expected == doctest::Approx(0.84298).epsilon(1e-4));
-    // ~1600 failures over 8 replicas: the simulated share lies within 1 % of the expectation
-    // (its replica-to-replica spread is ~0.4 %).
+    // ~3200 failures over 16 replicas: the simulated share lies within 1 % of the expectation
+    // (about 4 standard errors: one replica's share spreads by ~1 %).
     CHECK(t.useful_h / t.wall_h == doctest::Approx(expected).epsilon(0.01));
-    CHECK(t.interruptions > 1400);
+    CHECK(t.interruptions > 2800);
   }
 }
 
