@@ -399,15 +399,16 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
 
 }  // namespace
 
-//! The failure model as the engine runs it: every cause with its rate per GPU-hour (written
-//! "<number>/h" in shortest round-trip form, so a reload reads the same doubles) and scope.
+//! The failure model as the engine runs it: the named table, or every cause with its rate per
+//! GPU-hour (written "<number>/h" in shortest round-trip form, so a reload reads the same doubles)
+//! and scope.
 json failures_json(const FailureConfig& f) {
   json rates = json::object();
   for (const FailureCauseConfig& c : f.causes)
     rates[c.name] = {{"rate", fields::num(c.rate_per_gpu_hour) + "/h"}, {"scope", name(c.scope)}};
-  json j = {{"rates", rates}, {"scale", f.scale}, {"repair", distribution_json(f.repair)}};
-  if (!f.table.empty()) j["_table"] = f.table;
-  return j;
+  return {{"rates", f.table.empty() ? rates : json(f.table)},
+          {"scale", f.scale},
+          {"repair", distribution_json(f.repair)}};
 }
 
 json effective_scenario_json(const Scenario& sc) {
