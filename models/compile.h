@@ -35,8 +35,8 @@ struct CompiledScenario {
   std::vector<PriceStep> price_steps;            //!< spot price series of all pools
   std::vector<ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes
   std::vector<NodePurchase> purchases;           //!< staged purchases of all pools
-  NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
-  std::vector<FailureSpec> failures;         //!< one element when the scenario has failures
+  NetworkPlan network;                //!< topology tables and communication rows (ModelView::net)
+  std::vector<FailureSpec> failures;  //!< one element when the scenario has failures
   std::vector<FailureCause> failure_causes;  //!< every failure cause, in scenario order
   std::vector<uint32_t> pool_spares;         //!< hot spares per pool (empty without failures)
 

@@ -26,10 +26,10 @@ struct GpuHours {
 struct ClassMetrics {
   uint64_t submitted = 0, completed = 0, unfinished = 0;
   DurationStats wait_s, jct_s;
-  double cost_usd = 0;       //!< its GPU-seconds at its pools' per-GPU rates
-  uint64_t preemptions = 0;  //!< its runs ended by a reclaim
-  uint64_t restarts = 0;     //!< restarts summed over its completed jobs
-  GpuHours gpu_hours;        //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
+  double cost_usd = 0;            //!< its GPU-seconds at its pools' per-GPU rates
+  uint64_t preemptions = 0;       //!< its runs ended by a reclaim
+  uint64_t restarts = 0;          //!< restarts summed over its completed jobs
+  GpuHours gpu_hours;             //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
   double requeued_gpu_hours = 0;  //!< [GPU-h] its interrupted jobs waited to run again
   //! useful ÷ (busy + requeued) GPU-hours: the share of its jobs' wall time since their first
   //! start that was kept work (Llama 3's "effective training time"); 0 when it never ran.
@@ -63,12 +63,12 @@ struct NetworkMetrics {
 
 //! Hardware failure totals over the statistics window (docs/failures.md).
 struct FailureMetrics {
-  uint64_t failures = 0;          //!< failures that struck a serving node or a switch above one
-  uint64_t interruptions = 0;     //!< job runs ended by a failure
-  uint64_t spare_swaps = 0;       //!< failed nodes replaced by a hot spare at once
-  double lost_gpu_hours = 0;      //!< [GPU-h] compute thrown away by failure interruptions
-  double down_gpu_hours = 0;      //!< [GPU-h] of failed nodes no spare replaced
-  double spare_utilization = 0;   //!< spares standing in, time-averaged, ÷ spares (0: none)
+  uint64_t failures = 0;         //!< failures that struck a serving node or a switch above one
+  uint64_t interruptions = 0;    //!< job runs ended by a failure
+  uint64_t spare_swaps = 0;      //!< failed nodes replaced by a hot spare at once
+  double lost_gpu_hours = 0;     //!< [GPU-h] compute thrown away by failure interruptions
+  double down_gpu_hours = 0;     //!< [GPU-h] of failed nodes no spare replaced
+  double spare_utilization = 0;  //!< spares standing in, time-averaged, ÷ spares (0: none)
   double effective_training_time = 0;  //!< useful ÷ (busy + requeued) GPU-hours, all classes
 };
 

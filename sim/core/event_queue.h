@@ -10,8 +10,8 @@ namespace gpuplan {
 
 //! Event kinds; declaration order is the tie-break at equal times (releases before arrivals):
 //! finishes, then spot reclaims and hardware failures (a job that ends at that instant completes),
-//! then capacity changes (returns, repairs, purchases, nodes ready, idle scale-in, price steps), then fallback
-//! timers, then arrivals.
+//! then capacity changes (returns, repairs, purchases, nodes ready, idle scale-in, price steps),
+//! then fallback timers, then arrivals.
 enum class EventKind : uint8_t {
   job_finish,       //!< target = job slot; stale when the slot's generation moved on
   node_reclaim,     //!< target = node: its Poisson spot interruption (sim/core/preemption.h)

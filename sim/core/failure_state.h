@@ -8,11 +8,11 @@ namespace gpuplan {
 
 //! Failure totals over the statistics window [warmup, horizon).
 struct FailureTotals {
-  uint64_t failures;       //!< failures that struck a serving node (or a switch above one)
-  uint64_t interruptions;  //!< job runs ended by a failure
-  uint64_t spare_swaps;    //!< failed nodes replaced by a hot spare at once
-  double lost_gpu_s;       //!< [GPU·s] compute thrown away by failure interruptions
-  double down_gpu_s;       //!< [GPU·s] integral of the GPUs of failed nodes no spare replaced
+  uint64_t failures;          //!< failures that struck a serving node (or a switch above one)
+  uint64_t interruptions;     //!< job runs ended by a failure
+  uint64_t spare_swaps;       //!< failed nodes replaced by a hot spare at once
+  double lost_gpu_s;          //!< [GPU·s] compute thrown away by failure interruptions
+  double down_gpu_s;          //!< [GPU·s] integral of the GPUs of failed nodes no spare replaced
   double spares_used_node_s;  //!< [node·s] integral of spares standing in (or down themselves)
 };
 

@@ -277,8 +277,8 @@ GPUPLAN_HD inline void init_failures(const ModelView& m, ReplicaState& s) {
   for (uint32_t p = 0; p < m.pools.size; ++p) schedule_pool_failure(m, s, p);
   const FailureSpec& fs = m.failures[0];
   if (fs.switch_level == NONE || !(fs.switch_rate_per_gpu_s > 0)) return;
-  for (uint32_t g = m.net.level_group0[fs.switch_level]; g < m.net.level_group0[fs.switch_level + 1];
-       ++g)
+  for (uint32_t g = m.net.level_group0[fs.switch_level];
+       g < m.net.level_group0[fs.switch_level + 1]; ++g)
     schedule_switch_failure(m, s, g);
 }
 

@@ -82,8 +82,8 @@ GPUPLAN_HD inline void book_requeued(const ModelView& m, ReplicaState& s, uint32
   jr.run_start = s.now;
   jr.rem_wall_s = j.finish - s.now;
   jr.slowdown = j.work > 0 ? jr.rem_wall_s / j.work : 1.0;
-  jr.interval_s =
-      checkpoint_interval(cr, m.pool_supply[pool], j.n_nodes, gang_failure_rate(m, pool, j.n_nodes));
+  jr.interval_s = checkpoint_interval(cr, m.pool_supply[pool], j.n_nodes,
+                                      gang_failure_rate(m, pool, j.n_nodes));
   if (jr.restarts > 0) book_requeued(m, s, slot);
   jr.restart_s = jr.restarts > 0 ? cr.restart_s : 0.0;
   return run_wall_s(jr.rem_wall_s, jr.restart_s, jr.interval_s, cr.checkpoint_s) - jr.rem_wall_s;

@@ -82,7 +82,7 @@ struct ModelView {
   span<const FailureSpec> failures;
   span<const FailureCause> failure_causes;  //!< every cause, in scenario order
   span<const uint32_t> pool_spares;         //!< [n_pools] hot spares: each pool's last nodes
-  NetworkView net;                     //!< topology tables (sim/core/network.h)
+  NetworkView net;                          //!< topology tables (sim/core/network.h)
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 

@@ -111,7 +111,7 @@ struct ReplicaState {
   CapacityState capacity;
   JobRunState runs;
   BillingState billing;
-  NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
+  NetState net;           //!< link sharing and fragmentation (sim/core/network.h)
   FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
