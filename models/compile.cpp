@@ -1,5 +1,6 @@
 #include "models/compile.h"
 #include "models/compile_economics.h"
+#include "models/compile_failures.h"
 #include "models/offered_load.h"
 
 #include <algorithm>
@@ -52,6 +53,9 @@ ModelView CompiledScenario::view() const {
   v.price_steps = const_span(price_steps);
   v.arrival_segments = const_span(arrival_segments);
   v.purchases = const_span(purchases);
+  v.failures = const_span(failures);
+  v.failure_causes = const_span(failure_causes);
+  v.pool_spares = const_span(pool_spares);
   v.net = network.view();
   v.features = model_features(v);
   return v;
@@ -173,6 +177,7 @@ CompiledScenario compile(const Scenario& sc) {
   v.bin_width = sc.horizon_s / sc.limits.time_bins;
 
   compile_economics(sc, out);
+  compile_failures(sc, out);
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

@@ -6,6 +6,7 @@
 #include "models/network_plan.h"
 #include "models/scenario.h"
 #include "sim/core/class_run_spec.h"
+#include "sim/core/failure_spec.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/model.h"
 
@@ -34,9 +35,13 @@ struct CompiledScenario {
   std::vector<PriceStep> price_steps;            //!< spot price series of all pools
   std::vector<ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes
   std::vector<NodePurchase> purchases;           //!< staged purchases of all pools
-  NetworkPlan network;  //!< topology tables and communication rows (ModelView::net)
+  NetworkPlan network;                //!< topology tables and communication rows (ModelView::net)
+  std::vector<FailureSpec> failures;  //!< one element when the scenario has failures
+  std::vector<FailureCause> failure_causes;  //!< every failure cause, in scenario order
+  std::vector<uint32_t> pool_spares;         //!< hot spares per pool (empty without failures)
 
   std::vector<std::string> pool_names, class_names;
+  std::vector<std::string> cause_names;  //!< failure causes, parallel to failure_causes
   //! Expected busy GPUs / provisioned GPUs, at least the busiest pool set's offered load
   //! (models/offered_load.h); >= 1: cannot keep up.
   double offered_load = 0;

@@ -11,10 +11,10 @@
 namespace gpuplan {
 namespace loading {
 
-const std::vector<std::string> TOP_KEYS = {"$schema",  "name",      "description", "seed",
-                                           "horizon",  "warmup",    "instances",   "pools",
-                                           "workload", "scheduler", "limits",      "tco",
-                                           "topology", "recommend", "demand",      "catalog"};
+const std::vector<std::string> TOP_KEYS = {
+    "$schema",   "name",      "description", "seed",      "horizon", "warmup",
+    "instances", "pools",     "workload",    "scheduler", "limits",  "tco",
+    "topology",  "recommend", "demand",      "catalog",   "failures"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -77,6 +77,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = get(root, "limits")) load_limits(*v, sc);
   if (const json* v = get(root, "topology")) load_topology(*v, sc);
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
+  load_failures(get(root, "failures"), sc);
   // NOTE: the derived limits read finished values, so they are checked only when all are valid.
   if (d_.size() + d_.dropped() == errors_before) check_limits(sc);
   return sc;

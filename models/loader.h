@@ -114,6 +114,11 @@ class Loader : public FieldReader {
   // load_network.cpp
   void load_topology(const json& o, Scenario& sc);
   bool load_custom_topology(const json& o, const std::string& p, TopologyConfig& t);
+  // load_failures.cpp
+  void load_failures(const json* v, Scenario& sc);
+  std::optional<double> failure_rate(const json& v, const std::string& p);
+  void load_spares(const json& v, const std::string& p, const json& pool_obj,
+                   std::optional<uint64_t> count, Pool& pool);
   // load_recommend.cpp
   static std::vector<std::string> slo_metric_paths(const Scenario& sc);
   void load_recommend(const json& o, Scenario& sc);

@@ -12,6 +12,7 @@
 #include "models/economics/tco.h"
 #include "models/plan_enums.h"
 #include "models/speed.h"
+#include "sim/core/failure_spec.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -41,6 +42,7 @@ GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill");
 GPUPLAN_ENUM_NAMES(Placement, "placement", "best_fit", "pack", "spread", "topology_aware");
 GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",
                    "loguniform", "empirical");
+GPUPLAN_ENUM_NAMES(FailureScope, "failure scope", "node", "job", "switch");
 GPUPLAN_ENUM_NAMES(Precision, "precision", "fp32", "tf32", "bf16", "fp8", "fp16");
 GPUPLAN_ENUM_NAMES(economics::BillingGranularity, "billing granularity", "second", "hour",
                    "millisecond");

@@ -12,6 +12,7 @@
 
 #include "models/catalog.h"
 #include "models/demand_profile.h"
+#include "models/failure_table.h"
 #include "models/names.h"
 #include "models/scenario_economics.h"
 #include "sim/core/types.h"
@@ -125,6 +126,9 @@ struct Pool {
   Pricing pricing = Pricing::on_demand;
   double price_per_node_hour = 0;  //!< [USD/h] resolved by the loader from the instance type
   PoolEconomics econ;              //!< billing, reserved terms, on-prem, spot, elastic
+  //! Hot spares among `count`: the pool's last nodes, held back to replace failed ones
+  //! (docs/failures.md); 0 <= spares < count.
+  uint32_t spares = 0;
 
   //! Nodes a fixed pool has from t = 0: `count` less every staged purchase.
   [[nodiscard]] uint32_t initial_count() const {
@@ -256,6 +260,7 @@ struct Scenario {
   Limits limits;
   std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
   std::optional<RecommendConfig> recommend;  //!< what `gpuplan recommend` sizes, when given
+  std::optional<FailureConfig> failures;     //!< hardware failures, when the scenario has them
   //! The scenario as the user wrote it, after --set overrides; reports echo the effective
   //! scenario instead (models/scenario_echo.h).
   nlohmann::json source;

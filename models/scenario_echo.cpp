@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/compile_economics.h"
+#include "models/field_reader.h"
 #include "models/network_plan.h"
 #include "sim/core/checkpointing.h"
 #include "topologies/builders.h"
@@ -168,6 +169,7 @@ json pool_json(const Pool& pool) {
   if (e.on_prem) j["on_prem"] = on_prem_json(*e.on_prem, e.on_prem_life_s);
   if (e.spot && pool.pricing == Pricing::spot) j["spot"] = spot_json(*e.spot, pool);
   if (e.elastic) j["elastic"] = elastic_json(*e.elastic);
+  if (pool.spares > 0) j["spares"] = pool.spares;
   return j;
 }
 
@@ -221,13 +223,15 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
   for (size_t pool_idx = 0; pool_idx < sc.pools.size(); ++pool_idx) {
     const Pool& pool = sc.pools[pool_idx];
     if (!jc.may_use(pool_idx)) continue;
-    if (!pool.econ.spot || (jc.pool_indices.empty() && !jc.econ.spot_tolerant)) continue;
+    const bool spot = pool.econ.spot && !(jc.pool_indices.empty() && !jc.econ.spot_tolerant);
+    const double fail_per_gpu_s = sc.failures ? sc.failures->rate_per_gpu_s() : 0.0;
+    if (!spot && !(fail_per_gpu_s > 0)) continue;
     const InstanceType* inst = &sc.instance_of(pool);
     if (inst->gpus_per_node == 0) continue;
-    const SpotConfig& sp = *pool.econ.spot;
+    const SpotConfig sp = spot ? *pool.econ.spot : SpotConfig{};
     PoolSupplySpec pe;
-    pe.hazard_per_node_s = sp.hazard_per_node_hour / 3600.0;
-    if (sp.wave_rate_per_hour > 0) {
+    pe.hazard_per_node_s = spot ? sp.hazard_per_node_hour / 3600.0 : 0.0;
+    if (spot && sp.wave_rate_per_hour > 0) {
       pe.wave_q_n = 1;
       pe.wave_rate_per_s = sp.wave_rate_per_hour / 3600.0;
       pe.wave_mean_fraction = sp.wave_alpha / (sp.wave_alpha + sp.wave_beta);
@@ -236,7 +240,8 @@ json auto_intervals_json(const Scenario& sc, const JobClass& jc) {
     std::set<uint32_t> gangs;
     for (uint32_t g : gpu_counts) gangs.insert((g + inst->gpus_per_node - 1) / inst->gpus_per_node);
     for (uint32_t n : gangs) {
-      const double interval = checkpoint_interval(ce, pe, n);
+      const double interval =
+          checkpoint_interval(ce, pe, n, fail_per_gpu_s * inst->gpus_per_node * n);
       if (interval < NEVER) per_gang[std::to_string(n) + (n == 1 ? "_node" : "_nodes")] = interval;
     }
     if (!per_gang.empty()) out[pool.name] = per_gang;
@@ -395,6 +400,18 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
 
 }  // namespace
 
+//! The failure model as the engine runs it: the named table, or every cause with its rate per
+//! GPU-hour (written "<number>/h" in shortest round-trip form, so a reload reads the same doubles)
+//! and scope.
+json failures_json(const FailureConfig& f) {
+  json rates = json::object();
+  for (const FailureCauseConfig& c : f.causes)
+    rates[c.name] = {{"rate", fields::num(c.rate_per_gpu_hour) + "/h"}, {"scope", name(c.scope)}};
+  return {{"rates", f.table.empty() ? rates : json(f.table)},
+          {"scale", f.scale},
+          {"repair", distribution_json(f.repair)}};
+}
+
 json effective_scenario_json(const Scenario& sc) {
   // NOTE: the version that wrote the echo travels with it (a comment key to the loader), so an
   // echo saved on its own still says which gpuplan to rerun it with.
@@ -430,6 +447,7 @@ json effective_scenario_json(const Scenario& sc) {
   if (sc.topology.kind != TopologyKind::none) j["topology"] = topology_json(sc);
   if (sc.tco) j["tco"] = tco_json(sc, *sc.tco);
   if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);
+  if (sc.failures) j["failures"] = failures_json(*sc.failures);
   return j;
 }
 

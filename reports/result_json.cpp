@@ -154,6 +154,7 @@ json classes_section(const Scenario& sc, const Summary& s) {
                        {"useful_gpu_hours", mean(k + ".useful_gpu_hours")},
                        {"preemptions", mean.count(k + ".preemptions")},
                        {"restarts_per_job", mean(k + ".restarts_per_job")},
+                       {"effective_training_time", mean(k + ".effective_training_time")},
                        {"wait_cdf", cdf_json(&s.wait_hist[c * SKETCH_BINS])},
                        {"jct_cdf", cdf_json(&s.jct_hist[c * SKETCH_BINS])}});
   }
@@ -174,6 +175,38 @@ void add_gpu_hours(json& r, const Summary& s) {
                      {"checkpoint_overhead_gpu_hours", mean("gpu_hours.checkpoint_overhead")},
                      {"restart_overhead_gpu_hours", mean("gpu_hours.restart_overhead")},
                      {"restarts_per_job", mean("preemption.restarts_per_job")}};
+}
+
+//! The failure model and its window totals (docs/failures.md); only for scenarios with failures.
+json failures_section(const Scenario& sc, const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  const FailureConfig& fc = *sc.failures;
+  json by_cause = json::object(), rates = json::object();
+  for (std::size_t c = 0; c < cs.cause_names.size(); ++c) {
+    by_cause[cs.cause_names[c]] = mean.count("failures.by_cause." + cs.cause_names[c]);
+    rates[cs.cause_names[c]] = cs.failure_causes[c].rate_per_gpu_s * 3600.0;
+  }
+  // Expected failures if every serving GPU (spares held back) served the whole window.
+  double serving_gpus = 0, spares = 0;
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    serving_gpus += double(sc.pools[p].count - sc.pools[p].spares) * cs.pools[p].gpus_per_node;
+    spares += sc.pools[p].spares;
+  }
+  const double window_h = (sc.horizon_s - sc.warmup_s) / 3600.0;
+  return {{"table", fc.table.empty() ? "custom" : fc.table},
+          {"scale", fc.scale},
+          {"rate_per_gpu_hour", fc.rate_per_gpu_s() * 3600.0},
+          {"rates_per_gpu_hour", rates},
+          {"expected_failures", fc.rate_per_gpu_s() * 3600.0 * serving_gpus * window_h},
+          {"failures", mean.count("failures.failures")},
+          {"by_cause", by_cause},
+          {"interruptions", mean.count("failures.interruptions")},
+          {"lost_gpu_hours", mean("failures.lost_gpu_hours")},
+          {"down_gpu_hours", mean("failures.down_gpu_hours")},
+          {"spares", spares},
+          {"spare_swaps", mean.count("failures.spare_swaps")},
+          {"spare_utilization", mean("failures.spare_utilization")},
+          {"effective_training_time", mean("failures.effective_training_time")}};
 }
 
 json timeseries_section(const CompiledScenario& cs, const Summary& s) {
@@ -255,6 +288,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   add_pool_economics(r["per_pool"], sc, cs);
   if (s.single) add_replica_economics(r, sc, cs, *s.single);
   r["network"] = network_json(sc, cs, s);
+  if (sc.failures) r["failures"] = failures_section(sc, cs, s);
   if (sc.topology.kind != TopologyKind::none)
     r["topology"] =
         topology_json(sc, cs, s.stats.uplink_crossing_nodes, s.stats.uplink_congested_share);

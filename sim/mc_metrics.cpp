@@ -20,7 +20,8 @@ void push_duration(std::vector<double>& row, const DurationStats& d) {
 }  // namespace
 
 std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
-                                      const std::vector<std::string>& class_names) {
+                                      const std::vector<std::string>& class_names,
+                                      const std::vector<std::string>& cause_names) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -46,6 +47,12 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
     p.insert(p.end(), {c + "cost_usd", c + "cost_per_job_usd", c + "useful_gpu_hours",
                        c + "preemptions", c + "restarts_per_job"});
   }
+  // NOTE: appended last, so the indices of every earlier path (HeadlineIndex) stay put.
+  p.insert(p.end(), {"failures.failures", "failures.interruptions", "failures.lost_gpu_hours",
+                     "failures.down_gpu_hours", "failures.spare_swaps",
+                     "failures.spare_utilization", "failures.effective_training_time"});
+  for (const auto& n : class_names) p.push_back("per_class." + n + ".effective_training_time");
+  for (const auto& n : cause_names) p.push_back("failures.by_cause." + n);
   return p;
 }
 
@@ -77,6 +84,12 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
     row.insert(row.end(), {c.cost_usd, per(c.cost_usd, double(c.completed)), c.gpu_hours.useful,
                            double(c.preemptions), per(double(c.restarts), double(c.completed))});
   }
+  const FailureMetrics& f = r.failures;
+  row.insert(row.end(),
+             {double(f.failures), double(f.interruptions), f.lost_gpu_hours, f.down_gpu_hours,
+              double(f.spare_swaps), f.spare_utilization, f.effective_training_time});
+  for (const ClassMetrics& c : r.classes) row.push_back(c.effective_training_time);
+  for (uint64_t n : r.failures_by_cause) row.push_back(double(n));
   return row;
 }
 

@@ -10,8 +10,10 @@
 namespace gpuplan {
 
 //! The metric paths of a model with these pool and class names (docs/outputs.md, replicas.csv).
-[[nodiscard]] std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
-                                                    const std::vector<std::string>& class_names);
+//! Failure causes (CompiledScenario::cause_names) add "failures.by_cause.<cause>" at the end.
+[[nodiscard]] std::vector<std::string> metric_paths(
+    const std::vector<std::string>& pool_names, const std::vector<std::string>& class_names,
+    const std::vector<std::string>& cause_names = {});
 
 //! The values of one replica in metric_paths order; `metrics.saturated` is 0 or 1,
 //! `cost_usd.per_gpu_hour` divides by the GPU-hours billed over [warmup, horizon), and ratios

@@ -21,9 +21,10 @@ const MetricSummary& McSummary::at(const std::string& path) const {
 
 McSummary summarize_study(const ModelView& m, const McStudy& st,
                           const std::vector<std::string>& pool_names,
-                          const std::vector<std::string>& class_names) {
+                          const std::vector<std::string>& class_names,
+                          const std::vector<std::string>& cause_names) {
   McSummary s;
-  s.paths = metric_paths(pool_names, class_names);
+  s.paths = metric_paths(pool_names, class_names, cause_names);
   s.n_replicas = static_cast<uint32_t>(st.replicas.size());
   std::map<SaturationCause, uint32_t> causes;
   for (const ReplicaOutcome& o : st.replicas) {

@@ -36,6 +36,7 @@ struct McSummary {
 //! that saturated); every other path over replicas_in_statistics().
 [[nodiscard]] McSummary summarize_study(const ModelView& m, const McStudy& st,
                                         const std::vector<std::string>& pool_names,
-                                        const std::vector<std::string>& class_names);
+                                        const std::vector<std::string>& class_names,
+                                        const std::vector<std::string>& cause_names = {});
 
 }  // namespace gpuplan

@@ -7,6 +7,7 @@
 
 #include "sim/core/arrival_profile.h"
 #include "sim/core/class_run_spec.h"
+#include "sim/core/failure_spec.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/state.h"
 
@@ -82,6 +83,15 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.billing.pools, m.pools.size, R::result);
   place(s.billing.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
   place(s.billing.classes, m.classes.size, R::result);
+  const bool fails = m.failures.size > 0;
+  place(s.failures.by_cause, fails ? m.failure_causes.size : 0, R::result);
+  place(s.failures.pool_draws, fails ? m.pools.size : 0, R::work);
+  place(s.failures.pool_spares_free, fails ? m.pools.size : 0, R::work);
+  place(s.failures.pool_deficit, fails ? m.pools.size : 0, R::work);
+  place(s.failures.node_down, fails ? m.n_nodes : 0, R::work);
+  place(s.failures.node_draws, fails ? m.n_nodes : 0, R::work);
+  place(s.failures.group_draws, fails ? m.net.n_groups : 0, R::work);
+  place(s.failures.group_down, fails ? m.net.n_groups : 0, R::work);
 }
 
 //! Calls `visit(span)` for every array of the model view, so a backend can copy them to its own
@@ -103,6 +113,9 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.price_steps);
   visit(m.arrival_segments);
   visit(m.purchases);
+  visit(m.failures);
+  visit(m.failure_causes);
+  visit(m.pool_spares);
   for_each_network_array(m.net, visit);
 }
 

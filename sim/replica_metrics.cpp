@@ -21,6 +21,29 @@ constexpr double HOUR_S = 3600.0;
 
 }  // namespace
 
+FailureMetrics failure_metrics(const ModelView& m, const ReplicaState& s, const ReplicaMetrics& r) {
+  FailureMetrics f;
+  double useful = 0, wall = 0;
+  for (const ClassMetrics& c : r.classes) {
+    useful += c.gpu_hours.useful;
+    wall += c.gpu_hours.busy + c.requeued_gpu_hours;
+  }
+  f.effective_training_time = wall > 0 ? useful / wall : 0;
+  if (m.failures.size == 0) return f;
+  const FailureTotals& t = s.failures.totals;
+  f.failures = t.failures;
+  f.interruptions = t.interruptions;
+  f.spare_swaps = t.spare_swaps;
+  f.lost_gpu_hours = t.lost_gpu_s / HOUR_S;
+  double spares = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) spares += m.pool_spares[p];
+  f.down_gpu_hours = t.down_gpu_s / HOUR_S;
+  const double end = s.now < m.horizon ? s.now : m.horizon;
+  const double window = end - m.warmup;
+  f.spare_utilization = spares > 0 && window > 0 ? t.spares_used_node_s / (spares * window) : 0;
+  return f;
+}
+
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
   GpuHours h;
   for (uint32_t k = 0; k < m.classes.size; ++k) {
@@ -113,6 +136,9 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     cm.preemptions = s.runs.classes[c].preemptions;
     cm.restarts = s.runs.classes[c].restarts_of_completed;
     cm.gpu_hours = gpu_hours(m, s, c);
+    cm.requeued_gpu_hours = s.runs.classes[c].requeued_gpu_s / HOUR_S;
+    const double wall = cm.gpu_hours.busy + cm.requeued_gpu_hours;
+    cm.effective_training_time = wall > 0 ? cm.gpu_hours.useful / wall : 0;
     r.preemption.restarts += cm.restarts;
     const uint32_t* wh = &s.wait_hist[c * SKETCH_BINS];
     const uint32_t* jh = &s.jct_hist[c * SKETCH_BINS];
@@ -129,6 +155,9 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   }
   r.wait_s = from_sketch(wait_all.data(), sum_wait, r.jobs_completed);
   r.jct_s = from_sketch(jct_all.data(), sum_jct, r.jobs_completed);
+  r.failures = failure_metrics(m, s, r);
+  r.failures_by_cause.assign(s.failures.by_cause.data,
+                             s.failures.by_cause.data + s.failures.by_cause.size);
   return r;
 }
 

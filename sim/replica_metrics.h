@@ -26,10 +26,14 @@ struct GpuHours {
 struct ClassMetrics {
   uint64_t submitted = 0, completed = 0, unfinished = 0;
   DurationStats wait_s, jct_s;
-  double cost_usd = 0;       //!< its GPU-seconds at its pools' per-GPU rates
-  uint64_t preemptions = 0;  //!< its runs ended by a reclaim
-  uint64_t restarts = 0;     //!< restarts summed over its completed jobs
-  GpuHours gpu_hours;        //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
+  double cost_usd = 0;            //!< its GPU-seconds at its pools' per-GPU rates
+  uint64_t preemptions = 0;       //!< its runs ended by a reclaim
+  uint64_t restarts = 0;          //!< restarts summed over its completed jobs
+  GpuHours gpu_hours;             //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
+  double requeued_gpu_hours = 0;  //!< [GPU-h] its interrupted jobs waited to run again
+  //! useful ÷ (busy + requeued) GPU-hours: the share of its jobs' wall time since their first
+  //! start that was kept work (Llama 3's "effective training time"); 0 when it never ran.
+  double effective_training_time = 0;
 };
 
 //! Per-pool figures over the statistics window.
@@ -57,6 +61,17 @@ struct NetworkMetrics {
   uint64_t rate_changes = 0;  //!< finish times moved by link sharing
 };
 
+//! Hardware failure totals over the statistics window (docs/failures.md).
+struct FailureMetrics {
+  uint64_t failures = 0;         //!< failures that struck a serving node or a switch above one
+  uint64_t interruptions = 0;    //!< job runs ended by a failure
+  uint64_t spare_swaps = 0;      //!< failed nodes replaced by a hot spare at once
+  double lost_gpu_hours = 0;     //!< [GPU-h] compute thrown away by failure interruptions
+  double down_gpu_hours = 0;     //!< [GPU-h] of failed nodes no spare replaced
+  double spare_utilization = 0;  //!< spares standing in, time-averaged, ÷ spares (0: none)
+  double effective_training_time = 0;  //!< useful ÷ (busy + requeued) GPU-hours, all classes
+};
+
 //! Everything result.json reports for one replica.
 struct ReplicaMetrics {
   uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_unfinished = 0;
@@ -71,6 +86,8 @@ struct ReplicaMetrics {
   GpuHours gpu_hours;
   PreemptionMetrics preemption;
   NetworkMetrics network;
+  FailureMetrics failures;
+  std::vector<uint64_t> failures_by_cause;  //!< failures per cause, in scenario order
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
 
@@ -88,6 +105,10 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s);
 //! topology.
 void uplink_window_means(const ModelView& m, const ReplicaState& s,
                          std::vector<double>& crossing_nodes, std::vector<double>& congested_share);
+
+//! Failure totals of a finished replica whose classes `r` already holds (effective training time
+//! is computed for every model; the rest is zero without failures).
+FailureMetrics failure_metrics(const ModelView& m, const ReplicaState& s, const ReplicaMetrics& r);
 
 //! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);

@@ -13,6 +13,8 @@ enum class NodeState : uint8_t {
   reclaimed,     //!< taken by the spot market; capacity returns after a delay (not billed)
   absent,        //!< an elastic slot not provisioned (not billed)
   unbought,      //!< a staged purchase not made yet (not billed, not provisioned)
+  spare,         //!< a hot spare held back to replace a failed node (billed)
+  failed,        //!< down for repair after a hardware failure (billed)
 };
 
 //! Per-pool capacity totals: reclaims over the statistics window [warmup, horizon), peak any time.

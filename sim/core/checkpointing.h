@@ -70,13 +70,16 @@ struct RunSplit {
   return rate;
 }
 
-//! Checkpoint interval [s] of class `c` for a gang of `n_nodes` on pool `e`; NEVER = none.
+//! Checkpoint interval [s] of class `c` for a gang of `n_nodes` on pool `e` that hardware
+//! failures also interrupt at `failure_rate_per_s` (sim/core/failure_spec.h); NEVER = none.
+//! "auto" takes Daly's interval at the combined rate of spot reclaims and failures.
 [[nodiscard]] GPUPLAN_HD inline double checkpoint_interval(const ClassRunSpec& c,
                                                            const PoolSupplySpec& e,
-                                                           uint32_t n_nodes) {
+                                                           uint32_t n_nodes,
+                                                           double failure_rate_per_s) {
   if (!c.checkpoints) return NEVER;
   if (!c.auto_interval) return c.interval_s;
-  const double rate = gang_interrupt_rate(e, n_nodes);
+  const double rate = gang_interrupt_rate(e, n_nodes) + failure_rate_per_s;
   if (!(rate > 0)) return NEVER;  // nothing interrupts this pool: checkpoints only cost time
   return daly_interval(c.checkpoint_s, 1.0 / rate);
 }

@@ -6,6 +6,7 @@
 #include "sim/core/network.h"
 #include "sim/core/distribution.h"
 #include "sim/core/elastic.h"
+#include "sim/core/failures.h"
 #include "sim/core/preemption.h"
 #include "sim/core/purchases.h"
 #include "sim/core/rng.h"
@@ -212,6 +213,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   init_purchases(m, s);
   start_price_series(m, s);
   init_preemption(m, s);
+  init_failures(m, s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
 
@@ -239,8 +241,20 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
       case EventKind::reclaim_wave:
         handle_reclaim_wave(m, s, e.target);
         break;
+      case EventKind::node_failure:
+        handle_node_failure(m, s, e.target, e.gen);
+        break;
+      case EventKind::switch_failure:
+        handle_switch_failure(m, s, e.target, e.gen);
+        break;
       case EventKind::node_return:
         handle_node_return(m, s, e.target);
+        break;
+      case EventKind::node_repair:
+        handle_node_repair(m, s, e.target);
+        break;
+      case EventKind::switch_repair:
+        handle_switch_repair(m, s, e.target);
         break;
       case EventKind::node_purchase:
         handle_node_purchase(m, s, e.target);
@@ -273,6 +287,7 @@ GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
   net_flush(m, s);
   finalize_job_runs(m, s);
+  finalize_failures(m, s);
 }
 
 //! Runs one replica from start to horizon (or until it saturates).

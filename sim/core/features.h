@@ -3,6 +3,7 @@
 //! engine's hot path calls only the hooks a scenario needs. A skipped hook would only add zeros or
 //! write state nothing reads, so results are the same with or without the mask.
 #include "sim/core/class_run_spec.h"
+#include "sim/core/failure_spec.h"
 #include "sim/core/pool_supply_spec.h"
 
 namespace gpuplan {
@@ -12,10 +13,13 @@ namespace gpuplan {
 inline constexpr uint32_t FEATURE_RUNS = 1u << 0;
 //! Some pool is elastic: nodes idle since when, idle checks, autoscaling (sim/core/elastic.h).
 inline constexpr uint32_t FEATURE_ELASTIC = 1u << 1;
+//! Hardware fails: failure clocks, repairs, spares (sim/core/failures.h); needs FEATURE_RUNS.
+inline constexpr uint32_t FEATURE_FAILURES = 1u << 2;
 
 //! The FEATURE_* bits model `m` needs.
 [[nodiscard]] GPUPLAN_HD inline uint32_t model_features(const ModelView& m) {
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
+  if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (m.pool_supply[p].spot) f |= FEATURE_RUNS;
     if (m.pool_supply[p].elastic) f |= FEATURE_ELASTIC;

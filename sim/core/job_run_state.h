@@ -20,9 +20,10 @@ struct JobRun {
 
 //! Per-class run overheads over the statistics window [warmup, horizon).
 struct ClassRunTotals {
-  double lost_gpu_s;               //!< [GPU·s] compute thrown away by preemptions
+  double lost_gpu_s;               //!< [GPU·s] compute thrown away by interruptions
   double checkpoint_gpu_s;         //!< [GPU·s] writing checkpoints
   double restart_gpu_s;            //!< [GPU·s] reloading after preemptions
+  double requeued_gpu_s;           //!< [GPU·s] interrupted jobs waiting to run again
   uint64_t preemptions;            //!< runs ended by a reclaim
   uint64_t restarts_of_completed;  //!< restarts summed over counted completed jobs
 };

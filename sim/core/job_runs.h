@@ -55,6 +55,16 @@ GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s,
   s.head_blocked = false;
 }
 
+//! Books the window share of the time the interrupted job in `slot` has waited since it was
+//! requeued, up to now [GPU·s] (the wall time an interruption costs beyond its lost work).
+GPUPLAN_HD inline void book_requeued(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  const SimTime since = s.runs.jobs[slot].queued_since;
+  const double lo = since > m.warmup ? since : m.warmup;
+  const double hi = s.now < m.horizon ? s.now : m.horizon;
+  if (hi > lo) s.runs.classes[j.class_idx].requeued_gpu_s += (hi - lo) * j.gpus;
+}
+
 //! Starts a run of the placed job in `slot` on `pool`, whose compute-only finish the engine has
 //! just set, and returns the wall time [s] to add to it: the reload after a preemption and the
 //! checkpoint writes.
@@ -72,7 +82,9 @@ GPUPLAN_HD inline void handle_spot_fallback(const ModelView& m, ReplicaState& s,
   jr.run_start = s.now;
   jr.rem_wall_s = j.finish - s.now;
   jr.slowdown = j.work > 0 ? jr.rem_wall_s / j.work : 1.0;
-  jr.interval_s = checkpoint_interval(cr, m.pool_supply[pool], j.n_nodes);
+  jr.interval_s = checkpoint_interval(cr, m.pool_supply[pool], j.n_nodes,
+                                      gang_failure_rate(m, pool, j.n_nodes));
+  if (jr.restarts > 0) book_requeued(m, s, slot);
   jr.restart_s = jr.restarts > 0 ? cr.restart_s : 0.0;
   return run_wall_s(jr.rem_wall_s, jr.restart_s, jr.interval_s, cr.checkpoint_s) - jr.rem_wall_s;
 }
@@ -160,9 +172,12 @@ GPUPLAN_HD inline void init_job_runs(const ModelView& m, ReplicaState& s) {
   s.runs.slot_high_water = 0;
 }
 
-//! Books the overheads of runs still going when the replica stopped (up to s.now).
+//! Books the overheads of runs still going when the replica stopped, and the wait of interrupted
+//! jobs still queued (up to s.now).
 GPUPLAN_HD inline void finalize_job_runs(const ModelView& m, ReplicaState& s) {
   for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot) {
+    if (s.jobs[slot].phase == JobPhase::queued && s.runs.jobs[slot].restarts > 0)
+      book_requeued(m, s, slot);
     if (s.jobs[slot].phase != JobPhase::running) continue;
     const JobRun& jr = s.runs.jobs[slot];
     const double ckpt = m.class_runs[s.jobs[slot].class_idx].checkpoint_s;

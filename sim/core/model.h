@@ -52,6 +52,8 @@ struct ClassRunSpec;
 struct PriceStep;
 struct ArrivalSegment;
 struct NodePurchase;
+struct FailureSpec;
+struct FailureCause;
 
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
 struct ModelView {
@@ -76,7 +78,11 @@ struct ModelView {
   span<const PriceStep> price_steps;  //!< spot price series of all pools, by pool, in time order
   span<const ArrivalSegment> arrival_segments;  //!< time-varying rates of all classes, by class
   span<const NodePurchase> purchases;  //!< staged purchases of all pools, by pool, in time order
-  NetworkView net;                     //!< topology tables (sim/core/network.h)
+  //! Hardware failures (sim/core/failure_spec.h): one element, or empty when nothing fails.
+  span<const FailureSpec> failures;
+  span<const FailureCause> failure_causes;  //!< every cause, in scenario order
+  span<const uint32_t> pool_spares;         //!< [n_pools] hot spares: each pool's last nodes
+  NetworkView net;                          //!< topology tables (sim/core/network.h)
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 

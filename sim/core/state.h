@@ -5,6 +5,7 @@
 #include "sim/core/model.h"
 #include "sim/core/billing_state.h"
 #include "sim/core/capacity_state.h"
+#include "sim/core/failure_state.h"
 #include "sim/core/job_run_state.h"
 #include "sim/core/sketch.h"
 
@@ -110,7 +111,8 @@ struct ReplicaState {
   CapacityState capacity;
   JobRunState runs;
   BillingState billing;
-  NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
+  NetState net;           //!< link sharing and fragmentation (sim/core/network.h)
+  FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;

@@ -42,10 +42,13 @@ enum class Stream : uint32_t {
   arrivals = 1,
   job_size = 2,
   job_duration = 3,
-  preemptions = 4,    //!< per-node spot interruption times (sub = node)
-  reclaim_waves = 5,  //!< correlated reclaim waves: times, sizes, victims (sub = pool)
-  spot_returns = 6,   //!< delay until reclaimed capacity returns (sub = node)
-  provisioning = 7,   //!< elastic provisioning delays (sub = node)
+  preemptions = 4,      //!< per-node spot interruption times (sub = node)
+  reclaim_waves = 5,    //!< correlated reclaim waves: times, sizes, victims (sub = pool)
+  spot_returns = 6,     //!< delay until reclaimed capacity returns (sub = node)
+  provisioning = 7,     //!< elastic provisioning delays (sub = node)
+  failures = 8,         //!< hardware failures of a pool: times, node, cause (sub = pool)
+  switch_failures = 9,  //!< failures of a leaf switch: times, cause (sub = group)
+  repairs = 10,         //!< repair times of failed nodes and switches (sub = node or group)
 };
 
 //! Why a replica stopped early or cannot be trusted.

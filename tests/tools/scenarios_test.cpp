@@ -51,10 +51,10 @@ void compare(const json& want, const json& got, const std::string& path,
   }
 }
 
-//! The golden subset of a result: headline metrics, cost, per-pool and per-class figures.
+//! The golden subset of a result: headline metrics, cost, failures, per-pool and per-class figures.
 json golden_subset(const json& r) {
   json e;
-  for (const char* k : {"scenario", "seed", "replications", "metrics", "cost_usd"})
+  for (const char* k : {"scenario", "seed", "replications", "metrics", "cost_usd", "failures"})
     if (r.contains(k)) e[k] = r[k];
   if (r.contains("per_class"))
     for (const auto& c : r["per_class"])

@@ -45,8 +45,8 @@ void bm_core_mm64_bare_priority_queue(benchmark::State& state) {
 }
 BENCHMARK(bm_core_mm64_bare_priority_queue)->Unit(benchmark::kMillisecond);
 
-//! One simulated year of 512 nodes x 8 GPUs under a Philly-like mix at ~70% load (~2 M jobs).
-void bm_core_year_4096_gpus(benchmark::State& state) {
+//! One simulated year of 512 nodes x 8 GPUs under a Philly-like mix at ~70% load.
+Scenario philly_year_4096() {
   Scenario sc = cluster(512, 8, 365 * 86400.0);
   JobClass c;
   c.name = "philly";
@@ -61,6 +61,11 @@ void bm_core_year_4096_gpus(benchmark::State& state) {
   c.rate_per_s = 0.7 * 4096 / (c.gpus.mean() * 13136.0);
   sc.workload.push_back(c);
   sc.limits.max_active_jobs = 1u << 18;
+  return sc;
+}
+
+//! Times single runs of `sc` and reports events per second and jobs.
+void time_year(benchmark::State& state, const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
   const ModelView v = cs.view();
   uint64_t events = 0, jobs = 0;
@@ -72,8 +77,29 @@ void bm_core_year_4096_gpus(benchmark::State& state) {
   }
   state.SetItemsProcessed(int64_t(state.iterations() * events));
   state.counters["jobs"] = double(jobs);
+}
+
+//! The scale target: one simulated year of 4,096 GPUs (~5 M jobs).
+void bm_core_year_4096_gpus(benchmark::State& state) {
+  time_year(state, philly_year_4096());
   state.SetLabel("engine, cpu, 1 thread, 1 simulated year");
 }
 BENCHMARK(bm_core_year_4096_gpus)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+//! The same year with hardware failures at the Llama 3 rates (docs/failures.md), a 4 h repair
+//! and 8 spare nodes: failure clocks, repairs and every run's checkpoint bookkeeping.
+void bm_core_year_4096_gpus_failures(benchmark::State& state) {
+  Scenario sc = philly_year_4096();
+  sc.pools[0].count += 8;
+  sc.pools[0].spares = 8;
+  FailureConfig f;
+  f.table = "llama3";
+  f.causes = llama3_failure_table();
+  f.repair = DelaySpec{DistKind::exponential, DEFAULT_REPAIR_MEAN_S, 0, {}, {}};
+  sc.failures = f;
+  time_year(state, sc);
+  state.SetLabel("engine, cpu, 1 thread, 1 simulated year, Llama 3 failures");
+}
+BENCHMARK(bm_core_year_4096_gpus_failures)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
