@@ -16,6 +16,8 @@ inline constexpr uint32_t FEATURE_ELASTIC = 1u << 1;
 //! The FEATURE_* bits model `m` needs.
 [[nodiscard]] GPUPLAN_HD inline uint32_t model_features(const ModelView& m) {
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
+  // NOTE: scheduler preemption interrupts runs through the spot path, which books them.
+  if (policy_preempts(m.queue) || m.sched.priority_preemption) f |= FEATURE_RUNS;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (m.pool_supply[p].spot) f |= FEATURE_RUNS;
     if (m.pool_supply[p].elastic) f |= FEATURE_ELASTIC;

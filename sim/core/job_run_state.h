@@ -23,7 +23,8 @@ struct ClassRunTotals {
   double lost_gpu_s;               //!< [GPU·s] compute thrown away by preemptions
   double checkpoint_gpu_s;         //!< [GPU·s] writing checkpoints
   double restart_gpu_s;            //!< [GPU·s] reloading after preemptions
-  uint64_t preemptions;            //!< runs ended by a reclaim
+  uint64_t preemptions;            //!< runs ended by a reclaim or by the scheduler
+  uint64_t scheduler_preemptions;  //!< of those, runs ended by the queue policy or a priority
   uint64_t restarts_of_completed;  //!< restarts summed over counted completed jobs
 };
 

@@ -11,6 +11,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/job_runs.h"
 #include "sim/core/network.h"
+#include "sim/core/queue_order.h"
 #include "sim/core/rng.h"
 
 namespace gpuplan {
@@ -20,13 +21,14 @@ namespace gpuplan {
   return t >= m.warmup && t < m.horizon;
 }
 
-//! Ends the running job in `slot` by a reclaim now: books lost work and overheads, keeps the
-//! checkpointed progress, frees its GPUs and requeues it. The caller takes the node down.
-GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t slot) {
+//! Ends the current run of the job in `slot` now, after a warning `notice` [s] ago: books lost
+//! work and overheads, keeps the checkpointed progress, frees its GPUs and requeues it (counting
+//! is the caller's).
+GPUPLAN_HD inline void interrupt_run(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                     double notice) {
   Job& j = s.jobs[slot];
   JobRun& jr = s.runs.jobs[slot];
   const ClassRunSpec& cr = m.class_runs[j.class_idx];
-  const double notice = m.pool_supply[j.pool].notice_s;
   const double elapsed = s.now - jr.run_start;
   double kept = 0, restart = 0, ckpt = 0, lost = 0;
   if (cr.checkpoints && notice > 0 && notice >= cr.checkpoint_s &&
@@ -52,10 +54,6 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
   j.work -= work_done_by(m, s, slot, kept);  // the checkpointed reference work is done for good
   if (j.work < 0) j.work = 0;
   jr.restarts += 1;
-  if (in_window(m, s.now)) {
-    s.capacity.pools[j.pool].preemptions += 1;
-    s.runs.classes[j.class_idx].preemptions += 1;
-  }
   s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + j.pool] -= j.gpus;
   if (!net_release(m, s, slot)) saturate(s, SaturationCause::event_overflow);
   release_job_gpus(m, s, slot);
@@ -65,7 +63,7 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
   j.pool = NONE;
   j.n_nodes = 0;
   j.finish = NEVER;
-  if (!requeue_in_order(s, slot)) {
+  if (!requeue_job(m, s, slot)) {
     if (s.totals.saturation == SaturationCause::none) {
       s.totals.saturation = SaturationCause::queue_overflow;
       s.totals.saturated_at = s.now;
@@ -73,6 +71,17 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
     return;
   }
   note_job_queued(m, s, slot);
+}
+
+//! Ends the running job in `slot` by a reclaim now (after its pool's notice): counts it, then
+//! interrupts its run. The caller takes the node down.
+GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  if (in_window(m, s.now)) {
+    s.capacity.pools[j.pool].preemptions += 1;
+    s.runs.classes[j.class_idx].preemptions += 1;
+  }
+  interrupt_run(m, s, slot, m.pool_supply[j.pool].notice_s);
 }
 
 //! Takes up node n away now: preempts every job holding a GPU on it, stops its billing, and

@@ -6,6 +6,7 @@
 #include "sim/core/billing_state.h"
 #include "sim/core/capacity_state.h"
 #include "sim/core/job_run_state.h"
+#include "sim/core/queue_policy_state.h"
 #include "sim/core/sketch.h"
 
 namespace gpuplan {
@@ -110,7 +111,8 @@ struct ReplicaState {
   CapacityState capacity;
   JobRunState runs;
   BillingState billing;
-  NetState net;  //!< link sharing and fragmentation (sim/core/network.h)
+  NetState net;        //!< link sharing and fragmentation (sim/core/network.h)
+  PolicyState policy;  //!< ranked queue policies (sim/core/queue_order.h, queue_policy.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;

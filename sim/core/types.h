@@ -16,6 +16,10 @@ inline constexpr SimTime NEVER = std::numeric_limits<double>::infinity();  //!< 
 enum class QueuePolicy : uint8_t {
   fifo,      //!< strict submission order; the first job that does not fit blocks the rest
   backfill,  //!< submission order, but later jobs that fit now may start (no reservation)
+  sjf,       //!< shortest declared duration first; jobs that fit start, the rest wait (no
+             //!< preemption by the policy)
+  srtf,      //!< shortest declared remaining time first; a shorter queued job preempts
+  las,       //!< Tiresias 2D-LAS: least attained GPU-time queues, preemption between queues
 };
 
 //! Where a job's GPUs are taken from.
@@ -46,6 +50,8 @@ enum class Stream : uint32_t {
   reclaim_waves = 5,  //!< correlated reclaim waves: times, sizes, victims (sub = pool)
   spot_returns = 6,   //!< delay until reclaimed capacity returns (sub = node)
   provisioning = 7,   //!< elastic provisioning delays (sub = node)
+  // NOTE: a high number, so streams other parts add in order (8, 9, ...) never collide with it.
+  estimate_error = 16,  //!< a job's duration-estimate error factor (sub = class, counter = job)
 };
 
 //! Why a replica stopped early or cannot be trusted.

@@ -1,0 +1,162 @@
+#pragma once
+//! The rank of an active job under the queue policy, and the queue kept in rank order: class
+//! priority first (higher first), then the policy's key (SJF: declared duration; SRTF: declared
+//! duration minus run time so far; LAS: attained-GPU-time queue), then submission order (submit
+//! time, class, arrival index). Plain fifo/backfill without priorities keep the queue in
+//! submission order by appending, as before (docs/scheduling-policies.md).
+#include "sim/core/distribution.h"
+#include "sim/core/job_runs.h"
+#include "sim/core/rng.h"
+
+namespace gpuplan {
+
+//! [s] wall time the job in `slot` has run: `finished` (its finished runs) plus the current one.
+[[nodiscard]] GPUPLAN_HD inline double run_so_far(const ReplicaState& s, uint32_t slot,
+                                                  double finished) {
+  return s.jobs[slot].phase == JobPhase::running ? finished + (s.now - s.policy.jobs[slot].since)
+                                                 : finished;
+}
+
+//! [s] when the running job in `slot` reaches LAS threshold k (its attained GPU-time since its
+//! last promotion, gpus × run time, equals the threshold).
+[[nodiscard]] GPUPLAN_HD inline SimTime las_crossing(const ModelView& m, const ReplicaState& s,
+                                                     uint32_t slot, uint32_t k) {
+  const PolicyJob& pj = s.policy.jobs[slot];
+  return pj.since + (m.sched.las_thresholds_gpu_s[k] / s.jobs[slot].gpus - pj.las_run_s);
+}
+
+//! 2D-LAS queue of the job in `slot` (0 = top): how many thresholds its attained GPU-time since
+//! its last promotion has reached.
+[[nodiscard]] GPUPLAN_HD inline uint32_t las_queue(const ModelView& m, const ReplicaState& s,
+                                                   uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  const double attained = j.gpus * s.policy.jobs[slot].las_run_s;
+  uint32_t k = 0;
+  // NOTE: a running job is compared by time with the very expression its review event was
+  // scheduled with (las_crossing), so the review instant always finds it demoted.
+  if (j.phase == JobPhase::running) {
+    while (k < m.sched.las_n_thresholds && s.now >= las_crossing(m, s, slot, k)) ++k;
+  } else {
+    while (k < m.sched.las_n_thresholds && attained >= m.sched.las_thresholds_gpu_s[k]) ++k;
+  }
+  return k;
+}
+
+//! The policy's key of the job in `slot` now: lower is served first (0 for fifo/backfill).
+[[nodiscard]] GPUPLAN_HD inline double policy_key(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t slot) {
+  switch (m.queue) {
+    case QueuePolicy::fifo:
+    case QueuePolicy::backfill:
+      return 0;
+    case QueuePolicy::sjf:
+      return s.policy.jobs[slot].declared_s;
+    case QueuePolicy::srtf: {
+      const PolicyJob& pj = s.policy.jobs[slot];
+      const double left = pj.declared_s - run_so_far(s, slot, pj.run_s);
+      return left > 0 ? left : 0;
+    }
+    case QueuePolicy::las:
+      return double(las_queue(m, s, slot));
+  }
+  return 0;
+}
+
+//! True when job a was submitted before job b (submit time, then class, then arrival index).
+[[nodiscard]] GPUPLAN_HD inline bool submitted_before(const Job& a, const Job& b) {
+  if (a.submit != b.submit) return a.submit < b.submit;
+  if (a.class_idx != b.class_idx) return a.class_idx < b.class_idx;
+  return a.job_idx < b.job_idx;
+}
+
+//! True when the job in slot a is served before the one in slot b.
+[[nodiscard]] GPUPLAN_HD inline bool ranks_before(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t a, uint32_t b) {
+  const Job& ja = s.jobs[a];
+  const Job& jb = s.jobs[b];
+  const int32_t pa = m.classes[ja.class_idx].priority, pb = m.classes[jb.class_idx].priority;
+  if (pa != pb) return pa > pb;
+  const double ka = policy_key(m, s, a), kb = policy_key(m, s, b);
+  if (ka != kb) return ka < kb;
+  return submitted_before(ja, jb);
+}
+
+//! True when the queued job in slot a may preempt the running job in slot b: a higher class
+//! priority (with priority preemption on), or the same priority and a strictly better key under
+//! a preemptive policy (a shorter remaining time; a higher LAS queue).
+[[nodiscard]] GPUPLAN_HD inline bool outranks(const ModelView& m, const ReplicaState& s, uint32_t a,
+                                              uint32_t b) {
+  const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
+  const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
+  if (pa != pb) return m.sched.priority_preemption && pa > pb;
+  return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
+}
+
+//! Inserts the queued job in `slot` at its rank (after every job that ranks before it); false
+//! when the queue is full.
+[[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
+                                                   uint32_t slot) {
+  if (s.queue_len == s.queue.size) return false;
+  uint32_t i = s.queue_len;  // shift jobs that rank after it back by one, from the tail
+  while (i > 0) {
+    const uint32_t prev = s.queue[(s.queue_head + i - 1) % s.queue.size];
+    if (!ranks_before(m, s, slot, prev)) break;
+    s.queue[(s.queue_head + i) % s.queue.size] = prev;
+    --i;
+  }
+  s.queue[(s.queue_head + i) % s.queue.size] = slot;
+  s.queue_len += 1;
+  return true;
+}
+
+//! Queues the job just created in `slot` (the queue has room: it has a slot per job): ranked
+//! policies draw its declared duration and insert it at its rank, the others append it.
+GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!m.sched.ranked) {
+    s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
+    s.queue_len += 1;
+    return;
+  }
+  const Job& j = s.jobs[slot];
+  PolicyJob& pj = s.policy.jobs[slot];
+  double factor = 1.0;
+  if (m.sched.estimate_sigma > 0) {
+    // NOTE: its own stream, keyed like the duration draw, so turning estimate errors on moves
+    // no other random number.
+    const Draw d =
+        philox_draw(m.seed, s.replica_idx, Stream::estimate_error, j.class_idx, j.job_idx);
+    const DistSpec err{DistKind::lognormal, 0.0, m.sched.estimate_sigma, 0, 0};
+    factor = sample(m, err, u01_first(d), u01_second(d));
+  }
+  pj.declared_s = j.work * factor;
+  pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
+  pj.since = s.now;
+  if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
+}
+
+//! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
+//! starvation).
+GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!m.sched.ranked) return;
+  PolicyJob& pj = s.policy.jobs[slot];
+  pj.las_wait_s += s.now - pj.since;
+  pj.since = s.now;
+}
+
+//! Puts the just-preempted job in `slot` back into the queue: in submission order for plain
+//! fifo/backfill, else at its rank (during a scheduling pass, in the pass's deferred list) after
+//! booking its run time; false when the queue is full.
+[[nodiscard]] GPUPLAN_HD inline bool requeue_job(const ModelView& m, ReplicaState& s,
+                                                 uint32_t slot) {
+  if (!m.sched.ranked) return requeue_in_order(s, slot);
+  PolicyJob& pj = s.policy.jobs[slot];
+  const double ran = s.now - pj.since;
+  pj.run_s += ran;
+  pj.las_run_s += ran;
+  pj.since = s.now;
+  if (!s.policy.deferring) return insert_ranked(m, s, slot);
+  s.policy.deferred[s.policy.n_deferred++] = slot;
+  return true;
+}
+
+}  // namespace gpuplan
