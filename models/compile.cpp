@@ -192,9 +192,9 @@ CompiledScenario compile(const Scenario& sc) {
 
   compile_economics(sc, out);
   // Calendar room for the scheduler: one stale finish per job slot that a preemption leaves
-  // behind, and the one pending LAS review (sim/core/queue_policy.h).
+  // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).
   if (policy_preempts(v.queue) || v.sched.priority_preemption) v.extra_events += v.max_active_jobs;
-  if (v.queue == QueuePolicy::las) v.extra_events += 1;
+  if (v.queue == QueuePolicy::las) v.extra_events += 2 * v.max_active_jobs;
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

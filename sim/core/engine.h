@@ -204,7 +204,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.head_blocked = false;
   s.policy.n_deferred = 0;
   s.policy.deferring = false;
-  s.policy.review_at = NEVER;
+  for (uint32_t i = 0; i < s.policy.jobs.size; ++i) s.policy.jobs[i].review_gen = 0;
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -277,7 +277,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         handle_spot_fallback(m, s, e.target);
         break;
       case EventKind::policy_review:
-        s.policy.review_at = NEVER;  // the pass below demotes and promotes what is due
+        handle_policy_review(m, s, e.target, e.gen);
         break;
       case EventKind::job_arrival:
         handle_arrival(m, s, e.target);

@@ -22,7 +22,7 @@ enum class EventKind : uint8_t {
   node_idle_check,  //!< target = node: scale in if it stayed idle for the pool's idle timeout
   price_step,       //!< target = price step index: a pool's spot price changes (sim/core/billing.h)
   spot_fallback,    //!< target = job slot: its spot-only wait ran out; it may use on-demand pools
-  policy_review,    //!< a LAS demotion or promotion is due: rank again (sim/core/queue_policy.h)
+  policy_review,    //!< target = job slot: its LAS demotion or promotion is due (queue_policy.h)
   job_arrival,      //!< target = class index
 };
 

@@ -109,6 +109,43 @@ namespace gpuplan {
   return true;
 }
 
+//! Keeps every event but stale job finishes and stale policy reviews (a functor: device code
+//! takes no host lambdas).
+struct LiveEvents {
+  span<const Job> jobs;
+  span<const PolicyJob> ranked;
+  GPUPLAN_HD bool operator()(const Event& e) const {
+    if (e.kind == EventKind::job_finish) return e.gen == jobs[e.target].gen;
+    if (e.kind == EventKind::policy_review) return e.gen == ranked[e.target].review_gen;
+    return true;
+  }
+};
+
+//! Makes `t` the one live LAS review of the job in `slot` (NEVER or past the horizon: none): a
+//! demotion of a running job or a starvation promotion of a queued one falls due then. Earlier
+//! reviews of the slot go stale; a full calendar drops the stale events first.
+GPUPLAN_HD inline void set_review(const ModelView& m, ReplicaState& s, uint32_t slot, SimTime t) {
+  PolicyJob& pj = s.policy.jobs[slot];
+  pj.review_gen += 1;
+  if (!(t < m.horizon)) return;
+  if (schedule_event(s.events, t, EventKind::policy_review, slot, pj.review_gen)) return;
+  compact_events(s.events,
+                 LiveEvents{span<const Job>{s.jobs.data, s.jobs.size},
+                            span<const PolicyJob>{s.policy.jobs.data, s.policy.jobs.size}});
+  if (!schedule_event(s.events, t, EventKind::policy_review, slot, pj.review_gen))
+    saturate(s, SaturationCause::event_overflow);
+}
+
+//! [s] when the queued LAS job in `slot` has waited its promote knob times its run time since its
+//! last promotion (NEVER: no guard, or it is in the top queue).
+[[nodiscard]] GPUPLAN_HD inline SimTime las_promotion(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t slot) {
+  const PolicyJob& pj = s.policy.jobs[slot];
+  if (!(m.sched.las_promote_knob > 0) || !(pj.las_run_s > 0) || las_queue(m, s, slot) == 0)
+    return NEVER;
+  return pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
+}
+
 //! Queues the job just created in `slot` (the queue has room: it has a slot per job): ranked
 //! policies draw its declared duration and insert it at its rank, the others append it.
 GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint32_t slot) {
@@ -131,21 +168,26 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
   pj.declared_s = j.work * factor;
   pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
   pj.since = s.now;
+  pj.review_gen += 1;  // a review left by the slot's previous job is stale
   if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
 //! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
-//! starvation).
+//! starvation) and, under LAS, schedules its next demotion.
 GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!m.sched.ranked) return;
   PolicyJob& pj = s.policy.jobs[slot];
   pj.las_wait_s += s.now - pj.since;
   pj.since = s.now;
+  if (m.queue != QueuePolicy::las) return;
+  const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
+  set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
 }
 
 //! Puts the just-preempted job in `slot` back into the queue: in submission order for plain
 //! fifo/backfill, else at its rank (during a scheduling pass, in the pass's deferred list) after
-//! booking its run time; false when the queue is full.
+//! booking its run time and, under LAS, scheduling its starvation promotion; false when the queue
+//! is full.
 [[nodiscard]] GPUPLAN_HD inline bool requeue_job(const ModelView& m, ReplicaState& s,
                                                  uint32_t slot) {
   if (!m.sched.ranked) return requeue_in_order(s, slot);
@@ -154,6 +196,7 @@ GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, ui
   pj.run_s += ran;
   pj.las_run_s += ran;
   pj.since = s.now;
+  if (m.queue == QueuePolicy::las) set_review(m, s, slot, las_promotion(m, s, slot));
   if (!s.policy.deferring) return insert_ranked(m, s, slot);
   s.policy.deferred[s.policy.n_deferred++] = slot;
   return true;

@@ -3,8 +3,8 @@
 //! in rank order start where they fit; one that does not fit may preempt running jobs it
 //! outranks (sim/core/queue_order.h) until it fits, through the same path as a spot reclaim
 //! (lost work since the last checkpoint, restart on the next run, requeued at its rank). LAS
-//! demotions and starvation promotions fall due at exact instants: one policy_review event,
-//! always the earliest, wakes the pass then (docs/scheduling-policies.md).
+//! demotions and starvation promotions fall due at exact instants: each active job has at most
+//! one live policy_review event, which wakes the pass then (docs/scheduling-policies.md).
 #include "sim/core/cluster.h"
 #include "sim/core/preemption.h"
 #include "sim/core/queue_order.h"
@@ -125,60 +125,30 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   return false;
 }
 
-//! Sends every queued LAS job whose wait since its last promotion reached the promote knob times
-//! its run time since then back to the top queue (its attained GPU-time and wait restart at 0).
-GPUPLAN_HD inline void promote_starved(const ModelView& m, ReplicaState& s) {
+//! Handles a LAS review of the job in `slot` (stale when `gen` moved on): a running job has just
+//! dropped a queue (its next drop is scheduled; the pass below may preempt it), a queued one has
+//! starved and goes back to the top queue, with attained service and wait reset.
+GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                            uint32_t gen) {
+  PolicyJob& pj = s.policy.jobs[slot];
+  if (gen != pj.review_gen) return;
+  if (s.jobs[slot].phase == JobPhase::running) {
+    const uint32_t k = las_queue(m, s, slot);
+    set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
+    return;
+  }
+  if (s.jobs[slot].phase != JobPhase::queued) return;
   const uint32_t size = s.queue.size;
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < s.queue_len; ++i) {
-    const uint32_t slot = s.queue[(s.queue_head + i) % size];
-    PolicyJob& pj = s.policy.jobs[slot];
-    const bool starved =
-        pj.las_run_s > 0 && las_queue(m, s, slot) > 0 &&
-        s.now >= pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
-    if (!starved) {
-      s.queue[(s.queue_head + kept++) % size] = slot;
-      continue;
-    }
-    pj.las_run_s = pj.las_wait_s = 0;
-    pj.since = s.now;
-    s.policy.deferred[s.policy.n_deferred++] = slot;
-  }
-  s.queue_len = kept;
-  for (uint32_t i = 0; i < s.policy.n_deferred; ++i)
-    if (!insert_ranked(m, s, s.policy.deferred[i])) saturate(s, SaturationCause::queue_overflow);
-  s.policy.n_deferred = 0;
-}
-
-//! Keeps every event but policy reviews (a functor: device code takes no host lambdas).
-struct NotReview {
-  GPUPLAN_HD bool operator()(const Event& e) const { return e.kind != EventKind::policy_review; }
-};
-
-//! Keeps exactly one policy_review event pending, at the earliest LAS demotion of a running job
-//! or starvation promotion of a queued one still ahead (none when nothing is due).
-GPUPLAN_HD inline void schedule_review(const ModelView& m, ReplicaState& s) {
-  SimTime due = NEVER;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-    const Job& j = s.jobs[v];
-    const PolicyJob& pj = s.policy.jobs[v];
-    SimTime t = NEVER;
-    if (j.phase == JobPhase::running) {
-      const uint32_t k = las_queue(m, s, v);
-      if (k < m.sched.las_n_thresholds) t = las_crossing(m, s, v, k);
-    } else if (j.phase == JobPhase::queued && m.sched.las_promote_knob > 0 && pj.las_run_s > 0 &&
-               las_queue(m, s, v) > 0) {
-      t = pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
-    }
-    if (t > s.now && t < due) due = t;
-  }
-  if (!(due < m.horizon) || !(due < s.policy.review_at)) return;
-  if (s.policy.review_at < NEVER) {
-    // NOTE: an earlier review supersedes the pending one; dropping it keeps one in the calendar.
-    compact_events(s.events, NotReview{});
-  }
-  s.policy.review_at = due;
-  schedule_or_saturate(s, due, EventKind::policy_review, 0, 0);
+  uint32_t i = 0;  // take it out of the queue, keeping the others' order
+  while (i < s.queue_len && s.queue[(s.queue_head + i) % size] != slot) ++i;
+  if (i == s.queue_len) return;
+  for (; i + 1 < s.queue_len; ++i)
+    s.queue[(s.queue_head + i) % size] = s.queue[(s.queue_head + i + 1) % size];
+  s.queue_len -= 1;
+  pj.las_run_s = pj.las_wait_s = 0;
+  pj.since = s.now;
+  pj.review_gen += 1;
+  if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
 //! One scan of the queue in rank order: each job starts if it fits, else (when `preempt`) it may
@@ -216,13 +186,11 @@ GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const St
   s.queue_len -= started;
 }
 
-//! The ranked scheduling pass at this instant: LAS promotions, then scans until no preempted job
-//! is left to requeue (each preemption goes to a strictly lower rank), then the next LAS review.
+//! The ranked scheduling pass at this instant: scans until no preempted job is left to requeue
+//! (each preemption goes to a strictly lower rank).
 //! `start(slot)` places and starts a queued job (false: it does not fit).
 template <class Start>
 GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
-  const bool las = m.queue == QueuePolicy::las;
-  if (las && m.sched.las_promote_knob > 0) promote_starved(m, s);
   const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
   const bool strict = m.queue == QueuePolicy::fifo;
   s.policy.deferring = true;
@@ -236,7 +204,6 @@ GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, cons
     s.policy.n_deferred = 0;
   }
   s.policy.deferring = false;
-  if (las) schedule_review(m, s);
 }
 
 }  // namespace gpuplan

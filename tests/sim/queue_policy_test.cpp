@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/mc_metrics.h"
+#include "sim/mc_run.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 
@@ -92,15 +94,21 @@ TEST_CASE("sim::queue_policy::sjf") {
     const Outcome exact = run(sc);
     sc.scheduler.estimate_sigma = 1.0;
     const Outcome noisy = run(sc);
-    REQUIRE(exact.jobs.size() > 100);
-    // same arrivals (submit times) and the same number of jobs done by the horizon
-    REQUIRE(exact.jobs.size() == noisy.jobs.size());
-    bool all_same_submits = true, some_order_differs = false;
-    for (std::size_t i = 0; i < exact.jobs.size(); ++i) {
-      all_same_submits &= exact.jobs[i].submit_s == noisy.jobs[i].submit_s;
-      some_order_differs |= exact.jobs[i].start_s != noisy.jobs[i].start_s;
+    // about 1,650 jobs finish in each run
+    REQUIRE(exact.jobs.size() > 1000);
+    // a job (same arrival index) has the same submit time in both runs; some start elsewhere
+    std::size_t common = 0;
+    bool same_submits = true, some_order_differs = false;
+    for (const JobRecord& a : exact.jobs) {
+      for (const JobRecord& b : noisy.jobs) {
+        if (b.job_idx != a.job_idx) continue;
+        ++common;
+        same_submits &= a.submit_s == b.submit_s;
+        some_order_differs |= a.start_s != b.start_s;
+      }
     }
-    CHECK(all_same_submits);
+    CHECK(common > 1000);
+    CHECK(same_submits);
     CHECK(some_order_differs);
   }
 }
@@ -231,8 +239,8 @@ TEST_CASE("sim::queue_policy::priority") {
   }
 
   SUBCASE("a waiting production job starts before an earlier research job") {
-    // the node is full until 10; R3 (t2) and P (t3) both wait; P goes first at 10, R3 at 11?
-    // No: P takes the 2 GPUs R1 frees at 10 (runs 10-13); R3 (2 GPUs) starts at 11 when R2 ends.
+    // the node is full until 10; R3 (t2) and P (t3) both wait: P takes the 2 GPUs R1 frees at 10
+    // (runs 10-13), R3 the 2 GPUs R2 frees at 11.
     const Outcome o = mixed({{0, 10, 2, 0}, {1, 10, 2, 0}, {2, 5, 2, 0}}, {{3, 3, 2, 0}}, false);
     REQUIRE(o.jobs.size() == 4);
     CHECK(o.jobs[3].start_s == 10);
@@ -259,12 +267,67 @@ TEST_CASE("sim::queue_policy::mg1_sjf") {
     return run(sc).metrics.wait_s.mean;
   };
   const double fifo = mean_wait(QueuePolicy::fifo), sjf = mean_wait(QueuePolicy::sjf);
-  // the formula's value for these parameters: about 1.52 s
-  CHECK(sjf_formula == doctest::Approx(1.52).epsilon(0.02));
+  // the formula's value for these parameters: about 1.31 s (FIFO's 2.33 s minus 44 %)
+  CHECK(sjf_formula == doctest::Approx(1.312).epsilon(0.01));
   // SJF never waits longer on average than FIFO on the same arrivals
   CHECK(sjf <= fifo);
   // FIFO within 5 % of Pollaczek-Khinchine (about 270,000 jobs)
   CHECK(fifo == doctest::Approx(7.0 / 3.0).epsilon(0.05));
   // SJF within 5 % of Kleinrock's formula
   CHECK(sjf == doctest::Approx(sjf_formula).epsilon(0.05));
+}
+
+TEST_CASE("sim::queue_policy::invariance") {
+  // 4 nodes x 8 GPUs, a Philly-like mix at ~80 % load in two priority classes, under 2D-LAS with
+  // a starvation guard and estimate errors: preemption by queue and by priority in every replica.
+  Scenario sc = test::one_pool(4, 8, 3 * 86400.0, 86400.0);
+  JobClass mix;
+  mix.name = "mix";
+  mix.gpus.values = {1, 2, 4, 8, 16};
+  mix.gpus.probs = {0.65, 0.1, 0.15, 0.05, 0.05};
+  mix.duration.kind = DistKind::lognormal;
+  mix.duration.a = std::log(1140.0);
+  mix.duration.b = 1.8;
+  mix.rate_per_s = 0.8 * 32 / (2.65 * 1140.0 * std::exp(0.5 * 1.8 * 1.8));
+  mix.econ.checkpoints = true;
+  mix.econ.interval_s = 600;
+  mix.econ.checkpoint_s = 10;
+  mix.econ.restart_s = 30;
+  sc.workload.push_back(mix);
+  sc.workload.push_back(test::mm_class(1.0 / 900, 1800.0));
+  sc.workload.back().name = "urgent";
+  sc.workload.back().priority = 5;
+  sc.scheduler.queue = QueuePolicy::las;
+  sc.scheduler.las_thresholds_gpu_s = {3600.0, 36000.0};
+  sc.scheduler.las_promote_knob = 4;
+  sc.limits.max_active_jobs = 4096;
+  sc.limits.time_bins = 24;
+  const CompiledScenario cs = compile(sc);
+  const ModelView m = cs.view();
+  const auto study = [&](uint32_t threads, uint32_t batch) {
+    McOptions o;
+    o.replications = 8;
+    o.threads = threads;
+    o.batch = batch;
+    return run_monte_carlo(m, o);
+  };
+  const McStudy one = study(1, 8);
+
+  SUBCASE("the replicas preempt and do not saturate") {
+    // scheduler preemptions happen in replica 0 (both classes are ranked and can be victims)
+    const ReplicaMetrics& r = one.replicas[0].metrics;
+    CHECK(r.classes[0].scheduler_preemptions > 0);
+    CHECK_FALSE(r.saturated());
+  }
+
+  SUBCASE("thread counts and batch sizes give bit-identical replicas") {
+    for (const McStudy& other : {study(2, 8), study(2, 3), study(3, 1)}) {
+      REQUIRE(other.replicas.size() == one.replicas.size());
+      for (std::size_t k = 0; k < one.replicas.size(); ++k) {
+        CAPTURE(k);
+        CHECK(metric_row(m, other.replicas[k].metrics) == metric_row(m, one.replicas[k].metrics));
+        CHECK(other.replicas[k].busy_gpus == one.replicas[k].busy_gpus);
+      }
+    }
+  }
 }
