@@ -137,13 +137,14 @@ GPUPLAN_HD inline void set_review(const ModelView& m, ReplicaState& s, uint32_t 
 }
 
 //! [s] when the queued LAS job in `slot` has waited its promote knob times its run time since its
-//! last promotion (NEVER: no guard, or it is in the top queue).
+//! last promotion, now at the earliest (NEVER: no guard, or it is in the top queue).
 [[nodiscard]] GPUPLAN_HD inline SimTime las_promotion(const ModelView& m, const ReplicaState& s,
                                                       uint32_t slot) {
   const PolicyJob& pj = s.policy.jobs[slot];
   if (!(m.sched.las_promote_knob > 0) || !(pj.las_run_s > 0) || las_queue(m, s, slot) == 0)
     return NEVER;
-  return pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
+  const SimTime due = pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
+  return due > s.now ? due : s.now;  // it may have waited long enough before this run
 }
 
 //! Queues the job just created in `slot` (the queue has room: it has a slot per job): ranked

@@ -167,6 +167,7 @@ struct Reference {
     }
   }
   void run() {
+    schedule();  // jobs submitted at t = 0
     for (;;) {
       double next = INF;
       for (const RefJob& j : jobs) {

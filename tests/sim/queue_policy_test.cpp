@@ -316,6 +316,8 @@ TEST_CASE("sim::queue_policy::invariance") {
   SUBCASE("the replicas preempt and do not saturate") {
     // scheduler preemptions happen in replica 0 (both classes are ranked and can be victims)
     const ReplicaMetrics& r = one.replicas[0].metrics;
+    CAPTURE(std::string(saturation_name(r.saturation)));
+    CAPTURE(r.saturated_at_s);
     CHECK(r.classes[0].scheduler_preemptions > 0);
     CHECK_FALSE(r.saturated());
   }
