@@ -19,6 +19,22 @@ namespace {
 
 }  // namespace
 
+// The queue policy's ranking parameters; the queue is ranked for every policy but plain
+// fifo/backfill, and for those too when classes differ in priority.
+void compile_scheduler(const Scenario& sc, SchedulerSpec& out) {
+  const SchedulerConfig& s = sc.scheduler;
+  GPUPLAN_ENSURE(s.las_thresholds_gpu_s.size() < MAX_LAS_QUEUES);  // the loader enforces this
+  out.las_n_thresholds = static_cast<uint32_t>(s.las_thresholds_gpu_s.size());
+  for (uint32_t k = 0; k < out.las_n_thresholds; ++k)
+    out.las_thresholds_gpu_s[k] = s.las_thresholds_gpu_s[k];
+  out.las_promote_knob = s.las_promote_knob;
+  out.estimate_sigma = s.estimate_sigma;
+  bool priorities = false;
+  for (const JobClass& jc : sc.workload) priorities |= jc.priority != sc.workload[0].priority;
+  out.priority_preemption = priorities && s.priority_preemption;
+  out.ranked = priorities || !(s.queue == QueuePolicy::fifo || s.queue == QueuePolicy::backfill);
+}
+
 DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
                               const std::vector<double>& weights, CompiledScenario& out) {
   DistSpec spec{kind, a, b, 0, 0};
@@ -69,6 +85,7 @@ CompiledScenario compile(const Scenario& sc) {
   v.warmup = sc.warmup_s;
   v.queue = sc.scheduler.queue;
   v.placement = sc.scheduler.placement;
+  compile_scheduler(sc, v.sched);
   GPUPLAN_ENSURE(sc.pools.size() <= 64);  // pool masks are 64-bit; the loader enforces this
 
   // Pools and nodes: pools in file order, nodes in order within a pool.
@@ -98,6 +115,7 @@ CompiledScenario compile(const Scenario& sc) {
   for (const JobClass& jc : sc.workload) {
     ClassSpec c;
     c.pool_mask = 0;
+    c.priority = static_cast<int32_t>(jc.priority);
     for (size_t p = 0; p < sc.pools.size(); ++p) {
       if (jc.may_use(p)) {
         c.pool_mask |= 1ull << p;
@@ -178,6 +196,10 @@ CompiledScenario compile(const Scenario& sc) {
 
   compile_economics(sc, out);
   compile_failures(sc, out);
+  // Calendar room for the scheduler: one stale finish per job slot that a preemption leaves
+  // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).
+  if (policy_preempts(v.queue) || v.sched.priority_preemption) v.extra_events += v.max_active_jobs;
+  if (v.queue == QueuePolicy::las) v.extra_events += 2 * v.max_active_jobs;
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

@@ -7,6 +7,7 @@
 #include "models/jsonc.h"
 #include "models/loader.h"
 #include "models/scenario_override.h"
+#include "sim/core/scheduler_spec.h"
 
 namespace gpuplan {
 namespace loading {
@@ -85,12 +86,53 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
 
 void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (!object(o, "/scheduler")) return;
-  check_keys(o, "/scheduler", {"queue", "placement"});
+  check_keys(o, "/scheduler",
+             {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption"});
+  SchedulerConfig& s = sc.scheduler;
   if (const json* v = get(o, "queue")) {
-    if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/queue")) sc.scheduler.queue = *q;
+    if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/queue")) s.queue = *q;
+  }
+  // NOTE: `policy` wins over `queue`, so `--set scheduler.policy=...` (and sweeps over it) work
+  // on any file, whichever of the two it spells.
+  if (const json* v = get(o, "policy")) {
+    if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/policy")) s.queue = *q;
   }
   if (const json* v = get(o, "placement")) {
-    if (auto pl = enumerator<Placement>(*v, "/scheduler/placement")) sc.scheduler.placement = *pl;
+    if (auto pl = enumerator<Placement>(*v, "/scheduler/placement")) s.placement = *pl;
+  }
+  if (const json* v = get(o, "estimate_error"))
+    s.estimate_sigma = number(*v, "/scheduler/estimate_error", 0, 5).value_or(0);
+  if (const json* v = get(o, "priority_preemption"))
+    s.priority_preemption = boolean(*v, "/scheduler/priority_preemption").value_or(true);
+  if (const json* v = get(o, "las")) load_las(*v, s);
+}
+
+void Loader::load_las(const json& o, SchedulerConfig& s) {
+  const std::string p = "/scheduler/las";
+  if (!object(o, p)) return;
+  check_keys(o, p, {"thresholds", "promote_knob"});
+  if (const json* v = get(o, "promote_knob"))
+    s.las_promote_knob = number(*v, p + "/promote_knob", 0, 1e6).value_or(0);
+  const json* th = get(o, "thresholds");
+  if (!th) return;
+  const std::string tp = p + "/thresholds";
+  if (!th->is_array() || th->empty() || th->size() >= MAX_LAS_QUEUES) {
+    d_.error(tp, DiagCode::out_of_range,
+             "expected 1 to " + std::to_string(MAX_LAS_QUEUES - 1) +
+                 " attained GPU-time thresholds, e.g. [\"1h\", \"10h\"] (GPU-hours)");
+    return;
+  }
+  s.las_thresholds_gpu_s.clear();
+  for (size_t i = 0; i < th->size(); ++i) {
+    const std::string ip = tp + "/" + std::to_string(i);
+    const std::optional<double> d = duration((*th)[i], ip, true);
+    if (!d) continue;
+    if (!s.las_thresholds_gpu_s.empty() && *d <= s.las_thresholds_gpu_s.back()) {
+      d_.error(ip, DiagCode::out_of_range,
+               "thresholds must increase; " + num(*d) + " GPU-s is not above the one before");
+      continue;
+    }
+    s.las_thresholds_gpu_s.push_back(*d);
   }
 }
 

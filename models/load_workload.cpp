@@ -22,7 +22,7 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     check_keys(
         o, p,
         {"name", "description", "arrival", "gpus", "duration", "trace", "pools", "reference_gpu",
-         "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction"});
+         "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction", "priority"});
     JobClass jc;
     jc.pointer = p;
     if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -38,6 +38,8 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     if (const json* v = get(o, "description"))
       jc.description = string(*v, p + "/description").value_or("");
     load_class_economics(o, p, jc);
+    if (const json* v = get(o, "priority"))
+      jc.priority = static_cast<uint32_t>(integer(*v, p + "/priority", 0, 1000000).value_or(0));
     bool pools_ok = true;
     if (const json* v = get(o, "pools")) pools_ok = load_class_pools(*v, p + "/pools", jc);
     if (const json* v = get(o, "reference_gpu")) {

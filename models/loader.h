@@ -58,6 +58,7 @@ class Loader : public FieldReader {
  private:
   // load.cpp
   void load_scheduler(const json& o, Scenario& sc);
+  void load_las(const json& o, SchedulerConfig& s);
   // load_limits.cpp
   void load_limits(const json& o, Scenario& sc);
   void check_samples(const std::string& p, DistKind kind, double a, double b,

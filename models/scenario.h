@@ -93,8 +93,9 @@ struct JobClass {
   std::vector<uint32_t> pool_indices;    //!< indices into Scenario::pools it may use (empty = all)
   std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
   std::optional<double>
-      comm_fraction;    //!< share of a step spent in network all-reduce (no training)
-  ClassEconomics econ;  //!< checkpointing and spot tolerance
+      comm_fraction;      //!< share of a step spent in network all-reduce (no training)
+  ClassEconomics econ;    //!< checkpointing and spot tolerance
+  uint32_t priority = 0;  //!< higher is served first and may preempt lower (scheduler section)
 
   //! Whether this class may run on pool `pool_idx` (every pool when it names none).
   [[nodiscard]] bool may_use(size_t pool_idx) const {
@@ -186,8 +187,13 @@ struct TopologyConfig {
 
 //! Scheduler options.
 struct SchedulerConfig {
-  QueuePolicy queue = QueuePolicy::fifo;
+  QueuePolicy queue = QueuePolicy::fifo;  //!< `queue`, or its alias `policy` (which wins)
   Placement placement = Placement::best_fit;
+  //! [GPU·s] 2D-LAS queue thresholds, increasing (`las.thresholds`, GPU-time durations).
+  std::vector<double> las_thresholds_gpu_s = {3600.0};
+  double las_promote_knob = 0;      //!< `las.promote_knob`: starvation guard, 0 = off
+  double estimate_sigma = 0;        //!< `estimate_error`: sigma of the lognormal factor
+  bool priority_preemption = true;  //!< `priority_preemption`: higher classes preempt lower
 };
 
 //! Engine capacities, output resolution, and the work a scenario may ask for (docs/reliability.md,

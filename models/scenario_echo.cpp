@@ -287,6 +287,7 @@ json class_json(const Scenario& sc, const JobClass& jc) {
     // NOTE: beside "checkpoint", not in it: the schema lets comment keys into a class, not there.
     if (e.auto_interval) j["_checkpoint_interval_s"] = auto_intervals_json(sc, jc);
   }
+  if (jc.priority > 0) j["priority"] = jc.priority;
   j["spot_tolerant"] = e.spot_tolerant;
   if (e.has_fallback) {
     j["spot_fallback"] = e.fallback_after_s
@@ -297,7 +298,15 @@ json class_json(const Scenario& sc, const JobClass& jc) {
 }
 
 json scheduler_json(const SchedulerConfig& s) {
-  return {{"queue", name(s.queue)}, {"placement", name(s.placement)}};
+  json j = {{"queue", name(s.queue)}, {"placement", name(s.placement)}};
+  // NOTE: the ranking keys are written only where they act, so echoes of older files stay as
+  // they were.
+  if (s.queue == QueuePolicy::las) {
+    j["las"] = {{"thresholds", s.las_thresholds_gpu_s}, {"promote_knob", s.las_promote_knob}};
+  }
+  if (s.estimate_sigma > 0) j["estimate_error"] = s.estimate_sigma;
+  if (!s.priority_preemption) j["priority_preemption"] = false;
+  return j;
 }
 
 //! The topology with the link bandwidth and latency the builder would default to written out;

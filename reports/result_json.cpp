@@ -153,6 +153,7 @@ json classes_section(const Scenario& sc, const Summary& s) {
                        {"cost_per_job_usd", mean(k + ".cost_per_job_usd")},
                        {"useful_gpu_hours", mean(k + ".useful_gpu_hours")},
                        {"preemptions", mean.count(k + ".preemptions")},
+                       {"scheduler_preemptions", mean.count(k + ".scheduler_preemptions")},
                        {"restarts_per_job", mean(k + ".restarts_per_job")},
                        {"effective_training_time", mean(k + ".effective_training_time")},
                        {"wait_cdf", cdf_json(&s.wait_hist[c * SKETCH_BINS])},

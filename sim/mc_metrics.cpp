@@ -45,7 +45,7 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
     for (const char* k : DURATION_KEYS) p.push_back(c + "wait_s." + k);
     for (const char* k : DURATION_KEYS) p.push_back(c + "jct_s." + k);
     p.insert(p.end(), {c + "cost_usd", c + "cost_per_job_usd", c + "useful_gpu_hours",
-                       c + "preemptions", c + "restarts_per_job"});
+                       c + "preemptions", c + "scheduler_preemptions", c + "restarts_per_job"});
   }
   // NOTE: appended last, so the indices of every earlier path (HeadlineIndex) stay put.
   p.insert(p.end(), {"failures.failures", "failures.interruptions", "failures.lost_gpu_hours",
@@ -82,7 +82,8 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
     push_duration(row, c.wait_s);
     push_duration(row, c.jct_s);
     row.insert(row.end(), {c.cost_usd, per(c.cost_usd, double(c.completed)), c.gpu_hours.useful,
-                           double(c.preemptions), per(double(c.restarts), double(c.completed))});
+                           double(c.preemptions), double(c.scheduler_preemptions),
+                           per(double(c.restarts), double(c.completed))});
   }
   const FailureMetrics& f = r.failures;
   row.insert(row.end(),

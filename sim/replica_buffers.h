@@ -77,6 +77,10 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.capacity.pools, m.pools.size, R::result);
   place(s.runs.jobs, m.max_active_jobs, R::work);
   place(s.runs.classes, m.classes.size, R::result);
+  const bool ranked = m.sched.ranked;
+  place(s.policy.jobs, ranked ? m.max_active_jobs : 0, R::work);
+  place(s.policy.deferred, ranked ? m.max_active_jobs : 0, R::work);
+  place(s.policy.node_gpus, ranked ? m.n_nodes : 0, R::work);
   place(s.billing.node_billed_since, m.n_nodes, R::work);
   place(s.billing.pool_price_node_s, m.pools.size, R::work);
   place(s.billing.pool_gpu_rate, m.pools.size, R::work);

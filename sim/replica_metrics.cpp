@@ -134,6 +134,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     cm.unfinished = ct.submitted - ct.completed;
     cm.cost_usd = s.billing.classes[c].cost_usd;
     cm.preemptions = s.runs.classes[c].preemptions;
+    cm.scheduler_preemptions = s.runs.classes[c].scheduler_preemptions;
     cm.restarts = s.runs.classes[c].restarts_of_completed;
     cm.gpu_hours = gpu_hours(m, s, c);
     cm.requeued_gpu_hours = s.runs.classes[c].requeued_gpu_s / HOUR_S;

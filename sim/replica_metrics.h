@@ -26,9 +26,10 @@ struct GpuHours {
 struct ClassMetrics {
   uint64_t submitted = 0, completed = 0, unfinished = 0;
   DurationStats wait_s, jct_s;
-  double cost_usd = 0;            //!< its GPU-seconds at its pools' per-GPU rates
-  uint64_t preemptions = 0;       //!< its runs ended by a reclaim
-  uint64_t restarts = 0;          //!< restarts summed over its completed jobs
+  double cost_usd = 0;                 //!< its GPU-seconds at its pools' per-GPU rates
+  uint64_t preemptions = 0;            //!< its runs ended by a reclaim or by the scheduler
+  uint64_t scheduler_preemptions = 0;  //!< of those, ended by the queue policy or a priority
+  uint64_t restarts = 0;               //!< restarts summed over its completed jobs
   GpuHours gpu_hours;             //!< busy and lost, checkpoint, restart, useful (provisioned = 0)
   double requeued_gpu_hours = 0;  //!< [GPU-h] its interrupted jobs waited to run again
   //! useful ÷ (busy + requeued) GPU-hours: the share of its jobs' wall time since their first

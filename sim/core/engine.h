@@ -9,6 +9,7 @@
 #include "sim/core/failures.h"
 #include "sim/core/preemption.h"
 #include "sim/core/purchases.h"
+#include "sim/core/queue_policy.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
 
@@ -67,8 +68,7 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
     j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
   }
   if (j.counted) s.classes[c].submitted += 1;
-  s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
-  s.queue_len += 1;
+  enqueue_arrival(m, s, slot);  // submission order, or rank order (sim/core/queue_order.h)
   note_job_arrived(m, s, slot);
   schedule_next_arrival(m, s, c);
 }
@@ -95,6 +95,7 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   j.pool = pool;
   j.n_nodes = n_nodes;
   j.phase = JobPhase::running;
+  note_ranked_start(m, s, slot);
   if (j.start == NEVER) j.start = s.now;     // first start: a restart after preemption keeps it
   const bool rated = net_start(m, s, slot);  // sets j.finish
   j.finish += begin_run(m, s, slot, pool);   // restart and checkpoint overheads
@@ -125,8 +126,19 @@ GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32
   s.free_slots[s.n_free_slots++] = slot;
 }
 
+//! Places and starts a queued job for the ranked pass (a functor: the core takes no lambdas).
+struct TryStart {
+  const ModelView& m;
+  ReplicaState& s;
+  GPUPLAN_HD bool operator()(uint32_t slot) const { return try_start(m, s, slot); }
+};
+
 //! Starts queued jobs per the queue policy, once per instant, with the state after all events.
 GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
+  if (m.sched.ranked) {  // SJF, SRTF, LAS, class priorities (sim/core/queue_policy.h)
+    schedule_ranked(m, s, TryStart{m, s});
+    return;
+  }
   switch (m.queue) {
     case QueuePolicy::fifo:
       // NOTE: a blocked head stays blocked until something is released; skip the retry.
@@ -169,6 +181,10 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
       s.queue_len -= started;
       return;
     }
+    case QueuePolicy::sjf:
+    case QueuePolicy::srtf:
+    case QueuePolicy::las:
+      return;  // always ranked (models/compile.cpp sets m.sched.ranked)
   }
 }
 
@@ -187,6 +203,9 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.n_free_slots = s.jobs.size;
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
+  s.policy.n_deferred = 0;
+  s.policy.deferring = false;
+  for (uint32_t i = 0; i < s.policy.jobs.size; ++i) s.policy.jobs[i].review_gen = 0;
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -270,6 +289,9 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         break;
       case EventKind::spot_fallback:
         handle_spot_fallback(m, s, e.target);
+        break;
+      case EventKind::policy_review:
+        handle_policy_review(m, s, e.target, e.gen);
         break;
       case EventKind::job_arrival:
         handle_arrival(m, s, e.target);

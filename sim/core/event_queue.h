@@ -11,7 +11,7 @@ namespace gpuplan {
 //! Event kinds; declaration order is the tie-break at equal times (releases before arrivals):
 //! finishes, then spot reclaims and hardware failures (a job that ends at that instant completes),
 //! then capacity changes (returns, repairs, purchases, nodes ready, idle scale-in, price steps),
-//! then fallback timers, then arrivals.
+//! then fallback timers, then queue-policy reviews, then arrivals.
 enum class EventKind : uint8_t {
   job_finish,       //!< target = job slot; stale when the slot's generation moved on
   node_reclaim,     //!< target = node: its Poisson spot interruption (sim/core/preemption.h)
@@ -26,6 +26,7 @@ enum class EventKind : uint8_t {
   node_idle_check,  //!< target = node: scale in if it stayed idle for the pool's idle timeout
   price_step,       //!< target = price step index: a pool's spot price changes (sim/core/billing.h)
   spot_fallback,    //!< target = job slot: its spot-only wait ran out; it may use on-demand pools
+  policy_review,    //!< target = job slot: its LAS demotion or promotion is due (queue_policy.h)
   job_arrival,      //!< target = class index
 };
 

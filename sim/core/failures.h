@@ -71,7 +71,7 @@ GPUPLAN_HD inline void interrupt_node_jobs(const ModelView& m, ReplicaState& s, 
       if (nodes[i] != n) continue;
       const ClassRunTotals& c = s.runs.classes[j.class_idx];
       const double lost_before = c.lost_gpu_s;
-      interrupt_job(m, s, slot, 0.0);
+      interrupt_run(m, s, slot, 0.0);
       if (in_window(m, s.now)) {
         s.failures.totals.interruptions += 1;
         s.failures.totals.lost_gpu_s += c.lost_gpu_s - lost_before;

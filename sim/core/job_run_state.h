@@ -24,7 +24,8 @@ struct ClassRunTotals {
   double checkpoint_gpu_s;         //!< [GPU·s] writing checkpoints
   double restart_gpu_s;            //!< [GPU·s] reloading after preemptions
   double requeued_gpu_s;           //!< [GPU·s] interrupted jobs waiting to run again
-  uint64_t preemptions;            //!< runs ended by a reclaim
+  uint64_t preemptions;            //!< runs ended by a reclaim or by the scheduler
+  uint64_t scheduler_preemptions;  //!< of those, runs ended by the queue policy or a priority
   uint64_t restarts_of_completed;  //!< restarts summed over counted completed jobs
 };
 

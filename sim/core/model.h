@@ -2,6 +2,7 @@
 //! The compiled scenario as the core reads it: flat, read-only arrays and scalars, no names.
 //! Only models/compile.cpp fills these; the core never sees strings, JSON or catalogs.
 #include "sim/core/network_types.h"
+#include "sim/core/scheduler_spec.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -35,6 +36,7 @@ struct ClassSpec {
   uint32_t node_gpus_max = 0;  //!< largest node among those pools: bigger jobs take whole nodes
   uint32_t profile_idx = 0;    //!< first segment in ModelView::arrival_segments
   uint32_t profile_n = 0;      //!< its segments; 0 = constant `rate` (sim/core/arrival_profile.h)
+  int32_t priority = 0;        //!< higher runs first and may preempt lower (SchedulerSpec)
 };
 
 //! A pool of identical nodes: nodes [first_node, first_node + n_nodes) of the cluster.
@@ -62,6 +64,7 @@ struct ModelView {
   SimTime warmup = 0;   //!< [s] jobs submitted before this are not counted
   QueuePolicy queue = QueuePolicy::fifo;
   Placement placement = Placement::best_fit;
+  SchedulerSpec sched;  //!< ranking parameters of the queue policy (sim/core/scheduler_spec.h)
 
   span<const PoolSpec> pools;
   span<const ClassSpec> classes;

@@ -11,6 +11,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/job_runs.h"
 #include "sim/core/network.h"
+#include "sim/core/queue_order.h"
 #include "sim/core/rng.h"
 
 namespace gpuplan {
@@ -20,11 +21,11 @@ namespace gpuplan {
   return t >= m.warmup && t < m.horizon;
 }
 
-//! Ends the running job in `slot` by an interruption now, after `notice` seconds of warning
-//! (0: none): books lost work and overheads, keeps the checkpointed progress, frees its GPUs and
-//! requeues it. Spot reclaims and hardware failures (sim/core/failures.h) both end runs here;
-//! the caller counts the interruption and takes the node down.
-GPUPLAN_HD inline void interrupt_job(const ModelView& m, ReplicaState& s, uint32_t slot,
+//! Ends the current run of the job in `slot` now, after a warning `notice` [s] ago (0: none):
+//! books lost work and overheads, keeps the checkpointed progress, frees its GPUs and requeues
+//! it. Spot reclaims, hardware failures (sim/core/failures.h) and preemptive queue policies
+//! (sim/core/queue_policy.h) all end runs here; counting is the caller's.
+GPUPLAN_HD inline void interrupt_run(const ModelView& m, ReplicaState& s, uint32_t slot,
                                      double notice) {
   Job& j = s.jobs[slot];
   JobRun& jr = s.runs.jobs[slot];
@@ -63,7 +64,7 @@ GPUPLAN_HD inline void interrupt_job(const ModelView& m, ReplicaState& s, uint32
   j.pool = NONE;
   j.n_nodes = 0;
   j.finish = NEVER;
-  if (!requeue_in_order(s, slot)) {
+  if (!requeue_job(m, s, slot)) {
     if (s.totals.saturation == SaturationCause::none) {
       s.totals.saturation = SaturationCause::queue_overflow;
       s.totals.saturated_at = s.now;
@@ -73,14 +74,15 @@ GPUPLAN_HD inline void interrupt_job(const ModelView& m, ReplicaState& s, uint32
   note_job_queued(m, s, slot);
 }
 
-//! Ends the running job in `slot` by a spot reclaim now (with its pool's notice) and counts it.
+//! Ends the running job in `slot` by a reclaim now (after its pool's notice): counts it, then
+//! interrupts its run. The caller takes the node down.
 GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t slot) {
   const Job& j = s.jobs[slot];
   if (in_window(m, s.now)) {
     s.capacity.pools[j.pool].preemptions += 1;
     s.runs.classes[j.class_idx].preemptions += 1;
   }
-  interrupt_job(m, s, slot, m.pool_supply[j.pool].notice_s);
+  interrupt_run(m, s, slot, m.pool_supply[j.pool].notice_s);
 }
 
 //! Takes up node n away now: preempts every job holding a GPU on it, stops its billing, and

@@ -7,6 +7,7 @@
 #include "sim/core/capacity_state.h"
 #include "sim/core/failure_state.h"
 #include "sim/core/job_run_state.h"
+#include "sim/core/queue_policy_state.h"
 #include "sim/core/sketch.h"
 
 namespace gpuplan {
@@ -113,6 +114,7 @@ struct ReplicaState {
   BillingState billing;
   NetState net;           //!< link sharing and fragmentation (sim/core/network.h)
   FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
+  PolicyState policy;     //!< ranked queue policies (sim/core/queue_order.h, queue_policy.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;

@@ -16,6 +16,10 @@ inline constexpr SimTime NEVER = std::numeric_limits<double>::infinity();  //!< 
 enum class QueuePolicy : uint8_t {
   fifo,      //!< strict submission order; the first job that does not fit blocks the rest
   backfill,  //!< submission order, but later jobs that fit now may start (no reservation)
+  sjf,       //!< shortest declared duration first; jobs that fit start, the rest wait (no
+             //!< preemption by the policy)
+  srtf,      //!< shortest declared remaining time first; a shorter queued job preempts
+  las,       //!< Tiresias 2D-LAS: least attained GPU-time queues, preemption between queues
 };
 
 //! Where a job's GPUs are taken from.
@@ -49,6 +53,7 @@ enum class Stream : uint32_t {
   failures = 8,         //!< hardware failures of a pool: times, node, cause (sub = pool)
   switch_failures = 9,  //!< failures of a leaf switch: times, cause (sub = group)
   repairs = 10,         //!< repair times of failed nodes and switches (sub = node or group)
+  estimate_error = 16,  //!< a job's duration-estimate error factor (sub = class, counter = job)
 };
 
 //! Why a replica stopped early or cannot be trusted.

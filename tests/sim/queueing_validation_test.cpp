@@ -39,7 +39,7 @@ TEST_CASE("sim::validation::erlang_c") {
     uint32_t c;
     double rho;
     double jobs;
-  } cases[] = {{1, 0.5, 2e6}, {1, 0.8, 4e6}, {1, 0.9, 8e6},   {8, 0.5, 2e6}, {8, 0.8, 3e6},
+  } cases[] = {{1, 0.5, 2e6}, {1, 0.8, 4e6},  {1, 0.9, 8e6},   {8, 0.5, 2e6}, {8, 0.8, 3e6},
                {8, 0.9, 6e6}, {64, 0.5, 4e6}, {64, 0.8, 16e6}, {64, 0.9, 8e6}};
   for (const auto& k : cases) {
     const double expected = queueing::mmc_mean_wait_s(k.c, k.rho * k.c, 1.0);
@@ -51,8 +51,10 @@ TEST_CASE("sim::validation::erlang_c") {
     REQUIRE_FALSE(r.m.saturated());
     // mean wait within 3% of Erlang C (relative); at c=64, rho=0.5 W_q is tiny (~1e-9 s), so an
     // absolute bound of 3% of the mean service time applies there instead
-    if (expected > 1e-3) CHECK(std::abs(r.m.wait_s.mean - expected) / expected < 0.03);
-    else CHECK(r.m.wait_s.mean < 0.03);
+    if (expected > 1e-3)
+      CHECK(std::abs(r.m.wait_s.mean - expected) / expected < 0.03);
+    else
+      CHECK(r.m.wait_s.mean < 0.03);
   }
 }
 

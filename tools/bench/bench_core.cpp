@@ -1,8 +1,10 @@
-//! Core engine speed: M/M/64 against a bare std::priority_queue loop on the same model, and the
-//! scale target (one simulated year of 4,096 GPUs under a Philly-like mix).
+//! Core engine speed: M/M/64 against a bare std::priority_queue loop on the same model, the same
+//! M/M/64 under every queue policy, and the scale target (one simulated year of 4,096 GPUs under
+//! a Philly-like mix, with FIFO and with 2D-LAS).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <string>
 
 #include "models/compile.h"
 #include "sim/single_run.h"
@@ -32,6 +34,26 @@ void bm_core_mm64(benchmark::State& state) {
 }
 BENCHMARK(bm_core_mm64)->Unit(benchmark::kMillisecond);
 
+//! bm_core_mm64 under queue policy range(0) (0 fifo, 1 backfill, 2 sjf, 3 srtf, 4 las): the cost
+//! of a ranked queue against FIFO's events/s.
+void bm_core_mm64_policy(benchmark::State& state) {
+  Scenario sc = cluster(64, 1, 1e5);
+  JobClass c;
+  c.name = "jobs";
+  c.rate_per_s = 60;
+  c.gpus.values = {1};
+  c.gpus.probs = {1};
+  c.duration.kind = DistKind::exponential;
+  c.duration.a = 1.0;
+  sc.workload.push_back(c);
+  sc.scheduler.queue = static_cast<QueuePolicy>(state.range(0));
+  const CompiledScenario cs = compile(sc);
+  bench::time_single_runs(state, cs.view());
+  static const char* const NAMES[] = {"fifo", "backfill", "sjf", "srtf", "las"};
+  state.SetLabel(std::string("engine, cpu, 1 thread, ") + NAMES[state.range(0)]);
+}
+BENCHMARK(bm_core_mm64_policy)->DenseRange(0, 4)->Unit(benchmark::kMillisecond);
+
 //! The same M/M/64 as a minimal hand-written loop: std::priority_queue, std::mt19937_64, a deque.
 void bm_core_mm64_bare_priority_queue(benchmark::State& state) {
   uint64_t events = 0;
@@ -45,8 +67,8 @@ void bm_core_mm64_bare_priority_queue(benchmark::State& state) {
 }
 BENCHMARK(bm_core_mm64_bare_priority_queue)->Unit(benchmark::kMillisecond);
 
-//! One simulated year of 512 nodes x 8 GPUs under a Philly-like mix at ~70% load.
-Scenario philly_year_4096() {
+//! One simulated year of 512 nodes x 8 GPUs under a Philly-like mix at ~70% load (~2 M jobs).
+Scenario philly_year() {
   Scenario sc = cluster(512, 8, 365 * 86400.0);
   JobClass c;
   c.name = "philly";
@@ -64,7 +86,7 @@ Scenario philly_year_4096() {
   return sc;
 }
 
-//! Times single runs of `sc` and reports events per second and jobs.
+//! Times single runs of the year `sc` and reports events/s and jobs.
 void time_year(benchmark::State& state, const Scenario& sc) {
   const CompiledScenario cs = compile(sc);
   const ModelView v = cs.view();
@@ -81,7 +103,7 @@ void time_year(benchmark::State& state, const Scenario& sc) {
 
 //! The scale target: one simulated year of 4,096 GPUs (~5 M jobs).
 void bm_core_year_4096_gpus(benchmark::State& state) {
-  time_year(state, philly_year_4096());
+  time_year(state, philly_year());
   state.SetLabel("engine, cpu, 1 thread, 1 simulated year");
 }
 BENCHMARK(bm_core_year_4096_gpus)->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -89,7 +111,7 @@ BENCHMARK(bm_core_year_4096_gpus)->Unit(benchmark::kMillisecond)->Iterations(3);
 //! The same year with hardware failures at the Llama 3 rates (docs/failures.md), a 4 h repair
 //! and 8 spare nodes: failure clocks, repairs and every run's checkpoint bookkeeping.
 void bm_core_year_4096_gpus_failures(benchmark::State& state) {
-  Scenario sc = philly_year_4096();
+  Scenario sc = philly_year();
   sc.pools[0].count += 8;
   sc.pools[0].spares = 8;
   FailureConfig f;
@@ -101,5 +123,22 @@ void bm_core_year_4096_gpus_failures(benchmark::State& state) {
   state.SetLabel("engine, cpu, 1 thread, 1 simulated year, Llama 3 failures");
 }
 BENCHMARK(bm_core_year_4096_gpus_failures)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+//! The same year under Tiresias 2D-LAS (thresholds 1 and 10 GPU-hours, promote knob 8) with
+//! 30-min checkpoints: preemptions between queues through the spot path.
+void bm_core_year_4096_gpus_las(benchmark::State& state) {
+  Scenario sc = philly_year();
+  sc.scheduler.queue = QueuePolicy::las;
+  sc.scheduler.las_thresholds_gpu_s = {3600.0, 36000.0};
+  sc.scheduler.las_promote_knob = 8;
+  ClassEconomics& e = sc.workload[0].econ;
+  e.checkpoints = true;
+  e.interval_s = 1800;
+  e.checkpoint_s = 30;
+  e.restart_s = 60;
+  time_year(state, sc);
+  state.SetLabel("engine, cpu, 1 thread, 1 simulated year, las");
+}
+BENCHMARK(bm_core_year_4096_gpus_las)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

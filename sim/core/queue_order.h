@@ -1,0 +1,206 @@
+#pragma once
+//! The rank of an active job under the queue policy, and the queue kept in rank order: class
+//! priority first (higher first), then the policy's key (SJF: declared duration; SRTF: declared
+//! duration minus run time so far; LAS: attained-GPU-time queue), then submission order (submit
+//! time, class, arrival index). Plain fifo/backfill without priorities keep the queue in
+//! submission order by appending, as before (docs/scheduling-policies.md).
+#include "sim/core/distribution.h"
+#include "sim/core/job_runs.h"
+#include "sim/core/rng.h"
+
+namespace gpuplan {
+
+//! [s] wall time the job in `slot` has run: `finished` (its finished runs) plus the current one.
+[[nodiscard]] GPUPLAN_HD inline double run_so_far(const ReplicaState& s, uint32_t slot,
+                                                  double finished) {
+  return s.jobs[slot].phase == JobPhase::running ? finished + (s.now - s.policy.jobs[slot].since)
+                                                 : finished;
+}
+
+//! [s] when the running job in `slot` reaches LAS threshold k (its attained GPU-time since its
+//! last promotion, gpus × run time, equals the threshold).
+[[nodiscard]] GPUPLAN_HD inline SimTime las_crossing(const ModelView& m, const ReplicaState& s,
+                                                     uint32_t slot, uint32_t k) {
+  const PolicyJob& pj = s.policy.jobs[slot];
+  return pj.since + (m.sched.las_thresholds_gpu_s[k] / s.jobs[slot].gpus - pj.las_run_s);
+}
+
+//! 2D-LAS queue of the job in `slot` (0 = top): how many thresholds its attained GPU-time since
+//! its last promotion has reached.
+[[nodiscard]] GPUPLAN_HD inline uint32_t las_queue(const ModelView& m, const ReplicaState& s,
+                                                   uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  const double attained = j.gpus * s.policy.jobs[slot].las_run_s;
+  uint32_t k = 0;
+  // NOTE: a running job is compared by time with the very expression its review event was
+  // scheduled with (las_crossing), so the review instant always finds it demoted.
+  if (j.phase == JobPhase::running) {
+    while (k < m.sched.las_n_thresholds && s.now >= las_crossing(m, s, slot, k)) ++k;
+  } else {
+    while (k < m.sched.las_n_thresholds && attained >= m.sched.las_thresholds_gpu_s[k]) ++k;
+  }
+  return k;
+}
+
+//! The policy's key of the job in `slot` now: lower is served first (0 for fifo/backfill).
+[[nodiscard]] GPUPLAN_HD inline double policy_key(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t slot) {
+  switch (m.queue) {
+    case QueuePolicy::fifo:
+    case QueuePolicy::backfill:
+      return 0;
+    case QueuePolicy::sjf:
+      return s.policy.jobs[slot].declared_s;
+    case QueuePolicy::srtf: {
+      const PolicyJob& pj = s.policy.jobs[slot];
+      const double left = pj.declared_s - run_so_far(s, slot, pj.run_s);
+      return left > 0 ? left : 0;
+    }
+    case QueuePolicy::las:
+      return double(las_queue(m, s, slot));
+  }
+  return 0;
+}
+
+//! True when job a was submitted before job b (submit time, then class, then arrival index).
+[[nodiscard]] GPUPLAN_HD inline bool submitted_before(const Job& a, const Job& b) {
+  if (a.submit != b.submit) return a.submit < b.submit;
+  if (a.class_idx != b.class_idx) return a.class_idx < b.class_idx;
+  return a.job_idx < b.job_idx;
+}
+
+//! True when the job in slot a is served before the one in slot b.
+[[nodiscard]] GPUPLAN_HD inline bool ranks_before(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t a, uint32_t b) {
+  const Job& ja = s.jobs[a];
+  const Job& jb = s.jobs[b];
+  const int32_t pa = m.classes[ja.class_idx].priority, pb = m.classes[jb.class_idx].priority;
+  if (pa != pb) return pa > pb;
+  const double ka = policy_key(m, s, a), kb = policy_key(m, s, b);
+  if (ka != kb) return ka < kb;
+  return submitted_before(ja, jb);
+}
+
+//! True when the queued job in slot a may preempt the running job in slot b: a higher class
+//! priority (with priority preemption on), or the same priority and a strictly better key under
+//! a preemptive policy (a shorter remaining time; a higher LAS queue).
+[[nodiscard]] GPUPLAN_HD inline bool outranks(const ModelView& m, const ReplicaState& s, uint32_t a,
+                                              uint32_t b) {
+  const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
+  const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
+  if (pa != pb) return m.sched.priority_preemption && pa > pb;
+  return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
+}
+
+//! Inserts the queued job in `slot` at its rank (after every job that ranks before it); false
+//! when the queue is full.
+[[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
+                                                   uint32_t slot) {
+  if (s.queue_len == s.queue.size) return false;
+  uint32_t i = s.queue_len;  // shift jobs that rank after it back by one, from the tail
+  while (i > 0) {
+    const uint32_t prev = s.queue[(s.queue_head + i - 1) % s.queue.size];
+    if (!ranks_before(m, s, slot, prev)) break;
+    s.queue[(s.queue_head + i) % s.queue.size] = prev;
+    --i;
+  }
+  s.queue[(s.queue_head + i) % s.queue.size] = slot;
+  s.queue_len += 1;
+  return true;
+}
+
+//! Keeps every event but stale job finishes and stale policy reviews (a functor: device code
+//! takes no host lambdas).
+struct LiveEvents {
+  span<const Job> jobs;
+  span<const PolicyJob> ranked;
+  GPUPLAN_HD bool operator()(const Event& e) const {
+    if (e.kind == EventKind::job_finish) return e.gen == jobs[e.target].gen;
+    if (e.kind == EventKind::policy_review) return e.gen == ranked[e.target].review_gen;
+    return true;
+  }
+};
+
+//! Makes `t` the one live LAS review of the job in `slot` (NEVER or past the horizon: none): a
+//! demotion of a running job or a starvation promotion of a queued one falls due then. Earlier
+//! reviews of the slot go stale; a full calendar drops the stale events first.
+GPUPLAN_HD inline void set_review(const ModelView& m, ReplicaState& s, uint32_t slot, SimTime t) {
+  PolicyJob& pj = s.policy.jobs[slot];
+  pj.review_gen += 1;
+  if (!(t < m.horizon)) return;
+  if (schedule_event(s.events, t, EventKind::policy_review, slot, pj.review_gen)) return;
+  compact_events(s.events,
+                 LiveEvents{span<const Job>{s.jobs.data, s.jobs.size},
+                            span<const PolicyJob>{s.policy.jobs.data, s.policy.jobs.size}});
+  if (!schedule_event(s.events, t, EventKind::policy_review, slot, pj.review_gen))
+    saturate(s, SaturationCause::event_overflow);
+}
+
+//! [s] when the queued LAS job in `slot` has waited its promote knob times its run time since its
+//! last promotion, now at the earliest (NEVER: no guard, or it is in the top queue).
+[[nodiscard]] GPUPLAN_HD inline SimTime las_promotion(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t slot) {
+  const PolicyJob& pj = s.policy.jobs[slot];
+  if (!(m.sched.las_promote_knob > 0) || !(pj.las_run_s > 0) || las_queue(m, s, slot) == 0)
+    return NEVER;
+  const SimTime due = pj.since + (m.sched.las_promote_knob * pj.las_run_s - pj.las_wait_s);
+  return due > s.now ? due : s.now;  // it may have waited long enough before this run
+}
+
+//! Queues the job just created in `slot` (the queue has room: it has a slot per job): ranked
+//! policies draw its declared duration and insert it at its rank, the others append it.
+GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!m.sched.ranked) {
+    s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
+    s.queue_len += 1;
+    return;
+  }
+  const Job& j = s.jobs[slot];
+  PolicyJob& pj = s.policy.jobs[slot];
+  double factor = 1.0;
+  if (m.sched.estimate_sigma > 0) {
+    // NOTE: its own stream, keyed like the duration draw, so turning estimate errors on moves
+    // no other random number.
+    const Draw d =
+        philox_draw(m.seed, s.replica_idx, Stream::estimate_error, j.class_idx, j.job_idx);
+    const DistSpec err{DistKind::lognormal, 0.0, m.sched.estimate_sigma, 0, 0};
+    factor = sample(m, err, u01_first(d), u01_second(d));
+  }
+  pj.declared_s = j.work * factor;
+  pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
+  pj.since = s.now;
+  pj.review_gen += 1;  // a review left by the slot's previous job is stale
+  if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
+}
+
+//! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
+//! starvation) and, under LAS, schedules its next demotion.
+GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!m.sched.ranked) return;
+  PolicyJob& pj = s.policy.jobs[slot];
+  pj.las_wait_s += s.now - pj.since;
+  pj.since = s.now;
+  if (m.queue != QueuePolicy::las) return;
+  const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
+  set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
+}
+
+//! Puts the just-preempted job in `slot` back into the queue: in submission order for plain
+//! fifo/backfill, else at its rank (during a scheduling pass, in the pass's deferred list) after
+//! booking its run time and, under LAS, scheduling its starvation promotion; false when the queue
+//! is full.
+[[nodiscard]] GPUPLAN_HD inline bool requeue_job(const ModelView& m, ReplicaState& s,
+                                                 uint32_t slot) {
+  if (!m.sched.ranked) return requeue_in_order(s, slot);
+  PolicyJob& pj = s.policy.jobs[slot];
+  const double ran = s.now - pj.since;
+  pj.run_s += ran;
+  pj.las_run_s += ran;
+  pj.since = s.now;
+  if (m.queue == QueuePolicy::las) set_review(m, s, slot, las_promotion(m, s, slot));
+  if (!s.policy.deferring) return insert_ranked(m, s, slot);
+  s.policy.deferred[s.policy.n_deferred++] = slot;
+  return true;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,209 @@
+#pragma once
+//! The scheduling pass of the ranked policies (SJF, SRTF, 2D-LAS, class priorities): queued jobs
+//! in rank order start where they fit; one that does not fit may preempt running jobs it
+//! outranks (sim/core/queue_order.h) until it fits, through the same path as a spot reclaim
+//! (lost work since the last checkpoint, restart on the next run, requeued at its rank). LAS
+//! demotions and starvation promotions fall due at exact instants: each active job has at most
+//! one live policy_review event, which wakes the pass then (docs/scheduling-policies.md).
+#include "sim/core/cluster.h"
+#include "sim/core/preemption.h"
+#include "sim/core/queue_order.h"
+
+namespace gpuplan {
+
+//! Queued jobs one ranked pass may pass over before it stops (as BACKFILL_WINDOW).
+inline constexpr uint32_t RANKED_WINDOW = 1024;
+//! Scans per instant that may preempt; later scans only start jobs that fit.
+inline constexpr uint32_t RANKED_ROUNDS = 64;
+
+//! True when running job a should be preempted before running job b: lower class priority,
+//! then a worse policy key, then the later start of its current run, then the later submission.
+[[nodiscard]] GPUPLAN_HD inline bool worse_victim(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t a, uint32_t b) {
+  const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
+  const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
+  if (pa != pb) return pa < pb;
+  const double ka = policy_key(m, s, a), kb = policy_key(m, s, b);
+  if (ka != kb) return ka > kb;
+  const SimTime sa = s.policy.jobs[a].since, sb = s.policy.jobs[b].since;
+  if (sa != sb) return sa > sb;
+  return submitted_before(s.jobs[b], s.jobs[a]);
+}
+
+//! True when the running job in `slot` holds a GPU on node n.
+[[nodiscard]] GPUPLAN_HD inline bool runs_on(const ModelView& m, const ReplicaState& s,
+                                             uint32_t slot, uint32_t n) {
+  const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
+  for (uint32_t i = 0; i < s.jobs[slot].n_nodes; ++i)
+    if (nodes[i] == n) return true;
+  return false;
+}
+
+//! Preempts the running job in `slot` for the scheduler: no warning, counted per class.
+GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (in_window(m, s.now)) {
+    ClassRunTotals& c = s.runs.classes[s.jobs[slot].class_idx];
+    c.preemptions += 1;
+    c.scheduler_preemptions += 1;
+  }
+  interrupt_run(m, s, slot, 0.0);
+}
+
+//! Preempts, worst first, running jobs that the queued job in `slot` outranks on node n until n
+//! has `gpus` free GPUs.
+GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t slot, uint32_t n,
+                                  uint32_t gpus) {
+  while (s.node_free[n] < gpus) {
+    uint32_t victim = NONE;
+    for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+      if (s.jobs[v].phase != JobPhase::running || !runs_on(m, s, v, n) || !outranks(m, s, slot, v))
+        continue;
+      if (victim == NONE || worse_victim(m, s, v, victim)) victim = v;
+    }
+    if (victim == NONE) return;  // cannot happen: the caller counted these GPUs
+    scheduler_preempt(m, s, victim);
+  }
+}
+
+//! Nodes of `pool` with every GPU free.
+[[nodiscard]] GPUPLAN_HD inline uint32_t whole_free_nodes_in(const ReplicaState& s,
+                                                             const PoolSpec& pool) {
+  uint32_t n_free = 0;
+  for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n)
+    n_free += s.node_free[n] == pool.gpus_per_node;
+  return n_free;
+}
+
+//! Makes room for the queued job in `slot` by preempting running jobs it outranks, when that is
+//! enough: a job that fits in one node takes the eligible node that can be cleared and has the
+//! most free GPUs (lowest index on ties); a gang takes whole nodes of the first eligible pool
+//! with enough free or clearable nodes (free ones first, then by index). True when it preempted.
+[[nodiscard]] GPUPLAN_HD inline bool make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  const uint64_t mask = job_pool_mask(m, s, slot);
+  uint32_t* can = s.policy.node_gpus.data;  // GPUs free now or held by jobs it outranks
+  for (uint32_t n = 0; n < m.n_nodes; ++n) can[n] = s.node_free[n];
+  bool any = false;
+  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+    const Job& r = s.jobs[v];
+    if (r.phase != JobPhase::running || !outranks(m, s, slot, v)) continue;
+    any = true;
+    const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
+    const uint32_t gpn = m.pools[r.pool].gpus_per_node;
+    for (uint32_t i = 0; i < r.n_nodes; ++i) can[nodes[i]] += r.n_nodes == 1 ? r.gpus : gpn;
+  }
+  if (!any) return false;
+  if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
+    uint32_t best = NONE;
+    for (uint32_t n = 0; n < m.n_nodes; ++n) {
+      if (!((mask >> m.node_pool[n]) & 1) || can[n] < j.gpus) continue;
+      if (best == NONE || s.node_free[n] > s.node_free[best]) best = n;
+    }
+    if (best == NONE) return false;
+    clear_node(m, s, slot, best, j.gpus);
+    return true;
+  }
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    if (!((mask >> p) & 1)) continue;
+    const PoolSpec& pool = m.pools[p];
+    const uint32_t gpn = pool.gpus_per_node, end = pool.first_node + pool.n_nodes;
+    const uint32_t need = (j.gpus + gpn - 1) / gpn;
+    if (need > pool.n_nodes || need > m.max_nodes_per_job) continue;
+    uint32_t free = 0, clearable = 0;
+    for (uint32_t n = pool.first_node; n < end; ++n) {
+      free += s.node_free[n] == gpn;
+      clearable += can[n] == gpn && s.node_free[n] < gpn;
+    }
+    if (free + clearable < need) continue;
+    // NOTE: clearing a node preempts whole gangs, which may free later nodes too: count again.
+    for (uint32_t n = pool.first_node; n < end && whole_free_nodes_in(s, pool) < need; ++n) {
+      if (can[n] != gpn || s.node_free[n] == gpn) continue;
+      clear_node(m, s, slot, n, gpn);
+    }
+    return true;
+  }
+  return false;
+}
+
+//! Handles a LAS review of the job in `slot` (stale when `gen` moved on): a running job has just
+//! dropped a queue (its next drop is scheduled; the pass below may preempt it), a queued one has
+//! starved and goes back to the top queue, with attained service and wait reset.
+GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                            uint32_t gen) {
+  PolicyJob& pj = s.policy.jobs[slot];
+  if (gen != pj.review_gen) return;
+  if (s.jobs[slot].phase == JobPhase::running) {
+    const uint32_t k = las_queue(m, s, slot);
+    set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
+    return;
+  }
+  if (s.jobs[slot].phase != JobPhase::queued) return;
+  const uint32_t size = s.queue.size;
+  uint32_t i = 0;  // take it out of the queue, keeping the others' order
+  while (i < s.queue_len && s.queue[(s.queue_head + i) % size] != slot) ++i;
+  if (i == s.queue_len) return;
+  for (; i + 1 < s.queue_len; ++i)
+    s.queue[(s.queue_head + i) % size] = s.queue[(s.queue_head + i + 1) % size];
+  s.queue_len -= 1;
+  pj.las_run_s = pj.las_wait_s = 0;
+  pj.since = s.now;
+  pj.review_gen += 1;
+  if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
+}
+
+//! One scan of the queue in rank order: each job starts if it fits, else (when `preempt`) it may
+//! make room by preemption; `strict` (fifo) stops at the first job that can do neither. Started
+//! jobs leave the queue, the rest keep their order.
+template <class Start>
+GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const Start& start,
+                                   bool preempt, bool strict) {
+  const uint32_t size = s.queue.size;
+  uint32_t max_free = most_free_gpus(m, s);
+  uint32_t scanned = 0, started = 0, passed = 0;
+  for (; scanned < s.queue_len && passed < RANKED_WINDOW; ++scanned) {
+    if (max_free == 0 && !preempt) break;
+    uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
+    const Job& j = s.jobs[entry];
+    const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
+    bool ok = !(one_node && j.gpus > max_free) && start(entry);
+    if (!ok && preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok) {
+      if (strict) break;
+      ++passed;
+      continue;
+    }
+    entry = NONE;
+    ++started;
+    max_free = most_free_gpus(m, s);
+  }
+  // The jobs that stay move up to the end of the scanned part, keeping their order.
+  uint32_t to = scanned;
+  for (uint32_t from = scanned; from-- > 0;) {
+    const uint32_t slot = s.queue[(s.queue_head + from) % size];
+    if (slot != NONE) s.queue[(s.queue_head + --to) % size] = slot;
+  }
+  s.queue_head = (s.queue_head + started) % size;
+  s.queue_len -= started;
+}
+
+//! The ranked scheduling pass at this instant: scans until no preempted job is left to requeue
+//! (each preemption goes to a strictly lower rank).
+//! `start(slot)` places and starts a queued job (false: it does not fit).
+template <class Start>
+GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
+  const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
+  const bool strict = m.queue == QueuePolicy::fifo;
+  s.policy.deferring = true;
+  for (uint32_t round = 0;; ++round) {
+    // NOTE: the round cap is a guard only: a placement that refuses a job the cleared nodes hold
+    // would otherwise let it and its victims swap places forever.
+    ranked_scan(m, s, start, preempt && round < RANKED_ROUNDS, strict);
+    if (s.policy.n_deferred == 0) break;
+    for (uint32_t i = 0; i < s.policy.n_deferred; ++i)
+      if (!insert_ranked(m, s, s.policy.deferred[i])) saturate(s, SaturationCause::queue_overflow);
+    s.policy.n_deferred = 0;
+  }
+  s.policy.deferring = false;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,28 @@
+#pragma once
+//! Mutable per-replica state of the ranked queue policies (SJF, SRTF, 2D-LAS, class priorities):
+//! what each active job declared and attained, and the scratch arrays of a preemption decision
+//! (one field of ReplicaState; sim/replica_buffers.h allocates the arrays).
+#include "sim/core/types.h"
+
+namespace gpuplan {
+
+//! Ranking data of one active job (parallel to ReplicaState::jobs).
+struct PolicyJob {
+  double declared_s;    //!< [s] declared duration: its work times the estimate error factor
+  double run_s;         //!< [s] wall time of its finished runs (all of them)
+  double las_run_s;     //!< [s] wall time of its finished runs since its last LAS promotion
+  double las_wait_s;    //!< [s] time queued since its last LAS promotion, current wait excluded
+  SimTime since;        //!< [s] start of its current run or wait
+  uint32_t review_gen;  //!< a policy_review event for this slot with another gen is stale
+};
+
+//! Ranked-policy state of one replica.
+struct PolicyState {
+  span<PolicyJob> jobs;      //!< [max_active_jobs] by job slot
+  span<uint32_t> deferred;   //!< [max_active_jobs] victims preempted during a pass, to requeue
+  span<uint32_t> node_gpus;  //!< [n_nodes] scratch: GPUs a candidate could have on each node
+  uint32_t n_deferred = 0;
+  bool deferring = false;  //!< a pass is scanning the queue: victims wait in `deferred`
+};
+
+}  // namespace gpuplan
