@@ -171,14 +171,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
         ++started;
         max_free = most_free_gpus(m, s);
       }
-      // The jobs that stay move up to the end of the scanned part, keeping their order.
-      uint32_t to = scanned;
-      for (uint32_t from = scanned; from-- > 0;) {
-        const uint32_t slot = s.queue[(s.queue_head + from) % size];
-        if (slot != NONE) s.queue[(s.queue_head + --to) % size] = slot;
-      }
-      s.queue_head = (s.queue_head + started) % size;
-      s.queue_len -= started;
+      drop_started(s, scanned, started);
       return;
     }
     case QueuePolicy::sjf:

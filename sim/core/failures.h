@@ -64,19 +64,13 @@ GPUPLAN_HD inline void failures_advance(const ModelView& m, ReplicaState& s) {
 //! Interrupts every running job with a GPU on node n (no notice) and counts them.
 GPUPLAN_HD inline void interrupt_node_jobs(const ModelView& m, ReplicaState& s, uint32_t n) {
   for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot) {
-    const Job& j = s.jobs[slot];
-    if (j.phase != JobPhase::running) continue;
-    const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-    for (uint32_t i = 0; i < j.n_nodes; ++i) {
-      if (nodes[i] != n) continue;
-      const ClassRunTotals& c = s.runs.classes[j.class_idx];
-      const double lost_before = c.lost_gpu_s;
-      interrupt_run(m, s, slot, 0.0);
-      if (in_window(m, s.now)) {
-        s.failures.totals.interruptions += 1;
-        s.failures.totals.lost_gpu_s += c.lost_gpu_s - lost_before;
-      }
-      break;
+    if (!runs_on_node(m, s, slot, n)) continue;
+    const ClassRunTotals& c = s.runs.classes[s.jobs[slot].class_idx];
+    const double lost_before = c.lost_gpu_s;
+    interrupt_run(m, s, slot, 0.0);
+    if (in_window(m, s.now)) {
+      s.failures.totals.interruptions += 1;
+      s.failures.totals.lost_gpu_s += c.lost_gpu_s - lost_before;
     }
   }
 }

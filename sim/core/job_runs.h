@@ -144,6 +144,19 @@ GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, ui
     if (node_idle(m, s, nodes[i])) note_node_idle(m, s, nodes[i]);
 }
 
+//! Closes a scan's gaps in the queue: of its first `scanned` entries, the `started` ones (set to
+//! NONE) leave, and the jobs that stay move up to the end of the scanned part, keeping their order.
+GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t started) {
+  const uint32_t size = s.queue.size;
+  uint32_t to = scanned;
+  for (uint32_t from = scanned; from-- > 0;) {
+    const uint32_t slot = s.queue[(s.queue_head + from) % size];
+    if (slot != NONE) s.queue[(s.queue_head + --to) % size] = slot;
+  }
+  s.queue_head = (s.queue_head + started) % size;
+  s.queue_len -= started;
+}
+
 //! Puts the job in `slot` back into the queue at its place in submission order
 //! (submit time, then class, then arrival index); false when the queue is full.
 [[nodiscard]] GPUPLAN_HD inline bool requeue_in_order(ReplicaState& s, uint32_t slot) {

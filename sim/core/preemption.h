@@ -85,19 +85,22 @@ GPUPLAN_HD inline void preempt_job(const ModelView& m, ReplicaState& s, uint32_t
   interrupt_run(m, s, slot, m.pool_supply[j.pool].notice_s);
 }
 
+//! Whether the job in `slot` is running with a GPU on node n.
+[[nodiscard]] GPUPLAN_HD inline bool runs_on_node(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t slot, uint32_t n) {
+  const Job& j = s.jobs[slot];
+  if (j.phase != JobPhase::running) return false;
+  const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
+  for (uint32_t i = 0; i < j.n_nodes; ++i)
+    if (nodes[i] == n) return true;
+  return false;
+}
+
 //! Takes up node n away now: preempts every job holding a GPU on it, stops its billing, and
 //! schedules the return of its capacity.
 GPUPLAN_HD inline void reclaim_node(const ModelView& m, ReplicaState& s, uint32_t n) {
-  for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot) {
-    const Job& j = s.jobs[slot];
-    if (j.phase != JobPhase::running) continue;
-    const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-    for (uint32_t i = 0; i < j.n_nodes; ++i) {
-      if (nodes[i] != n) continue;
-      preempt_job(m, s, slot);
-      break;
-    }
-  }
+  for (uint32_t slot = 0; slot < s.runs.slot_high_water; ++slot)
+    if (runs_on_node(m, s, slot, n)) preempt_job(m, s, slot);
   const uint32_t p = m.node_pool[n];
   close_billing(m, s, n);
   hide_node(s, n, NodeState::reclaimed);

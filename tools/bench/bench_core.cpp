@@ -19,14 +19,7 @@ using bench::cluster;
 //! M/M/64, lambda = 60/s, mu = 1/s, 10^5 simulated seconds (about 12 M events).
 void bm_core_mm64(benchmark::State& state) {
   Scenario sc = cluster(64, 1, 1e5);
-  JobClass c;
-  c.name = "jobs";
-  c.rate_per_s = 60;
-  c.gpus.values = {1};
-  c.gpus.probs = {1};
-  c.duration.kind = DistKind::exponential;
-  c.duration.a = 1.0;
-  sc.workload.push_back(c);
+  sc.workload.push_back(bench::one_gpu_jobs(60));
   const CompiledScenario cs = compile(sc);
   const ModelView v = cs.view();
   bench::time_single_runs(state, v);
@@ -38,14 +31,7 @@ BENCHMARK(bm_core_mm64)->Unit(benchmark::kMillisecond);
 //! of a ranked queue against FIFO's events/s.
 void bm_core_mm64_policy(benchmark::State& state) {
   Scenario sc = cluster(64, 1, 1e5);
-  JobClass c;
-  c.name = "jobs";
-  c.rate_per_s = 60;
-  c.gpus.values = {1};
-  c.gpus.probs = {1};
-  c.duration.kind = DistKind::exponential;
-  c.duration.a = 1.0;
-  sc.workload.push_back(c);
+  sc.workload.push_back(bench::one_gpu_jobs(60));
   sc.scheduler.queue = static_cast<QueuePolicy>(state.range(0));
   const CompiledScenario cs = compile(sc);
   bench::time_single_runs(state, cs.view());

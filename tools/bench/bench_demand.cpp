@@ -17,13 +17,7 @@ using namespace gpuplan;
 //! flat, 1 = +8 %/month, 2 = +8 %/month and a weekly shape alternating 0.9x / 1.1x by the hour.
 Scenario mm64(int profile) {
   Scenario sc = bench::cluster(64, 1, 1e5);
-  JobClass c;
-  c.name = "jobs";
-  c.rate_per_s = 50;
-  c.gpus.values = {1};
-  c.gpus.probs = {1};
-  c.duration.kind = DistKind::exponential;
-  c.duration.a = 1.0;
+  JobClass c = bench::one_gpu_jobs(50);
   if (profile >= 1) c.profile.growth_per_month = 0.08;
   if (profile >= 2)
     for (int h = 0; h < 168; ++h) c.profile.weekly.push_back(h % 2 ? 1.1 : 0.9);

@@ -29,6 +29,18 @@ inline Scenario cluster(uint32_t nodes, uint32_t gpus_per_node, double horizon_s
   return sc;
 }
 
+//! M/M/c jobs: one GPU each, Poisson arrivals at `rate_per_s`, exponential work of mean 1 s.
+inline JobClass one_gpu_jobs(double rate_per_s) {
+  JobClass c;
+  c.name = "jobs";
+  c.rate_per_s = rate_per_s;
+  c.gpus.values = {1};
+  c.gpus.probs = {1};
+  c.duration.kind = DistKind::exponential;
+  c.duration.a = 1.0;
+  return c;
+}
+
 //! Times single runs of `v` (replica 0) and reports events per second as items processed.
 inline void time_single_runs(benchmark::State& state, const ModelView& v) {
   uint64_t events = 0;
