@@ -32,6 +32,9 @@ TEST_CASE("tools::estimate") {
         "training --params 13B --tokens 1T --instance p5.48xlarge --nodes 14 --json");
     REQUIRE(r.status == 0);
     const json j = json::parse(r.output);
+    // A shape derived from --params is no preset: it has no name and says where it came from.
+    CHECK(j["model"]["name"].is_null());
+    CHECK(j["model"]["shape"] == "derived from the parameter count (GPT-style)");
     // 14 nodes x 8 = 112 GPUs = tp x pp x dp.
     const json& p = j["plan"];
     CHECK(p["tp"].get<int>() * p["pp"].get<int>() * p["dp"].get<int>() == 112);
@@ -66,6 +69,8 @@ TEST_CASE("tools::estimate") {
         "--tokens-out 128 --precision fp16 --json");
     REQUIRE(r.status == 0);
     const json j = json::parse(r.output);
+    CHECK(j["model"]["name"] == "llama-2-7b");
+    CHECK(j["model"]["shape"] == "preset");
     // 2 x 32 layers x 32 KV heads x 128 x 2 B = 524,288 B per token.
     CHECK(j["kv_bytes_per_token"] == 524288);
     CHECK(j["bound"] == "memory");

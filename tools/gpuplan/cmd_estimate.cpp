@@ -87,6 +87,19 @@ std::optional<uint32_t> whole(const std::string& text, const std::string& flag, 
   return static_cast<uint32_t>(*v);
 }
 
+//! The model in --json: a preset by its id; a shape derived from --params has no name and says so.
+json model_json(const training::ModelShape& m) {
+  json j = {{"name", nullptr},
+            {"shape", "derived from the parameter count (GPT-style)"},
+            {"params", m.total_params()},
+            {"active_params", m.active_params()}};
+  if (!m.name.empty()) {
+    j["name"] = m.name;
+    j["shape"] = "preset";
+  }
+  return j;
+}
+
 //! The model: a preset (--model) or a GPT-style shape of --params; nullopt with a problem.
 std::optional<training::ModelShape> read_model(const EstimateFlags& f, Problems& p) {
   if (!f.model.empty() && !f.params.empty()) {
@@ -247,12 +260,10 @@ int run_training(const EstimateFlags& f) {
   const training::StepTime& t = best->time;
   const std::string why = training::not_recommended_reason(t, training::DEFAULT_MFU_FLOOR);
   json j;
-  j["model"] = {{"name", model->name},
-                {"params", model->total_params()},
-                {"active_params", model->active_params()},
-                {"layers", model->layers},
-                {"hidden", model->hidden},
-                {"seq_len", model->seq_len}};
+  j["model"] = model_json(*model);
+  j["model"]["layers"] = model->layers;
+  j["model"]["hidden"] = model->hidden;
+  j["model"]["seq_len"] = model->seq_len;
   j["cluster"] = {{"instance", it->id},
                   {"gpu", gpu->id},
                   {"nodes", nodes},
@@ -370,9 +381,7 @@ int run_inference(const EstimateFlags& f) {
   }
   const inference::ServingEfficiency eff = inference::serving_efficiency(gpu->architecture);
   json j;
-  j["model"] = {{"name", model->name},
-                {"params", model->total_params()},
-                {"active_params", model->active_params()}};
+  j["model"] = model_json(*model);
   j["gpu"] = gpu->id;
   j["tp"] = r.tp;
   j["batch"] = r.batch;
