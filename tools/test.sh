@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 cd build
-GPUPLAN_REQUIRE_BROWSER=${GPUPLAN_REQUIRE_BROWSER:-1} ctest --output-on-failure "$@"
+GPUPLAN_REQUIRE_BROWSER=${GPUPLAN_REQUIRE_BROWSER:-1} \
+  GPUPLAN_REQUIRE_PROMTOOL=${GPUPLAN_REQUIRE_PROMTOOL:-1} ctest --output-on-failure "$@"

@@ -69,7 +69,9 @@ int run_mc(const McCliOptions& o) {
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   const nlohmann::json result = result_json(*sc, cs, s);
   const auto out = stage_outputs(dir);
-  if (!out || !write_study(*out, "", result, s) || !publish(*out)) return 1;
+  if (!out || !write_study(*out, "", result, s) ||
+      !write_files(*out, metrics_files(o.metrics, result)) || !publish(*out))
+    return 1;
   if (o.scenario.quiet) return 0;
   // NOTE: as `run`: waits of replications that cannot keep up grow with the horizon, so their
   // means would only mislead.
@@ -91,8 +93,10 @@ int run_mc(const McCliOptions& o) {
   }
   if (const std::string tco = tco_notice(result); !tco.empty())
     std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
-  std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv}\n",
-              dir.string().c_str());
+  std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv%s}\n",
+              dir.string().c_str(),
+              o.metrics.openmetrics ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml"
+                                    : "");
   return 0;
 }
 
@@ -166,6 +170,7 @@ CLI::App* add_mc_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("mc", "Run a Monte Carlo study of a scenario");
   auto opts = std::make_shared<McCliOptions>();
   add_mc_options(cmd, *opts);
+  add_metrics_options(cmd, opts->metrics);
   cmd->callback([opts, &exit_code] { exit_code = run_mc(*opts); });
   return cmd;
 }

@@ -21,6 +21,7 @@ struct McCliOptions {
   uint32_t threads = 0;          //!< 0 = OpenMP default
   uint32_t batch = 0;            //!< 0 = sized from memory
   double target_ci = 0;          //!< 0 = run exactly --replications
+  MetricsOptions metrics;        //!< mc only: --openmetrics
 };
 
 //! Adds the scenario options and --replications, --max-replications, --backend, --threads,

@@ -39,6 +39,7 @@ bool jobs_path_in(const std::filesystem::path& dir, const std::string& jobs) {
 
 struct RunOptions {
   ScenarioOptions scenario;
+  MetricsOptions metrics;
   std::string jobs;  //!< --jobs PATH: per-job CSV ("" = none)
 };
 
@@ -95,12 +96,12 @@ int run(const RunOptions& ro) {
   }
   if (!out) out = stage_outputs(dir, jobs_in_folder);
   const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
-  if (!out ||
-      !write_files(*out, {{"result.json", text},
-                          {"report.html", render_html_report(result, text)},
-                          {"timeseries.csv", series_csv.str()},
-                          {"classes.csv", classes_csv.str()}}) ||
-      !publish(*out))
+  OutputFiles files{{"result.json", text},
+                    {"report.html", render_html_report(result, text)},
+                    {"timeseries.csv", series_csv.str()},
+                    {"classes.csv", classes_csv.str()}};
+  for (auto& f : metrics_files(ro.metrics, result)) files.push_back(std::move(f));
+  if (!out || !write_files(*out, files) || !publish(*out))
     return 1;
   if (!o.quiet) {
     const ReplicaMetrics& m = s.single->metrics;
@@ -121,8 +122,11 @@ int run(const RunOptions& ro) {
     }
     if (const std::string tco = tco_notice(result); !tco.empty())
       std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
-    std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv}\n",
-                dir.string().c_str());
+    std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv%s}\n",
+                dir.string().c_str(),
+                ro.metrics.openmetrics
+                    ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml"
+                    : "");
     if (jobs)
       std::printf("wrote %s job rows to %s\n",
                   format_quantity(Quantity::count, double(jobs->rows())).c_str(), ro.jobs.c_str());
@@ -136,6 +140,7 @@ CLI::App* add_run_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Simulate a scenario once");
   auto opts = std::make_shared<RunOptions>();
   add_scenario_options(cmd, opts->scenario);
+  add_metrics_options(cmd, opts->metrics);
   cmd->add_option("--jobs", opts->jobs,
                   "Also write one CSV row per finished job, in completion order, to this file");
   cmd->callback([opts, &exit_code] { exit_code = run(*opts); });

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "models/catalog_overlay.h"
+#include "reports/metrics_export.h"
 
 namespace gpuplan::cli {
 
@@ -17,6 +18,35 @@ void add_scenario_options(CLI::App* cmd, ScenarioOptions& o) {
   cmd->add_option("--errors", o.errors, "Format of input errors")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--quiet,-q", o.quiet, "No progress or summary output");
+}
+
+void add_metrics_options(CLI::App* cmd, MetricsOptions& o) {
+  auto* flag = cmd->add_flag("--openmetrics", o.openmetrics,
+                             "Also write metrics.om (the time series as OpenMetrics text, for "
+                             "promtool tsdb create-blocks-from openmetrics), "
+                             "grafana_dashboard.json and prometheus_rules.yml");
+  cmd->add_option("--metrics-start", o.start,
+                  "UTC time the simulation starts at in metrics.om: YYYY-MM-DD or "
+                  "YYYY-MM-DDTHH:MM:SSZ (default " +
+                      reports::format_utc_time(reports::METRICS_DEFAULT_START_UNIX_S) + ")")
+      ->type_name("TIME")
+      ->needs(flag)
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            return reports::parse_utc_time(text)
+                       ? ""
+                       : "not a UTC time: write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, e.g. "
+                         "2027-01-01T00:00:00Z";
+          },
+          "TIME"));
+}
+
+std::vector<std::pair<std::string, std::string>> metrics_files(const MetricsOptions& o,
+                                                               const nlohmann::json& result) {
+  if (!o.openmetrics) return {};
+  const int64_t start = o.start.empty() ? reports::METRICS_DEFAULT_START_UNIX_S
+                                        : *reports::parse_utc_time(o.start);
+  return reports::metrics_export(result, start);
 }
 
 void add_data_dir_option(CLI::App* cmd, std::vector<std::string>& dirs) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "models/load.h"
 #include "reports/output_folder.h"
@@ -23,6 +24,20 @@ struct ScenarioOptions {
   std::string errors = "text";         //!< text | json
   bool quiet = false;
 };
+
+//! `--openmetrics [--metrics-start TIME]` of run and mc (reports/metrics_export.h).
+struct MetricsOptions {
+  bool openmetrics = false;
+  std::string start;  //!< UTC time of the simulation's start; "" = the default
+};
+
+//! Adds --openmetrics and --metrics-start (checked at parse time: a bad time is invalid input).
+void add_metrics_options(CLI::App* cmd, MetricsOptions& o);
+
+//! The export files of `result` (reports/metrics_export.h) when --openmetrics was given; none
+//! otherwise.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> metrics_files(
+    const MetricsOptions& o, const nlohmann::json& result);
 
 //! Adds SCENARIO, --out, --seed, --set, --data-dir, --errors and --quiet to a subcommand.
 void add_scenario_options(CLI::App* cmd, ScenarioOptions& o);
