@@ -14,6 +14,8 @@ packages=(build-essential cmake ninja-build git python3
           libopenmpi-dev openmpi-bin libssl-dev)
 # Only the tests need a browser (headless report checks).
 ((${#targets[@]})) || packages+=(chromium)
+# `gpuplan serve` needs cpp-httplib; its browser test drives Chromium through Selenium.
+packages+=(libcpp-httplib-dev); ((${#targets[@]})) || packages+=(chromium-driver python3-selenium)
 
 source tools/lib.sh
 apt_install_missing setup "${packages[@]}"
