@@ -1,6 +1,7 @@
 #include "reports/quote_service.h"
 
 #include <algorithm>
+#include <ctime>
 #include <new>
 #include <regex>
 
@@ -190,6 +191,8 @@ Reply QuoteService::get(std::string_view path) const {
     return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::serve_js()), ""};
   if (path == "/common.js")
     return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::common_js()), ""};
+  // NOTE: browsers ask for an icon by themselves; "no content" keeps their consoles clean.
+  if (path == "/favicon.ico") return Reply{204, "image/x-icon", "", ""};
   if (path == "/serve.css")
     return Reply{200, "text/css; charset=utf-8", text(reports::assets::serve_css()), ""};
   return error_reply(404, "", "not_found", "no such page");
@@ -202,6 +205,7 @@ Reply QuoteService::quote(std::string_view body) {
         "a quote request may be at most " + std::to_string(MAX_REQUEST_BYTES) + " bytes");
   try {
     const auto started = std::chrono::steady_clock::now();
+    const std::clock_t cpu_started = std::clock();
     const json in = json::parse(body, nullptr, false);
     if (in.is_discarded() || !in.is_object() || !in.contains("fields") || !in["fields"].is_object())
       return error_reply(400, "", "parse_error",
@@ -252,7 +256,8 @@ Reply QuoteService::quote(std::string_view body) {
                              {{"json", base + "quote.json"},
                               {"pdf", base + "quote.pdf"},
                               {"html", base + "quote.html"}}},
-                            {"elapsed_s", elapsed}});
+                            {"elapsed_s", elapsed},
+                            {"cpu_s", double(std::clock() - cpu_started) / CLOCKS_PER_SEC}});
   } catch (const std::bad_alloc&) {
     return error_reply(503, "", "limit_exceeded", "the server ran out of memory for this quote");
   } catch (const std::exception&) {

@@ -57,14 +57,16 @@ class QuoteService {
  public:
   explicit QuoteService(ServeSettings settings);
 
-  //! GET `path`: the page ("/"), its scripts and style sheet; 404 for anything else.
+  //! GET `path`: the page ("/"), its scripts and style sheet, 204 for /favicon.ico; 404 for
+  //! anything else.
   [[nodiscard]] Reply get(std::string_view path) const;
 
   //! POST /api/quote: `body` is {"fields": {POINTER: TEXT, ...}, "catalog_overlay": NAME?},
   //! POINTER a request key as `gpuplan quote` flags set it ("/training/params") and TEXT as
   //! typed ("13B"; lists comma-separated). 200 with {"id", "quote" (quote.json), "downloads",
-  //! "elapsed_s"}; 400 with {"errors": [{"pointer", "code", "message", "candidates"}]} carrying
-  //! the CLI's messages; 403 when the overlay is outside the data folder; 413 when too long.
+  //! "elapsed_s" [s] wall, "cpu_s" [s] process CPU}; 400 with {"errors": [{"pointer", "code",
+  //! "message", "candidates"}]} carrying the CLI's messages; 403 when the overlay is outside the
+  //! data folder; 413 when too long.
   [[nodiscard]] Reply quote(std::string_view body);
 
   //! GET /api/quote/ID/FILE: quote.json, quote.html or quote.pdf of a recent quote; 404 when

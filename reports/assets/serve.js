@@ -74,8 +74,13 @@
       for (const [, value, cls] of columns) tr.appendChild(cell('td', String(value(o) ?? ''), cls));
       return tr;
     }));
-    notes.replaceChildren(...GP.arr(q, 'assessment.findings').slice(0, 8).map(f =>
-      cell('li', GP.isObj(f) ? GP.str(f, 'text') || GP.str(f, 'title') : String(f))));
+    // The quote's verdict (rich-text runs, built as text nodes) and, for training, why no spot
+    // option meets the deadline.
+    const verdict = GP.get(q, 'assessment.' + part + '.text');
+    const items = [];
+    if (verdict !== undefined) items.push(GP.append(document.createElement('li'), GP.runs(verdict)));
+    if (part === 'training' && GP.str(q, 'spot_note.text')) items.push(cell('li', GP.str(q, 'spot_note.text')));
+    notes.replaceChildren(...items);
     $('results-title').textContent = (part === 'training' ? 'Training' : 'Inference') + ' options';
     $('results-summary').textContent = options.length
       ? options.length + ' of ' + GP.arr(q, part).length + ' options shown, cheapest first'
@@ -107,6 +112,7 @@
         body: JSON.stringify({fields: fieldsOut, catalog_overlay: overlay})});
       const reply = await res.json();
       if (res.ok) {
+        window.gpQuoteCpuSeconds = GP.num(reply, 'cpu_s');
         showResults(reply);
         $('status').textContent = 'Quoted in ' + GP.duration((performance.now() - started) / 1000) + '.';
       } else {
