@@ -55,13 +55,25 @@ std::string trimmed(std::string_view s) {
   return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
 }
 
-json diagnostics_json(const Diagnostics& diags) {
+//! The diagnostics as the page shows them. A problem inside the overlay file (`overlay_file`,
+//! named `overlay_name` in the request) belongs to the overlay's field: its message starts with
+//! `name:line: /pointer:` as the CLI prints it, with the name the request gave, not the real path.
+json diagnostics_json(const Diagnostics& diags, const std::string& overlay_file,
+                      const std::string& overlay_name) {
   json errors = json::array();
-  for (const Diagnostic& d : diags.sorted())
-    errors.push_back({{"pointer", d.pointer},
+  for (const Diagnostic& d : diags.sorted()) {
+    std::string pointer = d.pointer, message = d.message;
+    if (!overlay_file.empty() && d.file == overlay_file) {
+      Diagnostic shown = d;
+      shown.file = overlay_name;
+      pointer = "/catalog_overlay";
+      message = shown.format();
+    }
+    errors.push_back({{"pointer", pointer},
                       {"code", diag_code_name(d.code)},
-                      {"message", d.message},
+                      {"message", message},
                       {"candidates", d.candidates}});
+  }
   return errors;
 }
 
@@ -215,12 +227,14 @@ Reply QuoteService::quote(std::string_view body) {
     if (!request_doc) return bad;
 
     std::optional<fs::path> overlay;
+    std::string overlay_name;
     if (const auto it = in.find("catalog_overlay");
         it != in.end() && !(it->is_string() && trimmed(it->get<std::string>()).empty())) {
       if (!it->is_string())
         return error_reply(400, "/catalog_overlay", "wrong_type", "a file name must be text");
+      overlay_name = trimmed(it->get<std::string>());
       std::string why;
-      overlay = confine_path(settings_.data_dir, trimmed(it->get<std::string>()), why);
+      overlay = confine_path(settings_.data_dir, overlay_name, why);
       if (!overlay) return error_reply(403, "/catalog_overlay", "io_error", why);
     }
 
@@ -232,7 +246,9 @@ Reply QuoteService::quote(std::string_view body) {
                   "(inference)");
     const auto req = diags.ok() ? quote::parse_request(*request_doc, diags) : std::nullopt;
     const auto catalog = catalog_with(overlay, diags);
-    if (!req || !catalog) return json_reply(400, {{"errors", diagnostics_json(diags)}});
+    if (!req || !catalog)
+      return json_reply(400, {{"errors", diagnostics_json(diags, overlay ? overlay->string() : "",
+                                                          escape_for_message(overlay_name))}});
 
     const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
     const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q),

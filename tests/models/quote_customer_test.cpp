@@ -107,12 +107,17 @@ TEST_CASE("quote::gpu_filter") {
     CHECK(x.message.find("no instance type in the catalog has the GPU") != std::string::npos);
     CHECK(x.message.find("H100-SXM") != std::string::npos);
   }
-  SUBCASE("a misspelling suggests only models instances have") {
+  SUBCASE("a misspelling suggests or lists only models instances have") {
     Diagnostics d;
     CHECK_FALSE(options(R"(["H100-PCI"])", d));
     REQUIRE(d.size() == 1);
     const Diagnostic x = d.sorted()[0];
-    CHECK(x.message.find("did you mean") != std::string::npos);
+    // nothing offered is close to "H100-PCI", so the message lists the offered models, which
+    // include H100-SXM and never the PCIe card no instance has
+    CHECK(x.message.find("\"H100-SXM\"") != std::string::npos);
     CHECK(x.message.find("PCIe") == std::string::npos);
+    Diagnostics d2;
+    CHECK_FALSE(options(R"(["H100-SMX"])", d2));
+    CHECK(d2.sorted()[0].message.find("did you mean \"H100-SXM\"") != std::string::npos);
   }
 }

@@ -137,6 +137,9 @@ TEST_CASE("serve::quote_service") {
     CHECK(post(service, {{"fields", {{"/scenario", "x"}}}}).status == 400);
     CHECK(post(service, {{"fields", json::object()}}).status == 400);
     CHECK(service.quote(std::string(1 << 20, '[')).status == 413);
+    // just under the cap: 60,000 nested arrays are refused as malformed, not recursed into
+    CHECK(service.quote(std::string(60000, '[')).status == 400);
+    CHECK(service.quote(std::string(30000, '[') + std::string(30000, ']')).status == 400);
   }
   SUBCASE("a catalog overlay outside the data folder is refused with 403 and nothing of it read") {
     for (const char* name : {"/etc/passwd", "../secret.txt", "escape.json"}) {
@@ -152,7 +155,11 @@ TEST_CASE("serve::quote_service") {
     std::ofstream(root / "data" / "bad.json") << "{\"hello\": 1}";
     const Reply r = post(service, {{"fields", training_fields()}, {"catalog_overlay", "bad.json"}});
     CHECK(r.status == 400);
-    CHECK(r.body.find("/catalog_overlay") != std::string::npos);
+    const json err = json::parse(r.body)["errors"][0];
+    CHECK(err["pointer"] == "/catalog_overlay");
+    // the message names the file as the request did, never the server's real path
+    CHECK(err["message"].get<std::string>().rfind("bad.json", 0) == 0);
+    CHECK(r.body.find(root.string()) == std::string::npos);
   }
   SUBCASE("a quote no longer kept, or an unknown file, answers 404") {
     CHECK(service.download("q999", "quote.json").status == 404);
