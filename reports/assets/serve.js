@@ -83,7 +83,7 @@
     notes.replaceChildren(...items);
     $('results-title').textContent = (part === 'training' ? 'Training' : 'Inference') + ' options';
     $('results-summary').textContent = options.length
-      ? options.length + ' of ' + GP.arr(q, part).length + ' options shown, cheapest first'
+      ? options.length + ' of ' + GP.arr(q, part).length + ' options shown, ranked: meeting the request first, then by cost'
       : 'No catalog option can do this; quote.json lists every option with its reason.';
     const dl = GP.isObj(reply.downloads) ? reply.downloads : {};
     $('dl-pdf').setAttribute('href', GP.str(dl, 'pdf'));

@@ -18,9 +18,19 @@ namespace {
 
 //! Strings a customer must never see: data-file references, section marks, confidence tags,
 //! notes on missing sources, and project paths.
-const std::vector<std::string> INTERNAL_MARKS = {
-    "DATA.md",     "§",         "[3P]",  "[V]",    "[M]",  "no primary source found",
-    "third-party", "(derived)", "docs/", "tests/", ".cpp", "verify before quoting"};
+const std::vector<std::string> INTERNAL_MARKS = {"DATA.md",
+                                                 "§",
+                                                 "[3P]",
+                                                 "[V]",
+                                                 "[M]",
+                                                 "[D]",
+                                                 "no primary source found",
+                                                 "third-party",
+                                                 "(derived)",
+                                                 "docs/",
+                                                 "tests/",
+                                                 ".cpp",
+                                                 "verify before quoting"};
 
 //! The internal marks found in `text`.
 std::vector<std::string> marks_in(const std::string& text) {
