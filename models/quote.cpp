@@ -84,6 +84,20 @@ double cluster_price_per_hour(uint32_t nodes, uint32_t spot_nodes, const PlanPri
   return (nodes - spot_nodes) * p.base_usd_per_node_hour + spot_nodes * p.spot_usd_per_node_hour;
 }
 
+//! A duration in words for a reason: "45 s", "12 min", "3.5 h", "2.1 days".
+std::string duration_words(double s) {
+  char buf[32];
+  if (s < 120)
+    std::snprintf(buf, sizeof buf, "%.0f s", s);
+  else if (s < 2 * 3600)
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 2 * 86400)
+    std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
+  return buf;
+}
+
 std::string risk_level(double spot_share, double slowdown) {
   if (spot_share <= 0) return "none";
   if (slowdown < 0.05) return "low";
@@ -513,6 +527,25 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     }
   }
   if (!found || !std::isfinite(best.timing.p90_s)) {
+    Eval smallest;
+    if (plan.spot_share > 0 && evaluate(min_nodes, false, smallest) &&
+        smallest.timing.hazard_per_s > 0) {
+      // NOTE: the reason states the figures that decide it, so a customer sees why and what
+      // checkpoint interval was assumed (TrainingOption::timing keeps them).
+      char rate[24];
+      std::snprintf(rate, sizeof rate, "%.3g", o.spot_hazard_per_node_hour);
+      opt.spot_nodes = smallest.spot_nodes;
+      opt.timing = smallest.timing;
+      opt.infeasible_reason =
+          "spot preemptions too frequent to finish: even the smallest cluster that fits has " +
+          std::to_string(smallest.spot_nodes) + " spot nodes, interrupted every " +
+          duration_words(1 / smallest.timing.hazard_per_s) + " on average (" + std::string(rate) +
+          " per node-hour each), against a checkpoint every " +
+          duration_words(smallest.timing.interval_s) + " (Daly) that takes " +
+          duration_words(req.checkpoint_s) + " to write and " +
+          duration_words(req.restart_s + req.replacement_s) + " to restart on a new node";
+      return opt;
+    }
     opt.infeasible_reason =
         plan.spot_share > 0   ? "spot preemptions too frequent to finish (cluster MTBF below the "
                                 "checkpoint cost)"

@@ -18,6 +18,62 @@ std::vector<std::string> known_providers(const Catalog& c) {
   return out;
 }
 
+//! GPU models some instance type of `cat` has, in catalog order.
+std::vector<std::string> offered_gpus(const Catalog& cat) {
+  std::vector<std::string> out;
+  for (const auto& g : cat.gpus)
+    if (std::any_of(cat.instances.begin(), cat.instances.end(),
+                    [&](const InstanceType& it) { return it.gpu == g.id; }))
+      out.push_back(g.id);
+  return out;
+}
+
+//! A GPU filter resolved to models instances have: an id ("H100-SXM", any case) or a family
+//! ("H100": every offered model whose id is it or starts with it and a '-'). A model no instance
+//! has, or an unknown name, is reported with suggestions among offered models only.
+std::optional<std::vector<std::string>> gpu_filter(FieldReader& r, Diagnostics& d, const json& v,
+                                                   const std::string& ptr, const Catalog& cat) {
+  const std::vector<std::string> offered = offered_gpus(cat);
+  if (!v.is_array()) return r.names(v, ptr, "GPU", offered);  // records wrong_type
+  const auto lower = [](std::string x) {
+    for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return x;
+  };
+  std::vector<std::string> out;
+  bool ok = true;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string at = fields::child(ptr, i);
+    const auto name = r.string(v[i], at);
+    if (!name) {
+      ok = false;
+      continue;
+    }
+    const std::string want = lower(*name);
+    size_t found = 0;
+    for (const std::string& id : offered) {
+      const std::string l = lower(id);
+      if (l == want || (l.size() > want.size() && l.compare(0, want.size(), want) == 0 &&
+                        l[want.size()] == '-')) {
+        if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+        ++found;
+      }
+    }
+    if (found > 0) continue;
+    ok = false;
+    const bool listed_only = std::any_of(cat.gpus.begin(), cat.gpus.end(),
+                                         [&](const GpuSpec& g) { return lower(g.id) == want; });
+    if (listed_only)
+      d.error(at, DiagCode::unknown_name,
+              "no instance type in the catalog has the GPU " + in_quotes(*name) +
+                  "; GPUs that instances have: " + fields::list_names(offered),
+              offered);
+    else
+      d.unknown_name(at, "GPU", *name, offered);
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
 template <class T, class U>
 void set_if(std::optional<U> v, T& field) {
   if (v) field = static_cast<T>(*v);
@@ -152,8 +208,7 @@ bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
   FieldReader r(d);
   const Section s(r, j, "/options", options_keys());
   const Catalog& cat = builtin_catalog();
-  std::vector<std::string> gpus, instances;
-  for (const auto& g : cat.gpus) gpus.push_back(g.id);
+  std::vector<std::string> instances;
   for (const auto& it : cat.instances) instances.push_back(it.id);
   const auto names = [&](std::string_view what, const std::vector<std::string>& known) {
     return [&r, what, &known](const json& v, const std::string& p) {
@@ -168,7 +223,9 @@ bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
     return [&r, lo, hi](const json& v, const std::string& p) { return r.integer(v, p, lo, hi); };
   };
   set_if(s.read("providers", names("provider", providers)), o.providers);
-  set_if(s.read("gpus", names("GPU", gpus)), o.gpus);
+  set_if(s.read("gpus",
+                [&](const json& v, const std::string& p) { return gpu_filter(r, d, v, p, cat); }),
+         o.gpus);
   set_if(s.read("instances", names("instance type", instances)), o.instances);
   if (const auto words = s.read("pricing", names("pricing", pricings))) {
     o.pricing.clear();

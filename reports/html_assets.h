@@ -26,6 +26,12 @@ extern const char gpuplan_embed_quote_css[];
 extern const unsigned long gpuplan_embed_quote_css_size;
 extern const char gpuplan_embed_quote_js[];
 extern const unsigned long gpuplan_embed_quote_js_size;
+extern const char gpuplan_embed_serve_html[];
+extern const unsigned long gpuplan_embed_serve_html_size;
+extern const char gpuplan_embed_serve_css[];
+extern const unsigned long gpuplan_embed_serve_css_size;
+extern const char gpuplan_embed_serve_js[];
+extern const unsigned long gpuplan_embed_serve_js_size;
 
 namespace gpuplan::reports::assets {
 
@@ -72,6 +78,19 @@ inline std::string_view quote_css() {
 //! reports/assets/quote.js: builds quote.html from quote.json.
 inline std::string_view quote_js() {
   return {gpuplan_embed_quote_js, gpuplan_embed_quote_js_size};
+}
+
+//! reports/assets/serve.html: the quote page `gpuplan serve` serves (form and live results).
+inline std::string_view serve_html() {
+  return {gpuplan_embed_serve_html, gpuplan_embed_serve_html_size};
+}
+//! reports/assets/serve.css: the serve page's style sheet.
+inline std::string_view serve_css() {
+  return {gpuplan_embed_serve_css, gpuplan_embed_serve_css_size};
+}
+//! reports/assets/serve.js: the serve page's form, requests and results table.
+inline std::string_view serve_js() {
+  return {gpuplan_embed_serve_js, gpuplan_embed_serve_js_size};
 }
 
 }  // namespace gpuplan::reports::assets

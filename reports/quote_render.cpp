@@ -290,6 +290,44 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
   return a;
 }
 
+std::optional<SpotDeadlineNote> spot_deadline_note(const QuoteRequest& req, const Quote& q) {
+  if (!req.training || !req.training->deadline_s) return std::nullopt;
+  const TrainingOption* closest = nullptr;
+  bool any_spot = false;
+  for (const TrainingOption& o : q.training) {
+    if (o.plan.spot_share <= 0) continue;
+    any_spot = true;
+    if (o.feasible && o.meets_deadline) return std::nullopt;
+    const bool usable = o.feasible || o.timing.interval_s > 0;
+    if (!usable) continue;
+    // A feasible option beats an infeasible one; among feasible ones the smaller P90 wins.
+    if (!closest || (o.feasible && !closest->feasible) ||
+        (o.feasible && closest->feasible && o.timing.p90_s < closest->timing.p90_s))
+      closest = &o;
+  }
+  if (!any_spot || !closest) return std::nullopt;
+  const TrainingOption& o = *closest;
+  SpotDeadlineNote n;
+  n.checkpoint_interval_s = o.timing.interval_s;
+  n.interruption_every_s = o.timing.hazard_per_s > 0 ? 1 / o.timing.hazard_per_s : 0;
+  n.spot_nodes = o.spot_nodes;
+  const TrainingRequest& t = *req.training;
+  n.text = "No spot option meets the " + format_duration(*t.deadline_s) +
+           " deadline. The closest, " + o.instance->id + " (" + o.plan.label() + ", " +
+           format_count(o.spot_nodes) + " spot nodes), is interrupted every " +
+           format_duration(n.interruption_every_s) + " on average at " +
+           format_number(req.options.spot_hazard_per_node_hour, 2) +
+           " preemptions per spot node-hour; checkpointing every " +
+           format_duration(n.checkpoint_interval_s) + " (the Daly interval for a " +
+           format_duration(t.checkpoint_s) + " checkpoint write, " +
+           format_duration(t.restart_s + t.replacement_s) + " to restart on a new node) " +
+           (o.feasible ? "it finishes in " + format_duration(o.timing.p90_s) + " (P90)."
+                       : std::string("it loses more to interruptions than it gains.")) +
+           " Fewer spot nodes, a lower preemption rate or faster checkpoints would change this; "
+           "the on-demand and reserved options are not affected.";
+  return n;
+}
+
 bool sim_check_agrees(const InferenceOption& opt, const InferenceSimCheck& check) {
   if (check.saturated) return false;
   const bool p99_ok =
@@ -316,7 +354,8 @@ std::string format_quote_table(const QuoteReport& r) {
     uint32_t shown = 0;
     for (const TrainingOption& o : q.training) {
       if (!o.feasible) {
-        ++reasons[o.infeasible_reason];
+        // NOTE: a reason's figures (after ':') differ per instance; the terminal groups by rule.
+        ++reasons[o.infeasible_reason.substr(0, o.infeasible_reason.find(':'))];
         continue;
       }
       if (shown >= top) continue;
@@ -329,6 +368,7 @@ std::string format_quote_table(const QuoteReport& r) {
     out += rows.size() > 1 ? align(rows, {true, false, false, true, false, true, true, true, true,
                                           false, true, false, false})
                            : "no catalog option can run this training job\n";
+    if (const auto note = spot_deadline_note(req, q)) out += "\n" + note->text + "\n";
   }
   if (req.inference) {
     out += "\nInference: " + inference_request_text(*req.inference) + "\n\n";
@@ -385,11 +425,17 @@ json quote_json(const QuoteReport& r) {
                   {"sim_requests", req.options.sim_requests},
                   {"sim_tolerance", SIM_CHECK_TOLERANCE},
                   {"training_budget", req.training && req.training->budget_usd.has_value()}};
+  // NOTE: the customer view carries no sources, confidence tags or internal references; they go
+  // to the internal appendix only (QuoteReport::internal).
+  j["view"] = r.internal ? "internal" : "customer";
   j["assumptions"] = json::array();
-  for (const Assumption& a : quote_assumptions(req))
-    j["assumptions"].push_back({{"topic", a.topic}, {"text", a.text}, {"source", a.source}});
-  const auto common = [](json& o, const InstanceType& it, const GpuSpec& gpu,
-                         const PricingPlan& plan) {
+  json assumption_sources = json::array();
+  for (const Assumption& a : quote_assumptions(req)) {
+    j["assumptions"].push_back({{"topic", a.topic}, {"text", a.text}});
+    assumption_sources.push_back({{"topic", a.topic}, {"source", a.source}});
+  }
+  const auto common = [&r](json& o, const InstanceType& it, const GpuSpec& gpu,
+                           const PricingPlan& plan) {
     o["instance"] = it.id;
     o["provider"] = it.provider;
     o["gpu"] = gpu.id;
@@ -398,7 +444,7 @@ json quote_json(const QuoteReport& r) {
     o["spot_share"] = plan.spot_share;
     o["pricing_label"] = plan.label();
     o["price_as_of"] = it.as_of;
-    o["price_source"] = it.source;
+    if (r.internal) o["price_source"] = it.source;
   };
   j["training"] = json::array();
   for (const TrainingOption& o : q.training) {
@@ -502,6 +548,7 @@ json quote_json(const QuoteReport& r) {
   std::sort(rows.begin(), rows.end(),
             [](const InstanceType* a, const InstanceType* b) { return a->id < b->id; });
   j["prices"] = json::array();
+  json price_sources = json::array();
   const auto price = [](const std::optional<double>& p) { return p ? json(*p) : json(nullptr); };
   for (const InstanceType* it : rows) {
     const InstancePrices& p = it->price_per_hour;
@@ -512,10 +559,17 @@ json quote_json(const QuoteReport& r) {
                            {"reserved_1y", price(p.reserved_1y)},
                            {"reserved_3y", price(p.reserved_3y)},
                            {"spot", price(p.spot)},
-                           {"as_of", it->as_of},
-                           {"source", it->source},
-                           {"notes", it->notes}});
+                           {"as_of", it->as_of}});
+    price_sources.push_back({{"instance", it->id}, {"source", it->source}, {"notes", it->notes}});
   }
+  if (r.internal)
+    j["internal"] = {{"assumption_sources", std::move(assumption_sources)},
+                     {"price_sources", std::move(price_sources)}};
+  if (const auto note = spot_deadline_note(req, q))
+    j["spot_note"] = {{"text", note->text},
+                      {"checkpoint_interval_s", note->checkpoint_interval_s},
+                      {"interruption_every_s", note->interruption_every_s},
+                      {"spot_nodes", note->spot_nodes}};
   j["assessment"] = reports::assess_quote(j);
   return j;
 }

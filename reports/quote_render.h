@@ -19,6 +19,9 @@ struct QuoteReport {
   //! Engine check of inference option i (ranked order); nullopt for rows not simulated.
   std::vector<std::optional<InferenceSimCheck>> inference_checks;
   std::string version;  //!< gpuplan version printed in the footer
+  //! Adds the internal appendix (price sources, confidence tags, data references); the customer
+  //! view (false) carries none of them.
+  bool internal = false;
 };
 
 //! One stated assumption: what it is about, the statement with its value, and its source.
@@ -38,6 +41,20 @@ inline constexpr double SIM_CHECK_TOLERANCE = 0.10;
 
 //! True when the engine's figures agree with the M/M/c model within SIM_CHECK_TOLERANCE.
 [[nodiscard]] bool sim_check_agrees(const InferenceOption& opt, const InferenceSimCheck& check);
+
+//! Why no spot training option meets the deadline, with the checkpoint interval it assumed.
+struct SpotDeadlineNote {
+  std::string text;                  //!< one paragraph for the customer
+  double checkpoint_interval_s = 0;  //!< [s] the Daly interval of the option described
+  double interruption_every_s = 0;   //!< [s] mean time between interruptions of that option
+  uint32_t spot_nodes = 0;           //!< spot nodes of that option
+};
+
+//! The note for a training request with a deadline whose spot options all miss it (or cannot
+//! finish): it describes the closest spot option (smallest P90, else the smallest cluster that
+//! fits); nullopt when there is no deadline, no spot option, or a spot option meets it.
+[[nodiscard]] std::optional<SpotDeadlineNote> spot_deadline_note(const QuoteRequest& req,
+                                                                 const Quote& q);
 
 //! The ranked table(s) for the terminal: top `options.top` rows of each part, then the options
 //! that cannot run with their reasons, and the main assumptions.

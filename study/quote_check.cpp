@@ -1,6 +1,9 @@
 #include "study/quote_check.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
 
 #include "models/compile.h"
 #include "study/run.h"
@@ -50,6 +53,28 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   out.utilization = m.gpu_utilization;
   out.saturated = m.saturated();
   return out;
+}
+
+std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteRequest& req,
+                                                                    const Quote& q) {
+  std::vector<std::optional<InferenceSimCheck>> checks(q.inference.size());
+  if (!req.inference) return checks;
+  // NOTE: rows of one instance and size (they differ only in pricing) share one run.
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, InferenceSimCheck> runs;
+  uint32_t shown = 0;
+  for (size_t i = 0; i < q.inference.size() && shown < req.options.top; ++i) {
+    const InferenceOption& o = q.inference[i];
+    if (!o.feasible) continue;
+    ++shown;
+    const auto key = std::make_tuple(o.instance->id, o.serving_nodes, o.slots_per_node);
+    auto it = runs.find(key);
+    if (it == runs.end())
+      it = runs.emplace(key, simulate_inference(*req.inference, o, req.options.sim_requests,
+                                                req.options.seed))
+               .first;
+    checks[i] = it->second;
+  }
+  return checks;
 }
 
 }  // namespace gpuplan::quote

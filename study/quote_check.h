@@ -3,6 +3,8 @@
 //! in-memory scenario (one pool of the option's serving nodes, each with one server per decode
 //! slot; a Poisson class of 1-slot requests with exponential service) and run once (study::run).
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "models/quote.h"
 
@@ -23,5 +25,16 @@ struct InferenceSimCheck {
 [[nodiscard]] InferenceSimCheck simulate_inference(const InferenceRequest& req,
                                                    const InferenceOption& opt, uint64_t n_requests,
                                                    uint64_t seed);
+
+}  // namespace gpuplan::quote
+
+namespace gpuplan::quote {
+
+//! Engine checks of the inference options a quote shows: the first `req.options.top` feasible
+//! rows of `q.inference` (ranked order), each simulated once per (instance, serving nodes, slots)
+//! with the request's `sim_requests` and `seed`; nullopt for every other row. The CLI and
+//! `gpuplan serve` both call this, so their quotes agree figure for figure.
+[[nodiscard]] std::vector<std::optional<InferenceSimCheck>> check_shown_inference(
+    const QuoteRequest& req, const Quote& q);
 
 }  // namespace gpuplan::quote

@@ -12,8 +12,11 @@ packages=(build-essential cmake ninja-build git python3
           nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
           libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js graphviz
           libopenmpi-dev openmpi-bin libssl-dev)
-# Only the tests need a browser (headless report checks) and promtool (the OpenMetrics export).
-((${#targets[@]})) || packages+=(chromium prometheus)
+# `gpuplan serve` needs cpp-httplib.
+packages+=(libcpp-httplib-dev)
+# Only the tests need a browser (headless report checks; the quote page through Selenium) and
+# promtool (the OpenMetrics export).
+((${#targets[@]})) || packages+=(chromium chromium-driver python3-selenium prometheus)
 
 source tools/lib.sh
 apt_install_missing setup "${packages[@]}"

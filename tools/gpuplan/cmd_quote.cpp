@@ -1,23 +1,16 @@
 //! `gpuplan quote`: size training and/or inference across the instance catalog for a sales
 //! engineer; prints a ranked table and, with --out, writes quote.html, quote.json and quote.pdf.
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <sstream>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "models/catalog_age.h"
 #include "models/input_file.h"
 #include "models/jsonc.h"
 #include "models/quote.h"
+#include "reports/quote_pdf.h"
 #include "reports/quote_render.h"
 #include "study/quote_check.h"
 #include "tools/gpuplan/commands.h"
@@ -37,6 +30,7 @@ struct QuoteFlags {
   std::string errors = "text";
   bool quiet = false;
   bool no_pdf = false;
+  bool internal = false;  //!< add the internal appendix (sources, confidence notes)
   //! (JSON pointer, value as typed) for each flag given, in a fixed order.
   std::vector<std::pair<std::string, std::string>> values;
   std::vector<std::string> providers, gpus, instances;
@@ -51,74 +45,6 @@ json flag_value(const std::string& text) {
   } catch (const json::exception&) {
   }
   return text;
-}
-
-//! A file:// URL for an absolute path, percent-encoding everything but unreserved bytes and '/'.
-std::string file_url(const fs::path& p) {
-  std::string out = "file://";
-  for (unsigned char c : p.string()) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
-//! A string quoted for /bin/sh.
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-//! Chromium from $CHROMIUM or the PATH, or "" when absent.
-std::string find_chromium() {
-  if (const char* env = std::getenv("CHROMIUM"); env && *env) return env;
-  const char* path = std::getenv("PATH");
-  if (!path) return "";
-  std::stringstream dirs(path);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    for (const char* name : {"chromium", "chromium-browser"}) {
-      const fs::path p = fs::path(dir) / name;
-      if (::access(p.c_str(), X_OK) == 0) return p.string();
-    }
-  }
-  return "";
-}
-
-enum class PdfStatus { written, no_browser, failed };
-
-//! Prints `html` to `pdf` with headless Chromium (no network, throwaway profile).
-PdfStatus print_pdf(const fs::path& html, const fs::path& pdf) {
-  const std::string browser = find_chromium();
-  if (browser.empty()) return PdfStatus::no_browser;
-  std::string profile_tpl = (fs::temp_directory_path() / "gpuplan-chromium-XXXXXX").string();
-  if (::mkdtemp(profile_tpl.data()) == nullptr) return PdfStatus::failed;
-  const fs::path tmp = pdf.parent_path() / ".quote.pdf.tmp";
-  const std::string cmd =
-      "timeout 120 " + shell_quote(browser) +
-      " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
-      " --disable-background-networking --disable-component-update --disable-sync"
-      " --user-data-dir=" +
-      shell_quote(profile_tpl) + " --print-to-pdf=" + shell_quote(tmp.string()) +
-      " --no-pdf-header-footer " + shell_quote(file_url(fs::absolute(html))) + " >/dev/null 2>&1";
-  const int rc = std::system(cmd.c_str());
-  std::error_code ec;
-  fs::remove_all(profile_tpl, ec);
-  std::ifstream f(tmp, std::ios::binary);
-  char magic[4] = {};
-  f.read(magic, 4);
-  if (rc != 0 || !f || std::string(magic, 4) != "%PDF") {
-    fs::remove(tmp, ec);
-    return PdfStatus::failed;
-  }
-  fs::rename(tmp, pdf, ec);
-  return ec ? PdfStatus::failed : PdfStatus::written;
 }
 
 //! The request JSON from --request and the flags; nullopt with diagnostics on failure.
@@ -183,23 +109,9 @@ int run_quote(const QuoteFlags& f) {
   if (!f.out_dir.empty() && !output_folder_ok(f.out_dir)) return 2;
   const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
 
-  // The engine checks the shown inference rows; rows of one instance and size share a run.
-  quote::QuoteReport report{&*req, &q, {}, GPUPLAN_VERSION};
-  report.inference_checks.resize(q.inference.size());
-  std::map<std::tuple<std::string, uint32_t, uint32_t>, quote::InferenceSimCheck> runs;
-  uint32_t shown = 0;
-  for (size_t i = 0; i < q.inference.size() && shown < req->options.top; ++i) {
-    const quote::InferenceOption& o = q.inference[i];
-    if (!o.feasible) continue;
-    ++shown;
-    const auto key = std::make_tuple(o.instance->id, o.serving_nodes, o.slots_per_node);
-    auto it = runs.find(key);
-    if (it == runs.end())
-      it = runs.emplace(key, quote::simulate_inference(
-                                 *req->inference, o, req->options.sim_requests, req->options.seed))
-               .first;
-    report.inference_checks[i] = it->second;
-  }
+  // The engine checks the shown inference rows (study/quote_check.h), as `gpuplan serve` does.
+  const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q), GPUPLAN_VERSION,
+                                  f.internal};
 
   if (!f.quiet) std::cout << quote::format_quote_table(report);
   if (f.out_dir.empty()) return 0;
@@ -213,22 +125,23 @@ int run_quote(const QuoteFlags& f) {
     if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
     return 0;
   }
-  const PdfStatus pdf = print_pdf(out->staged("quote.html"), out->staged("quote.pdf"));
+  const reports::PdfStatus pdf =
+      reports::print_pdf(out->staged("quote.html"), out->staged("quote.pdf"));
   // NOTE: without the PDF the quote is still complete (quote.html prints the same page).
   if (!publish(*out)) return 1;
   switch (pdf) {
-    case PdfStatus::written:
+    case reports::PdfStatus::written:
       if (!f.quiet)
         std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json,quote.pdf}\n";
       return 0;
-    case PdfStatus::no_browser:
+    case reports::PdfStatus::no_browser:
       // NOTE: the PDF is a convenience copy of quote.html; a machine without Chromium still
       // gets the complete quote, so this is a warning, not a failure.
       std::cerr << "gpuplan quote: warning: chromium not found (install it or set CHROMIUM); "
                    "quote.pdf skipped, open quote.html and print it instead\n";
       if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
       return 0;
-    case PdfStatus::failed:
+    case reports::PdfStatus::failed:
       std::cerr << "gpuplan quote: chromium failed to print " << (dir / "quote.html").string()
                 << " to PDF; quote.html and quote.json are written\n";
       return 1;
@@ -287,6 +200,9 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--errors", f->errors, "Format of input errors")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--no-pdf", f->no_pdf, "Do not print quote.pdf");
+  cmd->add_flag("--internal", f->internal,
+                "Add an internal appendix (price sources, confidence notes); without it the "
+                "quote is the customer view");
   cmd->add_flag("--quiet,-q", f->quiet, "No table on stdout");
   cmd->callback([f, &exit_code] { exit_code = run_quote(*f); });
   return cmd;

@@ -16,5 +16,7 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code);
 CLI::App* add_recommend_command(CLI::App& app, int& exit_code);
 CLI::App* add_compare_command(CLI::App& app, int& exit_code);
 CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
+//! `serve`: the quote page on a local HTTP server (tools/gpuplan/cmd_serve.cpp).
+CLI::App* add_serve_command(CLI::App& app, int& exit_code);
 
 }  // namespace gpuplan::cli

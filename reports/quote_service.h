@@ -1,0 +1,90 @@
+#pragma once
+//! `gpuplan serve`'s handlers, free of HTTP plumbing: the quote page and its assets, a quote
+//! request from the page's form answered with quote.json (or the CLI's messages, by field), and
+//! the quote.json / quote.pdf downloads of recent quotes. The handlers call the library the CLI
+//! calls (quote::parse_request, quote::make_quote, quote::check_shown_inference, quote_json,
+//! render_quote_html, print to PDF), never the binary; tools/gpuplan/cmd_serve.cpp maps URLs to
+//! them. Every handler is safe to call from several threads at once and never throws for bad
+//! input.
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/catalog.h"
+
+namespace gpuplan::serve {
+
+//! Largest request body a quote request may have [bytes]; the server refuses longer ones unread.
+inline constexpr std::size_t MAX_REQUEST_BYTES = 64 * 1024;
+//! Recent quotes kept for their downloads; the oldest is dropped first.
+inline constexpr std::size_t KEPT_QUOTES = 32;
+//! Content-Security-Policy of the page: scripts, styles and fetches from the server only, no
+//! frames, forms or other origins, so nothing on the page reaches the network.
+inline constexpr std::string_view PAGE_CSP =
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+//! One HTTP answer.
+struct Reply {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::string attachment;  //!< file name for Content-Disposition: attachment ("" = inline)
+};
+
+//! What the server was started with.
+struct ServeSettings {
+  //! The one folder a request may name files in (catalog overlays); nullopt = none allowed.
+  std::optional<std::filesystem::path> data_dir;
+  bool internal = false;  //!< quotes carry the internal appendix (sources, confidence tags)
+  std::string version;    //!< gpuplan version printed in the quote's footer
+};
+
+//! A file a request names, resolved inside `data_dir`: a relative path without ".." whose real
+//! path (symbolic links followed) is a regular file inside the real `data_dir`. nullopt with
+//! `why` (one sentence naming the rule, never the file's contents) otherwise.
+[[nodiscard]] std::optional<std::filesystem::path> confine_path(
+    const std::optional<std::filesystem::path>& data_dir, std::string_view name, std::string& why);
+
+//! The quote page's handlers and the recent quotes they made.
+class QuoteService {
+ public:
+  explicit QuoteService(ServeSettings settings);
+
+  //! GET `path`: the page ("/"), its scripts and style sheet, 204 for /favicon.ico; 404 for
+  //! anything else.
+  [[nodiscard]] Reply get(std::string_view path) const;
+
+  //! POST /api/quote: `body` is {"fields": {POINTER: TEXT, ...}, "catalog_overlay": NAME?},
+  //! POINTER a request key as `gpuplan quote` flags set it ("/training/params") and TEXT as
+  //! typed ("13B"; lists comma-separated). 200 with {"id", "quote" (quote.json), "downloads",
+  //! "elapsed_s" [s] wall, "cpu_s" [s] process CPU}; 400 with {"errors": [{"pointer", "code",
+  //! "message", "candidates"}]} carrying the CLI's messages; 403 when the overlay is outside the
+  //! data folder; 413 when too long.
+  [[nodiscard]] Reply quote(std::string_view body);
+
+  //! GET /api/quote/ID/FILE: quote.json, quote.html or quote.pdf of a recent quote; 404 when
+  //! the quote is no longer kept, 503 when Chromium cannot print the PDF.
+  [[nodiscard]] Reply download(std::string_view id, std::string_view file);
+
+ private:
+  struct Kept;
+  [[nodiscard]] std::shared_ptr<Kept> find(std::string_view id) const;
+
+  ServeSettings settings_;
+  mutable std::mutex mutex_;                // guards kept_ and next_id_
+  std::deque<std::shared_ptr<Kept>> kept_;  // newest last
+  unsigned long next_id_ = 1;
+};
+
+//! A JSON error reply: {"errors": [{"pointer", "code", "message", "candidates": []}]}.
+[[nodiscard]] Reply error_reply(int status, std::string_view pointer, std::string_view code,
+                                std::string_view message);
+
+}  // namespace gpuplan::serve

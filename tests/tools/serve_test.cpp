@@ -1,0 +1,35 @@
+//! `gpuplan serve`'s command line: refusals before listening exit 2 with the reason; a server on
+//! a public address warns that it is reachable by others. (The page itself: tests/reports/
+//! quote_service_test.cpp and the browser test tests/reports/serve_browser.py.)
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/tools/cli.h"
+
+using gpuplan_cli_test::CliRun;
+using gpuplan_cli_test::fresh_dir;
+using gpuplan_cli_test::gpuplan;
+
+TEST_CASE("tools::serve") {
+  SUBCASE("a --data-dir that is not a folder exits 2 naming it, before listening") {
+    const CliRun r =
+        gpuplan("serve --port 0 --data-dir " + fresh_dir("serve-none").string(), {}, 20);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("is not a folder") != std::string::npos);
+    CHECK(r.output.find("quote page at") == std::string::npos);
+  }
+  SUBCASE("a port outside 0-65535 exits 2") {
+    const CliRun r = gpuplan("serve --port 70000", {}, 20);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--port 70000") != std::string::npos);
+  }
+  SUBCASE("an address that is not loopback is warned about; one not on this machine exits 2") {
+    // 192.0.2.1 (TEST-NET-1, RFC 5737) is never an address of this machine, so the bind fails
+    // after the warning and the command exits instead of serving.
+    const CliRun r = gpuplan("serve --host 192.0.2.1 --port 8470", {}, 20);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("not on loopback") != std::string::npos);
+    CHECK(r.output.find("cannot listen on 192.0.2.1:8470") != std::string::npos);
+  }
+}
