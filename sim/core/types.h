@@ -53,8 +53,6 @@ enum class Stream : uint32_t {
   failures = 8,         //!< hardware failures of a pool: times, node, cause (sub = pool)
   switch_failures = 9,  //!< failures of a leaf switch: times, cause (sub = group)
   repairs = 10,         //!< repair times of failed nodes and switches (sub = node or group)
-  packing = 11,         //!< random packing choices of shared-GPU pods (counter = pod)
-  pod_order = 12,       //!< shuffled and resampled pod order of a packing replay
   estimate_error = 16,  //!< a job's duration-estimate error factor (sub = class, counter = job)
 };
 

@@ -8,7 +8,7 @@
 //!   on it, a fractional pod takes the GPU with the least free milli that fits.
 //! - worst_fit: the node with the largest score, the GPU with the most free milli.
 //! - random: a node drawn uniformly among those that fit, a GPU drawn uniformly among those with
-//!   room (Philox, Stream::packing).
+//!   room (Philox, sim/sharing/streams.h).
 //! - fgd: the node and GPU whose placement grows the node's fragmentation (fragmentation.h)
 //!   least, ΔF = F_n(M) after − F_n(M) before (Weng et al., ATC'23, Algorithm 1).
 //! Whole-GPU pods take the lowest-indexed free GPUs of the chosen node under every policy.
@@ -49,6 +49,9 @@ inline constexpr uint32_t N_PACK_POLICIES = 4;
   return best < 0 ? uint8_t{0} : static_cast<uint8_t>(1u << best);
 }
 
+//! [milli-GPU] ΔF differences below this are ties (sums of p × milli carry rounding noise).
+inline constexpr double DELTA_TIE = 1e-6;
+
 //! Whether a pod shares one GPU (a fraction of it) rather than taking whole GPUs.
 [[nodiscard]] GPUPLAN_HD inline bool is_share_pod(const PodShape& p) {
   return p.n_gpus == 1 && p.gpu_milli < MILLI_PER_GPU;
@@ -85,7 +88,7 @@ struct FgdChoice {
     const uint8_t mask = static_cast<uint8_t>(1u << g);
     allocate_pod(after, p, mask);
     const double d = node_fragmentation(after, shapes) - frag_before;
-    if (!found || d < best.delta) {
+    if (!found || d < best.delta - DELTA_TIE) {
       best = {mask, d};
       found = true;
     }

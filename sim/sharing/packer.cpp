@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/rng.h"
+#include "sim/sharing/streams.h"
 
 namespace gpuplan::sharing {
 
@@ -97,7 +98,7 @@ std::optional<Placement> Packer::choose_fgd(const PodShape& pod) {
     if (!pod_fits(nodes_[i], pod)) continue;
     ChoiceCache& c = cache[i];
     if (c.version != version_[i]) c = {version_[i], fgd_choice(nodes_[i], pod, sh, frag_[i])};
-    if (!best || c.choice.delta < best_delta) {
+    if (!best || c.choice.delta < best_delta - DELTA_TIE) {
       best = Placement{i, c.choice.gpu_mask};
       best_delta = c.choice.delta;
     }
@@ -110,7 +111,7 @@ std::optional<Placement> Packer::choose_random(const PodShape& pod) {
   for (uint32_t i = 0; i < nodes_.size(); ++i)
     if (pod_fits(nodes_[i], pod)) candidates_.push_back(i);
   if (candidates_.empty()) return std::nullopt;
-  const Draw d = philox_draw(seed_, 0, Stream::packing, 0, n_draws_++);
+  const Draw d = philox_draw(seed_, 0, PACKING_STREAM, 0, n_draws_++);
   const auto pick = [](double u, size_t n) {
     return std::min(static_cast<size_t>(u * static_cast<double>(n)), n - 1);
   };

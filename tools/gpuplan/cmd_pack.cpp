@@ -5,6 +5,7 @@
 //! stderr naming the flag or the file:line and column, exit 2, nothing written.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -15,7 +16,7 @@
 #include "models/openb_trace.h"
 #include "reports/pack_json.h"
 #include "study/pack_replay.h"
-#include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/cmd_pack.h"
 #include "tools/gpuplan/common.h"
 
 namespace gpuplan::cli {
@@ -126,7 +127,8 @@ int run_pack(const PackFlags& f) {
     for (const auto& p : plan.problems) std::cerr << "gpuplan pack: " << p << "\n";
     return 2;
   }
-  const std::filesystem::path dir = f.out.empty() ? std::filesystem::path("out/pack-openb") : f.out;
+  const std::filesystem::path dir =
+      f.out.empty() ? std::filesystem::path("out/pack-openb") : std::filesystem::path(f.out);
   if (!output_folder_ok(dir)) return 2;
   const auto trace = load_openb(f.data_dirs);
   if (!trace) return 2;

@@ -16,7 +16,5 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code);
 CLI::App* add_recommend_command(CLI::App& app, int& exit_code);
 CLI::App* add_compare_command(CLI::App& app, int& exit_code);
 CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
-//! `pack openb`: shared-GPU packing policies on the Alibaba openb trace (tools/gpuplan/cmd_pack.cpp).
-CLI::App* add_pack_command(CLI::App& app, int& exit_code);
 
 }  // namespace gpuplan::cli

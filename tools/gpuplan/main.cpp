@@ -6,6 +6,7 @@
 
 #include "sim/backends/mc_mpi.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/cmd_pack.h"
 
 namespace {
 

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 
 using namespace gpuplan::sharing;
 
