@@ -39,8 +39,8 @@ TEST_CASE("tools::pack") {
     const fs::path data = tiny_data("pack-ok", GOOD_PODS);
     const fs::path out = fresh_dir("pack-ok-out");
     // --load 0.46: the four pods ask 0.46 + 2 + 0 + 0.3 = 2.76 of 6 GPUs, exactly the target.
-    const CliRun r =
-        gpuplan("pack openb --load 0.46 --data-dir " + data.string() + " --out " + out.string());
+    const CliRun r = gpuplan_cli_test::gpuplan("pack openb --load 0.46 --data-dir " +
+                                               data.string() + " --out " + out.string());
     INFO(r.output);
     REQUIRE(r.status == 0);
     const auto j = nlohmann::json::parse(read_text(out / "result.json"));
@@ -63,7 +63,7 @@ TEST_CASE("tools::pack") {
     for (const char* bad : {" --load 0", " --load nan", " --policy first-fit", " --seeds 0",
                             " --order random", " --popularity 1.5"}) {
       CAPTURE(bad);
-      const CliRun r = gpuplan(base + bad);
+      const CliRun r = gpuplan_cli_test::gpuplan(base + bad);
       CHECK(r.status == 2);
       const std::string flag = std::string(bad).substr(1, std::string(bad).find(' ', 1) - 1);
       CHECK(r.output.find(flag + ":") != std::string::npos);
@@ -74,7 +74,8 @@ TEST_CASE("tools::pack") {
   SUBCASE("a bad trace row names file, line and column, exit 2, nothing written") {
     const fs::path data = tiny_data("pack-bad-row", "p0,6000,12288,1,1500,,LS,Running,0,100,0\n");
     const fs::path out = fresh_dir("pack-bad-row-out");
-    const CliRun r = gpuplan("pack openb --data-dir " + data.string() + " --out " + out.string());
+    const CliRun r = gpuplan_cli_test::gpuplan("pack openb --data-dir " + data.string() +
+                                               " --out " + out.string());
     CHECK(r.status == 2);
     CHECK(r.output.find("alibaba_openb_pods.csv:2: column gpu_milli:") != std::string::npos);
     CHECK_FALSE(fs::exists(out));
@@ -84,7 +85,8 @@ TEST_CASE("tools::pack") {
     const auto dir = gpuplan_test_data::data_dir_of("alibaba_openb_pods.csv", "tools::pack openb");
     if (!dir) return;
     const fs::path out = fresh_dir("pack-openb-out");
-    const CliRun r = gpuplan("pack openb --policy fgd,best-fit --json --out " + out.string());
+    const CliRun r =
+        gpuplan_cli_test::gpuplan("pack openb --policy fgd,best-fit --json --out " + out.string());
     INFO(r.output);
     REQUIRE(r.status == 0);
     const auto j = nlohmann::json::parse(read_text(out / "result.json"));
