@@ -61,7 +61,7 @@ struct EventQueue {
 //! are adjacent (96 bytes), so a pop touches half as many cache lines along its path.
 inline constexpr uint32_t HEAP_ARITY = 4;
 
-//! Position of the earliest of the children at [first, first + HEAP_ARITY) ∩ [first, n); first < n.
+//! Position of the earliest child among heap positions [first, min(first + HEAP_ARITY, n)).
 [[nodiscard]] GPUPLAN_HD inline uint32_t earliest_child(const EventQueue& q, uint32_t first,
                                                         uint32_t n) {
   if (first + HEAP_ARITY <= n) {  // a full node: a branch-free tournament
