@@ -152,28 +152,9 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
         s.queue_len -= 1;
       }
       return;
-    case QueuePolicy::backfill: {
-      // NOTE: bounded scan, so an overloaded queue costs O(window) per instant, not O(queue):
-      // it stops when no node has a free GPU, or after BACKFILL_WINDOW jobs that stay queued;
-      // a job that fits in one node is not tried while no node has as many free GPUs.
-      const uint32_t size = s.queue.size;
-      uint32_t max_free = most_free_gpus(m, s);
-      uint32_t scanned = 0, started = 0, passed = 0;
-      for (; scanned < s.queue_len && passed < BACKFILL_WINDOW && max_free > 0; ++scanned) {
-        uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
-        const Job& j = s.jobs[entry];
-        const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
-        if ((one_node && j.gpus > max_free) || !try_start(m, s, entry)) {
-          ++passed;
-          continue;
-        }
-        entry = NONE;
-        ++started;
-        max_free = most_free_gpus(m, s);
-      }
-      drop_started(s, scanned, started);
+    case QueuePolicy::backfill:  // the ranked passes' scan, in submission order, no preemption
+      scan_queue(m, s, TryStart{m, s}, false, false, BACKFILL_WINDOW);
       return;
-    }
     case QueuePolicy::sjf:
     case QueuePolicy::srtf:
     case QueuePolicy::las:

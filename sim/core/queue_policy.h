@@ -151,16 +151,19 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
   if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
-//! One scan of the queue in rank order: each job starts if it fits, else (when `preempt`) it may
-//! make room by preemption; `strict` (fifo) stops at the first job that can do neither. Started
-//! jobs leave the queue, the rest keep their order.
+//! One scan of the queue in its order (the ranked passes and FIFO backfill): each job starts if it
+//! fits, else (when `preempt`) it may make room by preemption; `strict` (fifo) stops at the first
+//! job that can do neither. Without `preempt` the scan stops when no node has a free GPU, and a
+//! job that fits in one node is not tried while no node has as many free GPUs. At most `window`
+//! jobs stay queued per scan, so an overloaded queue costs O(window) per instant, not O(queue).
+//! Started jobs leave the queue, the rest keep their order.
 template <class Start>
-GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const Start& start,
-                                   bool preempt, bool strict) {
+GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Start& start,
+                                  bool preempt, bool strict, uint32_t window) {
   const uint32_t size = s.queue.size;
   uint32_t max_free = most_free_gpus(m, s);
   uint32_t scanned = 0, started = 0, passed = 0;
-  for (; scanned < s.queue_len && passed < RANKED_WINDOW; ++scanned) {
+  for (; scanned < s.queue_len && passed < window; ++scanned) {
     if (max_free == 0 && !preempt) break;
     uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
     const Job& j = s.jobs[entry];
@@ -190,7 +193,7 @@ GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, cons
   for (uint32_t round = 0;; ++round) {
     // NOTE: the round cap is a guard only: a placement that refuses a job the cleared nodes hold
     // would otherwise let it and its victims swap places forever.
-    ranked_scan(m, s, start, preempt && round < RANKED_ROUNDS, strict);
+    scan_queue(m, s, start, preempt && round < RANKED_ROUNDS, strict, RANKED_WINDOW);
     if (s.policy.n_deferred == 0) break;
     for (uint32_t i = 0; i < s.policy.n_deferred; ++i)
       if (!insert_ranked(m, s, s.policy.deferred[i])) saturate(s, SaturationCause::queue_overflow);
