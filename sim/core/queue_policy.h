@@ -8,6 +8,7 @@
 #include "sim/core/cluster.h"
 #include "sim/core/preemption.h"
 #include "sim/core/queue_order.h"
+#include "sim/core/team_reclaim.h"
 
 namespace gpuplan {
 
@@ -158,6 +159,7 @@ template <class Start>
 GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const Start& start,
                                    bool preempt, bool strict) {
   const uint32_t size = s.queue.size;
+  const bool ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
   uint32_t max_free = most_free_gpus(m, s);
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < RANKED_WINDOW; ++scanned) {
@@ -166,9 +168,11 @@ GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const St
     const Job& j = s.jobs[entry];
     const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
     bool ok = !(one_node && j.gpus > max_free) && start(entry);
-    if (!ok && preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok && preempt && ranks_preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok && preempt && reclaim_room(m, s, entry)) ok = start(entry);  // team_reclaim.h
     if (!ok) {
-      if (strict) break;
+      // NOTE: a job over its team's quota waits for its team only (a Kueue queue per team).
+      if (strict && !quota_blocked(m, s, entry)) break;
       ++passed;
       continue;
     }
@@ -184,7 +188,7 @@ GPUPLAN_HD inline void ranked_scan(const ModelView& m, ReplicaState& s, const St
 //! `start(slot)` places and starts a queued job (false: it does not fit).
 template <class Start>
 GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
-  const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
+  const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption || reclaims(m);
   const bool strict = m.queue == QueuePolicy::fifo;
   s.policy.deferring = true;
   for (uint32_t round = 0;; ++round) {
