@@ -9,6 +9,8 @@ namespace {
 
 //! Largest quota or limit a scenario may write [GPUs] (below the core's "unlimited").
 constexpr uint64_t MAX_QUOTA_GPUS = 100000000;
+//! Most teams a scenario may have (sim/core/queue_policy.h holds them in a 64-bit mask).
+constexpr size_t MAX_TEAMS = 64;
 
 //! Case-insensitive equality of GPU ids (as the catalog matches them).
 bool same_id(const std::string& a, const std::string& b) {
@@ -77,6 +79,10 @@ void Loader::load_teams(const json* v, Scenario& sc) {
   if (v) {
     if (!v->is_array()) {
       wrong_type(*v, "/teams", "an array of teams");
+    } else if (v->size() > MAX_TEAMS) {
+      d_.error("/teams", DiagCode::limit_exceeded,
+               std::to_string(v->size()) + " teams; at most " + std::to_string(MAX_TEAMS) +
+                   " are supported (a fifo pass tracks them in a 64-bit mask)");
     } else {
       for (size_t i = 0; i < v->size(); ++i) {
         const std::string p = child("/teams", i);

@@ -218,10 +218,11 @@ TEST_CASE("sim::team_quota::reclaim") {
 
 namespace {
 
-//! Three teams of Poisson classes (1 to 8 GPUs) on 4 x 8 GPUs at ~90 % load, with quotas that
-//! make them borrow from each other; reclaim on.
+//! Three teams of Poisson classes (1 to 8 GPUs) on one 32-GPU node at ~90 % load, with quotas
+//! that make them borrow from each other; reclaim on. NOTE: one node, so every reclaim chooses
+//! among all of a team's jobs (worst first: the latest started), which the property test relies on.
 Scenario busy_teams(uint64_t seed) {
-  Scenario sc = test::one_pool(4, 8, 3 * 86400.0, 0);
+  Scenario sc = test::one_pool(1, 32, 3 * 86400.0, 0);
   sc.seed = seed;
   sc.scheduler.queue = QueuePolicy::backfill;
   sc.teams = {team("t0", 16), team("t1", 8, 8u), team("t2", 8, {}, 4u)};
@@ -266,8 +267,9 @@ TEST_CASE("sim::team_quota::properties") {
           job[i] = s.jobs[i].class_idx * 1000000 + s.jobs[i].job_idx;
         }
         if (!step(m, s)) break;
-        // NOTE: all priorities are equal, so a reclaim takes the latest-started jobs first: a
-        // job running before this instant goes only if its team was borrowing before it.
+        // NOTE: all priorities are equal and there is one node, so a reclaim takes a team's
+        // latest-started jobs first: a job running before this instant goes only if its team
+        // was borrowing before it (finishes at this instant only lower a team's usage).
         for (uint32_t i = 0; i < m.max_active_jobs; ++i) {
           const bool was_running = phase[i] == uint32_t(JobPhase::running);
           // NOTE: the same job (a finished job's slot may hold a new arrival), queued again
