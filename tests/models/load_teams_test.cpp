@@ -97,8 +97,10 @@ TEST_CASE("load::teams") {
     CHECK(r.at("/teams/1/quota/A100-80GB/borrowing_limit").message.find("-3") != std::string::npos);
     CHECK(r.at("/teams/1/quota/A100-80GB/lending_limit").message.find("exceeds the nominal") !=
           std::string::npos);
-    CHECK(r.at("/teams/1/quota/H100-SXM").message.find("did you mean \"A100-80GB\"") !=
-          std::string::npos);
+    // nothing is close to H100-SXM, so the message lists the GPU types the pools have
+    const std::string gpu = r.at("/teams/1/quota/H100-SXM").message;
+    CHECK(gpu.find("unknown GPU type of the cluster's pools \"H100-SXM\"") != std::string::npos);
+    CHECK(gpu.find("\"A100-80GB\"") != std::string::npos);
   }
 
   SUBCASE("with teams every class names one; without teams a class may not") {
