@@ -41,7 +41,7 @@ struct CompiledScenario {
   std::vector<uint32_t> pool_spares;         //!< hot spares per pool (empty without failures)
   // Teams (models/compile_teams.h; all empty without teams).
   std::vector<uint32_t> class_team, team_cohort, pool_flavor;
-  std::vector<TeamQuota> team_quotas;  //!< [team * n_flavors + flavor]
+  std::vector<TeamQuota> team_quotas;     //!< [team * n_flavors + flavor]
   std::vector<std::string> team_names;    //!< parallel to the teams of ModelView::teams
   std::vector<std::string> flavor_names;  //!< GPU type of each flavor
 

@@ -280,7 +280,7 @@ struct Scenario {
   std::vector<Pool> pools;
   std::vector<JobClass> workload;
   std::vector<Team> teams;  //!< `teams` (empty: no quotas); every class then names one
-  DemandConfig demand;  //!< load scale and rate profile of every Poisson class
+  DemandConfig demand;      //!< load scale and rate profile of every Poisson class
   SchedulerConfig scheduler;
   TopologyConfig topology;
   Limits limits;

@@ -41,14 +41,14 @@ struct ClassMetrics {
 //! (docs/teams.md).
 struct TeamMetrics {
   uint64_t submitted = 0, completed = 0, unfinished = 0;
-  DurationStats wait_s, jct_s;  //!< over its classes' completed jobs
+  DurationStats wait_s, jct_s;    //!< over its classes' completed jobs
   double gpu_hours_used = 0;      //!< [GPU-h] held by its running jobs
   double gpu_hours_borrowed = 0;  //!< [GPU-h] held above its nominal quota
   double mean_gpus = 0;           //!< GPUs held, time-averaged over the window
   double quota_use = 0;           //!< mean_gpus ÷ its nominal quota (all flavors); 0 without one
   uint64_t reclaim_preemptions = 0;  //!< its runs ended by a peer reclaiming its quota
-  double cost_share = 0;  //!< its share of all teams' used GPU-hours (chargeback key)
-  double cost_usd = 0;    //!< cost_share × the cluster's billed cost (idle GPUs included)
+  double cost_share = 0;             //!< its share of all teams' used GPU-hours (chargeback key)
+  double cost_usd = 0;  //!< cost_share × the cluster's billed cost (idle GPUs included)
 };
 
 //! Per-pool figures over the statistics window.

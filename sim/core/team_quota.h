@@ -82,7 +82,8 @@ namespace gpuplan {
 //! True when the queued job in `slot` fits its team's quota on none of its class's pools now.
 [[nodiscard]] GPUPLAN_HD inline bool quota_blocked(const ModelView& m, const ReplicaState& s,
                                                    uint32_t slot) {
-  return teams_on(m) && (m.classes[s.jobs[slot].class_idx].pool_mask & team_pool_mask(m, s, slot)) == 0;
+  return teams_on(m) &&
+         (m.classes[s.jobs[slot].class_idx].pool_mask & team_pool_mask(m, s, slot)) == 0;
 }
 
 //! Pools on which the queued job in `slot` stays within its team's nominal quota (it may reclaim

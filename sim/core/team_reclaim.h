@@ -36,9 +36,8 @@ namespace gpuplan {
 
 //! True when running job a should be reclaimed before running job b: lower class priority, then
 //! the later start of its current run, then the later submission.
-[[nodiscard]] GPUPLAN_HD inline bool worse_reclaim_victim(const ModelView& m,
-                                                          const ReplicaState& s, uint32_t a,
-                                                          uint32_t b) {
+[[nodiscard]] GPUPLAN_HD inline bool worse_reclaim_victim(const ModelView& m, const ReplicaState& s,
+                                                          uint32_t a, uint32_t b) {
   const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
   const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
   if (pa != pb) return pa < pb;
@@ -55,8 +54,7 @@ namespace gpuplan {
                                                              uint32_t n_victims) {
   uint32_t best = NONE;
   for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-    if (!runs_on_node(m, s, v, n) ||
-        !reclaimable(m, s, s.teams.trial_usage.data, t, prio, r, v))
+    if (!runs_on_node(m, s, v, n) || !reclaimable(m, s, s.teams.trial_usage.data, t, prio, r, v))
       continue;
     bool taken = false;
     for (uint32_t i = 0; i < n_victims && !taken; ++i) taken = s.teams.victims[i] == v;
