@@ -1,6 +1,7 @@
 #include "models/compile.h"
 #include "models/compile_economics.h"
 #include "models/compile_failures.h"
+#include "models/compile_teams.h"
 #include "models/offered_load.h"
 
 #include <algorithm>
@@ -32,7 +33,10 @@ void compile_scheduler(const Scenario& sc, SchedulerSpec& out) {
   bool priorities = false;
   for (const JobClass& jc : sc.workload) priorities |= jc.priority != sc.workload[0].priority;
   out.priority_preemption = priorities && s.priority_preemption;
-  out.ranked = priorities || !(s.queue == QueuePolicy::fifo || s.queue == QueuePolicy::backfill);
+  // NOTE: with teams a job over its quota must not block others (sim/core/queue_policy.h), and
+  // reclaim runs in the ranked pass, so teams rank the queue too.
+  out.ranked = priorities || !sc.teams.empty() ||
+               !(s.queue == QueuePolicy::fifo || s.queue == QueuePolicy::backfill);
 }
 
 DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
@@ -73,6 +77,10 @@ ModelView CompiledScenario::view() const {
   v.failure_causes = const_span(failure_causes);
   v.pool_spares = const_span(pool_spares);
   v.net = network.view();
+  v.teams.class_team = const_span(class_team);
+  v.teams.team_cohort = const_span(team_cohort);
+  v.teams.pool_flavor = const_span(pool_flavor);
+  v.teams.quotas = const_span(team_quotas);
   v.features = model_features(v);
   return v;
 }
@@ -196,9 +204,11 @@ CompiledScenario compile(const Scenario& sc) {
 
   compile_economics(sc, out);
   compile_failures(sc, out);
+  compile_teams(sc, out);
   // Calendar room for the scheduler: one stale finish per job slot that a preemption leaves
   // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).
-  if (policy_preempts(v.queue) || v.sched.priority_preemption) v.extra_events += v.max_active_jobs;
+  if (policy_preempts(v.queue) || v.sched.priority_preemption || !sc.teams.empty())
+    v.extra_events += v.max_active_jobs;
   if (v.queue == QueuePolicy::las) v.extra_events += 2 * v.max_active_jobs;
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());

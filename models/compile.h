@@ -39,6 +39,11 @@ struct CompiledScenario {
   std::vector<FailureSpec> failures;  //!< one element when the scenario has failures
   std::vector<FailureCause> failure_causes;  //!< every failure cause, in scenario order
   std::vector<uint32_t> pool_spares;         //!< hot spares per pool (empty without failures)
+  // Teams (models/compile_teams.h; all empty without teams).
+  std::vector<uint32_t> class_team, team_cohort, pool_flavor;
+  std::vector<TeamQuota> team_quotas;     //!< [team * n_flavors + flavor]
+  std::vector<std::string> team_names;    //!< parallel to the teams of ModelView::teams
+  std::vector<std::string> flavor_names;  //!< GPU type of each flavor
 
   std::vector<std::string> pool_names, class_names;
   std::vector<std::string> cause_names;  //!< failure causes, parallel to failure_causes

@@ -13,9 +13,9 @@ namespace gpuplan {
 namespace loading {
 
 const std::vector<std::string> TOP_KEYS = {
-    "$schema",   "name",      "description", "seed",      "horizon", "warmup",
-    "instances", "pools",     "workload",    "scheduler", "limits",  "tco",
-    "topology",  "recommend", "demand",      "catalog",   "failures"};
+    "$schema",   "name",      "description", "seed",      "horizon",  "warmup",
+    "instances", "pools",     "workload",    "scheduler", "limits",   "tco",
+    "topology",  "recommend", "demand",      "catalog",   "failures", "teams"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -77,6 +77,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = get(root, "tco")) load_tco(*v, sc);
   if (const json* v = get(root, "limits")) load_limits(*v, sc);
   if (const json* v = get(root, "topology")) load_topology(*v, sc);
+  load_teams(get(root, "teams"), sc);  // before recommend: SLOs may name per-team metrics
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
   load_failures(get(root, "failures"), sc);
   // NOTE: the derived limits read finished values, so they are checked only when all are valid.
@@ -86,8 +87,9 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
 
 void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (!object(o, "/scheduler")) return;
-  check_keys(o, "/scheduler",
-             {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption"});
+  check_keys(
+      o, "/scheduler",
+      {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption", "reclaim"});
   SchedulerConfig& s = sc.scheduler;
   if (const json* v = get(o, "queue")) {
     if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/queue")) s.queue = *q;
@@ -105,6 +107,9 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (const json* v = get(o, "priority_preemption"))
     s.priority_preemption = boolean(*v, "/scheduler/priority_preemption").value_or(true);
   if (const json* v = get(o, "las")) load_las(*v, s);
+  if (const json* v = get(o, "reclaim")) {
+    if (auto r = enumerator<ReclaimPolicy>(*v, "/scheduler/reclaim")) s.reclaim = *r;
+  }
 }
 
 void Loader::load_las(const json& o, SchedulerConfig& s) {

@@ -22,6 +22,12 @@ std::vector<std::string> Loader::slo_metric_paths(const Scenario& sc) {
       p.push_back("per_class." + jc.name + ".jct_s." + k);
     }
   }
+  for (const Team& t : sc.teams) {
+    for (const char* k : DURATION_KEYS) {
+      p.push_back("per_team." + t.name + ".wait_s." + k);
+      p.push_back("per_team." + t.name + ".jct_s." + k);
+    }
+  }
   return p;
 }
 

@@ -19,10 +19,10 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     const std::string p = child("/workload", i);
     const json& o = arr[i];
     if (!object(o, p)) continue;
-    check_keys(
-        o, p,
-        {"name", "description", "arrival", "gpus", "duration", "trace", "pools", "reference_gpu",
-         "checkpoint", "spot_tolerant", "spot_fallback", "training", "comm_fraction", "priority"});
+    check_keys(o, p,
+               {"name", "description", "arrival", "gpus", "duration", "trace", "pools",
+                "reference_gpu", "checkpoint", "spot_tolerant", "spot_fallback", "training",
+                "comm_fraction", "priority", "team"});
     JobClass jc;
     jc.pointer = p;
     if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -40,6 +40,7 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     load_class_economics(o, p, jc);
     if (const json* v = get(o, "priority"))
       jc.priority = static_cast<uint32_t>(integer(*v, p + "/priority", 0, 1000000).value_or(0));
+    if (const json* v = get(o, "team")) jc.team_name = name(*v, p + "/team").value_or("");
     bool pools_ok = true;
     if (const json* v = get(o, "pools")) pools_ok = load_class_pools(*v, p + "/pools", jc);
     if (const json* v = get(o, "reference_gpu")) {

@@ -120,6 +120,10 @@ class Loader : public FieldReader {
   std::optional<double> failure_rate(const json& v, const std::string& p);
   void load_spares(const json& v, const std::string& p, const json& pool_obj,
                    std::optional<uint64_t> count, Pool& pool);
+  // load_teams.cpp
+  void load_teams(const json* v, Scenario& sc);
+  void load_team_quota(const json& o, const std::string& p, const std::vector<std::string>& flavors,
+                       Team& team);
   // load_recommend.cpp
   static std::vector<std::string> slo_metric_paths(const Scenario& sc);
   void load_recommend(const json& o, Scenario& sc);

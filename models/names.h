@@ -13,6 +13,7 @@
 #include "models/plan_enums.h"
 #include "models/speed.h"
 #include "sim/core/failure_spec.h"
+#include "sim/core/team_spec.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -40,6 +41,7 @@ GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
 GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las");
 GPUPLAN_ENUM_NAMES(Placement, "placement", "best_fit", "pack", "spread", "topology_aware");
+GPUPLAN_ENUM_NAMES(ReclaimPolicy, "reclaim policy", "any", "lower_priority", "never");
 GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",
                    "loguniform", "empirical");
 GPUPLAN_ENUM_NAMES(FailureScope, "failure scope", "node", "job", "switch");

@@ -15,6 +15,7 @@
 #include "models/failure_table.h"
 #include "models/names.h"
 #include "models/scenario_economics.h"
+#include "sim/core/team_spec.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -96,6 +97,8 @@ struct JobClass {
       comm_fraction;      //!< share of a step spent in network all-reduce (no training)
   ClassEconomics econ;    //!< checkpointing and spot tolerance
   uint32_t priority = 0;  //!< higher is served first and may preempt lower (scheduler section)
+  std::string team_name;  //!< `team` as written ("" = none)
+  uint32_t team = 0;      //!< index into Scenario::teams (when it has teams)
 
   //! Whether this class may run on pool `pool_idx` (every pool when it names none).
   [[nodiscard]] bool may_use(size_t pool_idx) const {
@@ -185,6 +188,21 @@ struct TopologyConfig {
   std::vector<CustomLinkSpec> links;
 };
 
+//! One team's quota of one flavor (a GPU type of the cluster), Kueue's resource quota [GPUs].
+struct TeamFlavorQuota {
+  std::string flavor;  //!< GPU type id as the catalog spells it (e.g. "A100-80GB")
+  uint32_t nominal = 0;
+  std::optional<uint32_t> borrowing_limit;  //!< most GPUs above nominal (none = unlimited)
+  std::optional<uint32_t> lending_limit;    //!< most of its nominal peers may borrow (none = all)
+};
+
+//! A team (Kueue's ClusterQueue): quotas per flavor and the cohort it lends to and borrows from.
+struct Team {
+  std::string name;
+  std::string cohort;                  //!< "" = none: it neither borrows nor lends
+  std::vector<TeamFlavorQuota> quota;  //!< flavors it names, in file order (others: nominal 0)
+};
+
 //! Scheduler options.
 struct SchedulerConfig {
   QueuePolicy queue = QueuePolicy::fifo;  //!< `queue`, or its alias `policy` (which wins)
@@ -194,6 +212,7 @@ struct SchedulerConfig {
   double las_promote_knob = 0;      //!< `las.promote_knob`: starvation guard, 0 = off
   double estimate_sigma = 0;        //!< `estimate_error`: sigma of the lognormal factor
   bool priority_preemption = true;  //!< `priority_preemption`: higher classes preempt lower
+  ReclaimPolicy reclaim = ReclaimPolicy::any;  //!< `reclaim`: whom a team under quota preempts
 };
 
 //! Engine capacities, output resolution, and the work a scenario may ask for (docs/reliability.md,
@@ -260,7 +279,8 @@ struct Scenario {
   std::vector<InstanceType> instances;
   std::vector<Pool> pools;
   std::vector<JobClass> workload;
-  DemandConfig demand;  //!< load scale and rate profile of every Poisson class
+  std::vector<Team> teams;  //!< `teams` (empty: no quotas); every class then names one
+  DemandConfig demand;      //!< load scale and rate profile of every Poisson class
   SchedulerConfig scheduler;
   TopologyConfig topology;
   Limits limits;

@@ -288,6 +288,7 @@ json class_json(const Scenario& sc, const JobClass& jc) {
     if (e.auto_interval) j["_checkpoint_interval_s"] = auto_intervals_json(sc, jc);
   }
   if (jc.priority > 0) j["priority"] = jc.priority;
+  if (!jc.team_name.empty()) j["team"] = jc.team_name;
   j["spot_tolerant"] = e.spot_tolerant;
   if (e.has_fallback) {
     j["spot_fallback"] = e.fallback_after_s
@@ -306,6 +307,7 @@ json scheduler_json(const SchedulerConfig& s) {
   }
   if (s.estimate_sigma > 0) j["estimate_error"] = s.estimate_sigma;
   if (!s.priority_preemption) j["priority_preemption"] = false;
+  if (s.reclaim != ReclaimPolicy::any) j["reclaim"] = name(s.reclaim);
   return j;
 }
 
@@ -421,6 +423,28 @@ json failures_json(const FailureConfig& f) {
           {"repair", distribution_json(f.repair)}};
 }
 
+namespace {
+
+//! The teams as written: quotas with their limits where set.
+json teams_json(const std::vector<Team>& teams) {
+  json out = json::array();
+  for (const Team& t : teams) {
+    json quota = json::object();
+    for (const TeamFlavorQuota& q : t.quota) {
+      json x = {{"nominal", q.nominal}};
+      if (q.borrowing_limit) x["borrowing_limit"] = *q.borrowing_limit;
+      if (q.lending_limit) x["lending_limit"] = *q.lending_limit;
+      quota[q.flavor] = x;
+    }
+    json j = {{"name", t.name}, {"quota", quota}};
+    if (!t.cohort.empty()) j["cohort"] = t.cohort;
+    out.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace
+
 json effective_scenario_json(const Scenario& sc) {
   // NOTE: the version that wrote the echo travels with it (a comment key to the loader), so an
   // echo saved on its own still says which gpuplan to rerun it with.
@@ -457,6 +481,7 @@ json effective_scenario_json(const Scenario& sc) {
   if (sc.tco) j["tco"] = tco_json(sc, *sc.tco);
   if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);
   if (sc.failures) j["failures"] = failures_json(*sc.failures);
+  if (!sc.teams.empty()) j["teams"] = teams_json(sc.teams);
   return j;
 }
 

@@ -85,6 +85,11 @@ void write_timeseries_csv(const json& result, std::ostream& out) {
       for (const char* level : LEVELS) header.push_back(std::string(b) + "_" + level);
     }
   }
+  const json& team_gpus = member_or_null(ts, "team_gpus");
+  std::vector<std::string> teams;  // docs/teams.md: GPUs each team held per bin
+  if (team_gpus.is_object())
+    for (const auto& [name, series] : team_gpus.items()) teams.push_back(name);
+  for (const std::string& t : teams) header.push_back(csv_text_field("team_gpus_" + t));
   write_row(out, header);
 
   std::size_t n_rows = series_size(ts, "t_s");
@@ -109,6 +114,7 @@ void write_timeseries_csv(const json& result, std::ostream& out) {
           row.push_back(series_cell(member_or_null(bands, b), level, i));
       }
     }
+    for (const std::string& t : teams) row.push_back(series_cell(team_gpus, t, i));
     write_row(out, row);
   }
 }
@@ -130,6 +136,44 @@ void write_per_class_csv(const json& result, std::ostream& out) {
     for (const char* what : {"wait_s", "jct_s"}) {
       for (const char* s : STATS) row.push_back(number_cell(member_or_null(c, what), s));
     }
+    write_row(out, row);
+  }
+}
+
+void write_per_team_csv(const json& result, std::ostream& out) {
+  static constexpr std::array<const char*, 4> STATS{"mean", "p50", "p90", "p99"};
+  static constexpr std::array<const char*, 7> FIGURES{
+      "gpu_hours_used",      "gpu_hours_borrowed", "mean_gpus", "quota_use",
+      "reclaim_preemptions", "cost_share",         "cost_usd"};
+  std::vector<std::string> header{"team",           "cohort",         "nominal_gpus",
+                                  "jobs_submitted", "jobs_completed", "jobs_unfinished"};
+  for (const char* what : {"wait", "jct"}) {
+    for (const char* s : STATS) header.push_back(std::string(what) + "_" + s + "_s");
+  }
+  header.insert(header.end(), FIGURES.begin(), FIGURES.end());
+  write_row(out, header);
+  const json& teams = member_or_null(result, "per_team");
+  if (!teams.is_array()) return;
+  for (const json& t : teams) {
+    const json& name = member_or_null(t, "name");
+    const json& cohort = member_or_null(t, "cohort");
+    double nominal = 0;
+    const json& quota = member_or_null(t, "quota");
+    if (quota.is_object())
+      for (const auto& [flavor, q] : quota.items())
+        if (q.is_object() && q.contains("nominal") && q["nominal"].is_number())
+          nominal += q["nominal"].get<double>();
+    std::vector<std::string> row{
+        csv_text_field(name.is_string() ? name.get<std::string>() : ""),
+        csv_text_field(cohort.is_string() ? cohort.get<std::string>() : ""),
+        format_raw(nominal),
+        number_cell(t, "jobs_submitted"),
+        number_cell(t, "jobs_completed"),
+        number_cell(t, "jobs_unfinished")};
+    for (const char* what : {"wait_s", "jct_s"}) {
+      for (const char* s : STATS) row.push_back(number_cell(member_or_null(t, what), s));
+    }
+    for (const char* f : FIGURES) row.push_back(number_cell(t, f));
     write_row(out, row);
   }
 }

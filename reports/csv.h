@@ -23,4 +23,8 @@ void write_timeseries_csv(const nlohmann::json& result, std::ostream& out);
 //! absent values leave their cells empty.
 void write_per_class_csv(const nlohmann::json& result, std::ostream& out);
 
+//! Writes teams.csv: one row per team of `result["per_team"]` in scenario order (docs/outputs.md);
+//! the header only when the result has no teams.
+void write_per_team_csv(const nlohmann::json& result, std::ostream& out);
+
 }  // namespace gpuplan::reports

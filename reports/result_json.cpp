@@ -162,6 +162,47 @@ json classes_section(const Scenario& sc, const Summary& s) {
   return classes;
 }
 
+//! per_team: each team's quotas (per GPU type), waits, GPU-hours used and borrowed, quota use,
+//! reclaim preemptions suffered and chargeback (docs/teams.md); empty without teams.
+json teams_section(const Scenario& sc, const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  json teams = json::array();
+  const std::size_t nf = cs.flavor_names.size();
+  for (std::size_t t = 0; t < sc.teams.size(); ++t) {
+    const Team& team = sc.teams[t];
+    const std::string k = "per_team." + team.name;
+    json quota = json::object(), classes = json::array();
+    for (std::size_t r = 0; r < nf; ++r) {
+      const TeamQuota& q = cs.team_quotas[t * nf + r];
+      quota[cs.flavor_names[r]] = {
+          {"nominal", q.nominal},
+          {"borrowing_limit",
+           q.borrowing_limit == QUOTA_UNLIMITED ? json(nullptr) : json(q.borrowing_limit)},
+          {"lending_limit",
+           q.lending_limit == QUOTA_UNLIMITED ? json(nullptr) : json(q.lending_limit)}};
+    }
+    for (const JobClass& jc : sc.workload)
+      if (jc.team == t) classes.push_back(jc.name);
+    teams.push_back({{"name", team.name},
+                     {"cohort", team.cohort.empty() ? json(nullptr) : json(team.cohort)},
+                     {"classes", classes},
+                     {"quota", quota},
+                     {"jobs_submitted", mean.count(k + ".jobs_submitted")},
+                     {"jobs_completed", mean.count(k + ".jobs_completed")},
+                     {"jobs_unfinished", mean.count(k + ".jobs_unfinished")},
+                     {"wait_s", mean.duration(k + ".wait_s")},
+                     {"jct_s", mean.duration(k + ".jct_s")},
+                     {"gpu_hours_used", mean(k + ".gpu_hours_used")},
+                     {"gpu_hours_borrowed", mean(k + ".gpu_hours_borrowed")},
+                     {"mean_gpus", mean(k + ".mean_gpus")},
+                     {"quota_use", mean(k + ".quota_use")},
+                     {"reclaim_preemptions", mean.count(k + ".reclaim_preemptions")},
+                     {"cost_share", mean(k + ".cost_share")},
+                     {"cost_usd", mean(k + ".cost_usd")}});
+  }
+  return teams;
+}
+
 //! gpu_hours and preemption totals.
 void add_gpu_hours(json& r, const Summary& s) {
   const Means mean{s};
@@ -214,9 +255,16 @@ json timeseries_section(const CompiledScenario& cs, const Summary& s) {
   const ModelView v = cs.view();
   json t = json::array();
   for (uint32_t b = 0; b < v.n_bins; ++b) t.push_back(b * v.bin_width);
-  return {{"bin_s", v.bin_width},           {"t_s", t},
-          {"busy_gpus", s.stats.busy_gpus}, {"queued_jobs", s.stats.queued_jobs},
-          {"spend_usd", s.stats.spend_usd}, {"provisioned_gpus", s.stats.provisioned_gpus}};
+  json out = {{"bin_s", v.bin_width},           {"t_s", t},
+              {"busy_gpus", s.stats.busy_gpus}, {"queued_jobs", s.stats.queued_jobs},
+              {"spend_usd", s.stats.spend_usd}, {"provisioned_gpus", s.stats.provisioned_gpus}};
+  if (!cs.team_names.empty()) {
+    json teams = json::object();
+    for (std::size_t k = 0; k < cs.team_names.size(); ++k)
+      teams[cs.team_names[k]] = s.stats.team_gpus[k];
+    out["team_gpus"] = teams;
+  }
+  return out;
 }
 
 json band_json(const Band& b) {
@@ -285,6 +333,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   r["metrics"] = metrics_section(cs, s);
   add_pools(r, sc, cs, s);
   r["per_class"] = classes_section(sc, s);
+  if (!sc.teams.empty()) r["per_team"] = teams_section(sc, cs, s);
   add_gpu_hours(r, s);
   add_pool_economics(r["per_pool"], sc, cs);
   if (s.single) add_replica_economics(r, sc, cs, *s.single);

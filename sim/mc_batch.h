@@ -18,6 +18,7 @@ struct ReplicaOutcome {
   std::vector<uint32_t> jct_hist;             //!< [n_classes * SKETCH_BINS]; emptied once pooled
   std::vector<double> uplink_crossing_nodes;  //!< [n_groups] uplink_window_means()
   std::vector<double> uplink_congested_share;  //!< [n_groups] uplink_window_means()
+  std::vector<double> team_gpus;  //!< [n_teams * n_bins] GPUs each team held, averaged per bin
 };
 
 //! Reads a finished replica's state into an outcome (host; the same code for every backend).

@@ -21,7 +21,8 @@ void push_duration(std::vector<double>& row, const DurationStats& d) {
 
 std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
                                       const std::vector<std::string>& class_names,
-                                      const std::vector<std::string>& cause_names) {
+                                      const std::vector<std::string>& cause_names,
+                                      const std::vector<std::string>& team_names) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -53,6 +54,15 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
                      "failures.spare_utilization", "failures.effective_training_time"});
   for (const auto& n : class_names) p.push_back("per_class." + n + ".effective_training_time");
   for (const auto& n : cause_names) p.push_back("failures.by_cause." + n);
+  for (const auto& n : team_names) {
+    const std::string t = "per_team." + n + ".";
+    p.insert(p.end(), {t + "jobs_submitted", t + "jobs_completed", t + "jobs_unfinished"});
+    for (const char* k : DURATION_KEYS) p.push_back(t + "wait_s." + k);
+    for (const char* k : DURATION_KEYS) p.push_back(t + "jct_s." + k);
+    p.insert(p.end(),
+             {t + "gpu_hours_used", t + "gpu_hours_borrowed", t + "mean_gpus", t + "quota_use",
+              t + "reclaim_preemptions", t + "cost_usd", t + "cost_share"});
+  }
   return p;
 }
 
@@ -91,6 +101,13 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
               double(f.spare_swaps), f.spare_utilization, f.effective_training_time});
   for (const ClassMetrics& c : r.classes) row.push_back(c.effective_training_time);
   for (uint64_t n : r.failures_by_cause) row.push_back(double(n));
+  for (const TeamMetrics& t : r.teams) {
+    row.insert(row.end(), {double(t.submitted), double(t.completed), double(t.unfinished)});
+    push_duration(row, t.wait_s);
+    push_duration(row, t.jct_s);
+    row.insert(row.end(), {t.gpu_hours_used, t.gpu_hours_borrowed, t.mean_gpus, t.quota_use,
+                           double(t.reclaim_preemptions), t.cost_usd, t.cost_share});
+  }
   return row;
 }
 

@@ -10,10 +10,12 @@
 namespace gpuplan {
 
 //! The metric paths of a model with these pool and class names (docs/outputs.md, replicas.csv).
-//! Failure causes (CompiledScenario::cause_names) add "failures.by_cause.<cause>" at the end.
+//! Failure causes (CompiledScenario::cause_names) add "failures.by_cause.<cause>", then teams
+//! (CompiledScenario::team_names) "per_team.<team>.*" (TEAM_KEYS) at the end.
 [[nodiscard]] std::vector<std::string> metric_paths(
     const std::vector<std::string>& pool_names, const std::vector<std::string>& class_names,
-    const std::vector<std::string>& cause_names = {});
+    const std::vector<std::string>& cause_names = {},
+    const std::vector<std::string>& team_names = {});
 
 //! The values of one replica in metric_paths order; `metrics.saturated` is 0 or 1,
 //! `cost_usd.per_gpu_hour` divides by the GPU-hours billed over [warmup, horizon), and ratios

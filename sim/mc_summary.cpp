@@ -22,9 +22,10 @@ const MetricSummary& McSummary::at(const std::string& path) const {
 McSummary summarize_study(const ModelView& m, const McStudy& st,
                           const std::vector<std::string>& pool_names,
                           const std::vector<std::string>& class_names,
-                          const std::vector<std::string>& cause_names) {
+                          const std::vector<std::string>& cause_names,
+                          const std::vector<std::string>& team_names) {
   McSummary s;
-  s.paths = metric_paths(pool_names, class_names, cause_names);
+  s.paths = metric_paths(pool_names, class_names, cause_names, team_names);
   s.n_replicas = static_cast<uint32_t>(st.replicas.size());
   std::map<SaturationCause, uint32_t> causes;
   for (const ReplicaOutcome& o : st.replicas) {
@@ -85,6 +86,13 @@ McSummary summarize_study(const ModelView& m, const McStudy& st,
     s.queued_jobs[b] /= used;
     s.spend_usd[b] /= used;
     s.provisioned_gpus[b] /= used;
+  }
+  s.team_gpus.assign(m.teams.n_teams, std::vector<double>(n_bins, 0.0));
+  for (std::size_t k : s.in_statistics) {
+    const ReplicaOutcome& o = st.replicas[k];
+    for (std::size_t t = 0; t < s.team_gpus.size(); ++t)
+      for (std::size_t b = 0; b < n_bins && t * n_bins + b < o.team_gpus.size(); ++b)
+        s.team_gpus[t][b] += o.team_gpus[t * n_bins + b] / used;
   }
   const std::size_t n_groups = m.net.n_groups;
   s.uplink_crossing_nodes.assign(n_groups, 0);

@@ -21,6 +21,8 @@ struct McSummary {
   std::string saturation_cause = "none";   //!< most frequent cause among saturated replicas
   //! Means per time bin over the replicas in statistics.
   std::vector<double> busy_gpus, queued_jobs, spend_usd, provisioned_gpus;
+  //! [n_teams][n_bins] GPUs each team held, means per time bin over the replicas in statistics.
+  std::vector<std::vector<double>> team_gpus;
   //! Per uplink group, means over the replicas in statistics of uplink_window_means().
   std::vector<double> uplink_crossing_nodes, uplink_congested_share;
   //! Bands over the replicas in statistics; cumulative spend runs from time 0 (warmup included).
@@ -37,6 +39,7 @@ struct McSummary {
 [[nodiscard]] McSummary summarize_study(const ModelView& m, const McStudy& st,
                                         const std::vector<std::string>& pool_names,
                                         const std::vector<std::string>& class_names,
-                                        const std::vector<std::string>& cause_names = {});
+                                        const std::vector<std::string>& cause_names = {},
+                                        const std::vector<std::string>& team_names = {});
 
 }  // namespace gpuplan

@@ -13,6 +13,8 @@ static_assert(std::is_trivially_copyable_v<ClassMetrics>,
               "ClassMetrics gained a non-trivial field: pack it in sim/outcome_pack.cpp");
 static_assert(std::is_trivially_copyable_v<PoolMetrics>,
               "PoolMetrics gained a non-trivial field: pack it in sim/outcome_pack.cpp");
+static_assert(std::is_trivially_copyable_v<TeamMetrics>,
+              "TeamMetrics gained a non-trivial field: pack it in sim/outcome_pack.cpp");
 
 //! Calls f on every field of a ReplicaMetrics, in one order for packing and unpacking alike.
 template <class Metrics, class F>
@@ -21,11 +23,12 @@ void for_each_field(Metrics& m, F& f) {
   // (sim/replica_metrics.h) gains or loses a field: add the new field here, in declaration order.
   auto& [jobs_submitted, jobs_completed, jobs_unfinished, wait_s, jct_s, gpu_utilization,
          mean_queued_jobs, mean_jobs_in_system, cost_usd, saturation, saturated_at_s, events,
-         gpu_hours, preemption, network, failures, failures_by_cause, pools, classes] = m;
+         gpu_hours, preemption, network, failures, failures_by_cause, pools, classes, teams] = m;
   f(jobs_submitted), f(jobs_completed), f(jobs_unfinished), f(wait_s), f(jct_s);
   f(gpu_utilization), f(mean_queued_jobs), f(mean_jobs_in_system), f(cost_usd);
   f(saturation), f(saturated_at_s), f(events);
   f(gpu_hours), f(preemption), f(network), f(failures), f(failures_by_cause), f(pools), f(classes);
+  f(teams);
 }
 
 //! Calls f on every field of a ReplicaOutcome (sim/mc_batch.h), metrics first.
@@ -33,10 +36,10 @@ template <class Outcome, class F>
 void for_each_outcome_field(Outcome& o, F& f) {
   // NOTE: fails to compile when ReplicaOutcome gains or loses a field; add it here too.
   auto& [metrics, busy_gpus, queued_jobs, spend_usd, provisioned_gpus, wait_hist, jct_hist,
-         uplink_crossing_nodes, uplink_congested_share] = o;
+         uplink_crossing_nodes, uplink_congested_share, team_gpus] = o;
   for_each_field(metrics, f);
   f(busy_gpus), f(queued_jobs), f(spend_usd), f(provisioned_gpus), f(wait_hist), f(jct_hist);
-  f(uplink_crossing_nodes), f(uplink_congested_share);
+  f(uplink_crossing_nodes), f(uplink_congested_share), f(team_gpus);
 }
 
 struct Writer {

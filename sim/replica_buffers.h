@@ -87,6 +87,13 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.billing.pools, m.pools.size, R::result);
   place(s.billing.class_pool_busy_gpus, std::size_t(m.classes.size) * m.pools.size, R::work);
   place(s.billing.classes, m.classes.size, R::result);
+  const uint32_t team_flavors = m.teams.n_teams * m.teams.n_flavors;
+  place(s.teams.usage, team_flavors, R::work);
+  place(s.teams.trial_usage, team_flavors, R::work);
+  place(s.teams.trial_free, m.teams.n_teams > 0 ? m.n_nodes : 0, R::work);
+  place(s.teams.victims, m.teams.n_teams > 0 ? m.max_active_jobs : 0, R::work);
+  place(s.teams.totals, m.teams.n_teams, R::result);
+  place(s.teams.bin_gpu_s, std::size_t(m.teams.n_teams) * m.n_bins, R::result);
   const bool fails = m.failures.size > 0;
   place(s.failures.by_cause, fails ? m.failure_causes.size : 0, R::result);
   place(s.failures.pool_draws, fails ? m.pools.size : 0, R::work);
@@ -120,6 +127,10 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.failures);
   visit(m.failure_causes);
   visit(m.pool_spares);
+  visit(m.teams.class_team);
+  visit(m.teams.team_cohort);
+  visit(m.teams.pool_flavor);
+  visit(m.teams.quotas);
   for_each_network_array(m.net, visit);
 }
 

@@ -44,6 +44,45 @@ FailureMetrics failure_metrics(const ModelView& m, const ReplicaState& s, const 
   return f;
 }
 
+std::vector<TeamMetrics> team_metrics(const ModelView& m, const ReplicaState& s,
+                                      const ReplicaMetrics& r) {
+  std::vector<TeamMetrics> teams(m.teams.n_teams);
+  const double window = (s.now < m.horizon ? s.now : m.horizon) - m.warmup;
+  double used_all = 0;
+  for (uint32_t k = 0; k < m.teams.n_teams; ++k) {
+    TeamMetrics& tm = teams[k];
+    std::vector<uint32_t> wait(SKETCH_BINS, 0), jct(SKETCH_BINS, 0);
+    double sum_wait = 0, sum_jct = 0;
+    for (uint32_t c = 0; c < m.classes.size; ++c) {
+      if (m.teams.class_team[c] != k) continue;
+      tm.submitted += r.classes[c].submitted;
+      tm.completed += r.classes[c].completed;
+      tm.unfinished += r.classes[c].unfinished;
+      sketch_merge(wait.data(), &s.wait_hist[c * SKETCH_BINS]);
+      sketch_merge(jct.data(), &s.jct_hist[c * SKETCH_BINS]);
+      sum_wait += s.classes[c].sum_wait;
+      sum_jct += s.classes[c].sum_jct;
+    }
+    tm.wait_s = from_sketch(wait.data(), sum_wait, tm.completed);
+    tm.jct_s = from_sketch(jct.data(), sum_jct, tm.completed);
+    const TeamTotals& tt = s.teams.totals[k];
+    tm.gpu_hours_used = tt.used_gpu_s / HOUR_S;
+    tm.gpu_hours_borrowed = tt.borrowed_gpu_s / HOUR_S;
+    tm.mean_gpus = window > 0 ? tt.used_gpu_s / window : 0;
+    double nominal = 0;
+    for (uint32_t f = 0; f < m.teams.n_flavors; ++f)
+      nominal += m.teams.quotas[k * m.teams.n_flavors + f].nominal;
+    tm.quota_use = nominal > 0 ? tm.mean_gpus / nominal : 0;
+    tm.reclaim_preemptions = tt.reclaim_preemptions;
+    used_all += tm.gpu_hours_used;
+  }
+  for (TeamMetrics& tm : teams) {
+    tm.cost_share = used_all > 0 ? tm.gpu_hours_used / used_all : 0;
+    tm.cost_usd = tm.cost_share * r.cost_usd;
+  }
+  return teams;
+}
+
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c) {
   GpuHours h;
   for (uint32_t k = 0; k < m.classes.size; ++k) {
@@ -157,6 +196,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   r.wait_s = from_sketch(wait_all.data(), sum_wait, r.jobs_completed);
   r.jct_s = from_sketch(jct_all.data(), sum_jct, r.jobs_completed);
   r.failures = failure_metrics(m, s, r);
+  r.teams = team_metrics(m, s, r);
   r.failures_by_cause.assign(s.failures.by_cause.data,
                              s.failures.by_cause.data + s.failures.by_cause.size);
   return r;

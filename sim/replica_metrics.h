@@ -37,6 +37,20 @@ struct ClassMetrics {
   double effective_training_time = 0;
 };
 
+//! Counts, durations, GPU-hours and chargeback of one team over the statistics window
+//! (docs/teams.md).
+struct TeamMetrics {
+  uint64_t submitted = 0, completed = 0, unfinished = 0;
+  DurationStats wait_s, jct_s;    //!< over its classes' completed jobs
+  double gpu_hours_used = 0;      //!< [GPU-h] held by its running jobs
+  double gpu_hours_borrowed = 0;  //!< [GPU-h] held above its nominal quota
+  double mean_gpus = 0;           //!< GPUs held, time-averaged over the window
+  double quota_use = 0;           //!< mean_gpus ÷ its nominal quota (all flavors); 0 without one
+  uint64_t reclaim_preemptions = 0;  //!< its runs ended by a peer reclaiming its quota
+  double cost_share = 0;             //!< its share of all teams' used GPU-hours (chargeback key)
+  double cost_usd = 0;  //!< cost_share × the cluster's billed cost (idle GPUs included)
+};
+
 //! Per-pool figures over the statistics window.
 struct PoolMetrics {
   double gpu_utilization = 0;  //!< busy / provisioned GPU-seconds
@@ -91,6 +105,7 @@ struct ReplicaMetrics {
   std::vector<uint64_t> failures_by_cause;  //!< failures per cause, in scenario order
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
+  std::vector<TeamMetrics> teams;  //!< empty without teams
 
   //! The replica stopped early because the cluster could not keep up.
   [[nodiscard]] bool saturated() const { return saturation != SaturationCause::none; }
@@ -110,6 +125,10 @@ void uplink_window_means(const ModelView& m, const ReplicaState& s,
 //! Failure totals of a finished replica whose classes `r` already holds (effective training time
 //! is computed for every model; the rest is zero without failures).
 FailureMetrics failure_metrics(const ModelView& m, const ReplicaState& s, const ReplicaMetrics& r);
+
+//! Team metrics of a finished replica whose classes `r` already holds (empty without teams).
+std::vector<TeamMetrics> team_metrics(const ModelView& m, const ReplicaState& s,
+                                      const ReplicaMetrics& r);
 
 //! GPU-hours of class `c` of a finished replica, or of every class and pool when c == NONE.
 GpuHours gpu_hours(const ModelView& m, const ReplicaState& s, uint32_t c);

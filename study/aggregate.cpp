@@ -12,7 +12,8 @@ Summary aggregate(const Scenario& sc, const CompiledScenario& cs, const McStudy&
   info.replications = static_cast<uint32_t>(st.replicas.size());
   s.info = std::move(info);
   s.single = std::move(single);
-  s.stats = summarize_study(cs.view(), st, cs.pool_names, cs.class_names, cs.cause_names);
+  s.stats =
+      summarize_study(cs.view(), st, cs.pool_names, cs.class_names, cs.cause_names, cs.team_names);
   bound_nonnegative_cis(s.stats, sc.seed);
   for (const ReplicaOutcome& o : st.replicas) s.saturation.push_back(o.metrics.saturation);
   s.wait_hist = s.stats.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;

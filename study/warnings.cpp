@@ -4,6 +4,7 @@
 #include "models/price_origin.h"
 #include "study/load_check.h"
 #include "study/number_text.h"
+#include "models/compile_teams.h"
 #include "models/pool_commitment.h"
 
 namespace gpuplan::study {
@@ -82,6 +83,13 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                   percent(c->in_window_usd / c->total_usd) +
                   "); the reservation pays off only if the load lasts the whole term.");
     }
+  }
+  for (const FlavorCapacity& f : flavor_capacities(sc, cs)) {
+    if (f.nominal_gpus <= f.cluster_gpus) continue;
+    w.push_back("The teams' nominal quotas of " + f.flavor + " add up to " +
+                grouped_number(double(f.nominal_gpus), 0) + " GPUs, more than the cluster's " +
+                grouped_number(double(f.cluster_gpus), 0) +
+                ": a team within its quota may still wait for GPUs that no one can reclaim.");
   }
   if (one == nullptr && s.stats.n_saturated > 0) w.push_back(replicas_saturated(s.stats));
   if (one != nullptr && one->jobs_unfinished > 0) {

@@ -152,6 +152,10 @@
     for (const key of Object.keys(ts)) ts[key] = key === 't_s' ? ts.t_s.filter((_, i) => i % k === 0) : coarsen(ts[key], k, key === 'spend_usd');
     for (const b of Object.values(bands)) for (const q of ['p10', 'p50', 'p90']) b[q] = coarsen(b[q], k, false);
   }
+  // GPUs each team held per bin (timeseries.team_gpus), merged as the other series.
+  const teamTs = {};
+  const teamSeries = obj(R, 'timeseries.team_gpus');
+  if (teamSeries) Object.keys(teamSeries).forEach(k => { if (isSeries(teamSeries[k])) teamTs[k] = binsPerPoint > 1 ? coarsen(teamSeries[k], binsPerPoint, false) : teamSeries[k]; });
   const classes = arr(R, 'per_class').filter(GP.isObj);
   const validCdf = c => GP.isObj(c) && isSeries(c.x_s) && isSeries(c.p) && c.x_s.length === c.p.length;
   const haveCdf = key => classes.some(c => validCdf(c[key]));
@@ -432,6 +436,30 @@
     return GP.section('tables', 'Pools and job classes', parts);
   }
 
+  // ---- (f1) teams: quotas, waits, borrowing, reclaim, chargeback (docs/teams.md) ----------------
+  const teams = arr(R, 'per_team').filter(GP.isObj);
+  function teamsSection() {
+    if (!teams.length) return null;
+    const nominal = t => (GP.isObj(t.quota) ? Object.values(t.quota) : []).reduce((a, q) => a + (GP.isObj(q) && fin(q.nominal) ? q.nominal : 0), 0);
+    const dur = (t, k) => (saturated ? el('td', {class: 'num nm', 'data-sort': ''}, 'not meaningful') : GP.numTd(num(t, k), duration(num(t, k)), 's'));
+    const parts = [GP.table({class: 'sortable', id: 'teams-table'}, 'Teams', 'quota use: GPUs held on average ÷ nominal quota; chargeback: the cluster\'s cost split by used GPU-hours',
+      [GP.sortTh('Team'), GP.sortTh('Cohort'), ...['Nominal GPUs', 'Completed', 'p50 wait', 'p90 wait', 'Mean JCT', 'GPU-hours used', 'GPU-hours borrowed', 'Quota use', 'Reclaim preemptions', 'Cost share', 'Chargeback'].map(h => GP.sortTh(h, true))],
+      teams.map(t => el('tr', {}, [GP.textTd(str(t, 'name')), GP.textTd(str(t, 'cohort') || '—'),
+        GP.numTd(nominal(t), count(nominal(t)), 'GPUs'), GP.numTd(num(t, 'jobs_completed'), count(num(t, 'jobs_completed')), 'jobs'),
+        dur(t, 'wait_s.p50'), dur(t, 'wait_s.p90'), dur(t, 'jct_s.mean'),
+        GP.numTd(num(t, 'gpu_hours_used'), gpuHours(num(t, 'gpu_hours_used')), 'GPU-hours'),
+        GP.numTd(num(t, 'gpu_hours_borrowed'), gpuHours(num(t, 'gpu_hours_borrowed')), 'GPU-hours'),
+        GP.numTd(num(t, 'quota_use'), percent(num(t, 'quota_use')), ''),
+        GP.numTd(num(t, 'reclaim_preemptions'), count(num(t, 'reclaim_preemptions')), 'runs'),
+        GP.numTd(num(t, 'cost_share'), percent(num(t, 'cost_share')), ''), GP.numTd(num(t, 'cost_usd'), money(num(t, 'cost_usd')), 'USD')])),
+      [el('p', {class: 'note'}, 'Borrowed: GPU-hours held above the team\'s nominal quota, lent by its cohort. Reclaim preemptions: runs of this team stopped because a team within its quota took its GPUs back.')])];
+    if (ts.t_s && Object.keys(teamTs).length) {
+      parts.push(el('div', {class: 'charts'}, GPCharts.figure('team_gpus', true, 'GPUs held per team over time',
+        'GPUs each team\'s running jobs held, averaged over each bin' + (mc ? ' and over the replications' : '') + ', stacked.', 'Stacked line chart of the GPUs each team held over simulated time')));
+    }
+    return GP.section('teams', 'Teams and quotas', parts);
+  }
+
   // ---- (f2) the recommendation of `gpuplan recommend`, as the assessment states it -------------
   function recommendation() {
     const rec = GP.isObj(A.recommendation) ? A.recommendation : null;
@@ -488,7 +516,7 @@
   const sections = [
     ['summary', 'Summary', summary()], ['recommendation', 'Recommendation', recommendation()], ['figures', 'Key figures', figures()], ['charts', 'Charts', charts(!costSection)],
     ['network', 'Network', network()], ['cost-detail', 'Cost', costSection], ['utilization', 'Utilization', utilization()],
-    ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['tables', 'Pools and classes', tables()],
+    ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['teams', 'Teams', teamsSection()], ['tables', 'Pools and classes', tables()],
     ['reproduce', 'Reproduce', reproduce()], ['warnings', 'Warnings (' + warningList.length + ')', warnings()]].filter(s => s[2]);
   GP.toc(sections.map(s => [s[0], s[1]]));
   GP.append(document.getElementById('gp-main'), sections.map(s => s[2]));
@@ -568,6 +596,13 @@
         sets = [line('Cumulative spend', ts.spend_usd.map(v => (sum += fin(v) ? v : 0)), PALETTE[2], area(PALETTE[2]))];
       }
       return {type: 'line', plugins: [warmupShade], data: {datasets: sets}, options: timeOptions('US dollars spent since start', moneyAxis, money)};
+    },
+    team_gpus() {
+      const sets = Object.keys(teamTs).map((n, i) => line(n, teamTs[n], PALETTE[i % PALETTE.length],
+        {fill: i === 0 ? 'origin' : '-1', backgroundColor: withAlpha(PALETTE[i % PALETTE.length], 0.3)}));
+      const options = timeOptions('GPUs held', countTick, v => fmtNum(v, 1) + ' GPUs');
+      options.scales.y.stacked = true;
+      return {type: 'line', plugins: [warmupShade], data: {datasets: sets}, options: options};
     },
     wait_cdf: () => cdf('wait_cdf', 'wait'),
     jct_cdf: () => cdf('jct_cdf', 'jct'),

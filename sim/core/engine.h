@@ -207,6 +207,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   start_price_series(m, s);
   init_preemption(m, s);
   init_failures(m, s);
+  init_teams(s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
 

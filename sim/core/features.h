@@ -21,7 +21,8 @@ inline constexpr uint32_t FEATURE_FAILURES = 1u << 2;
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
   if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
   // NOTE: scheduler preemption interrupts runs through the spot path, which books them.
-  if (policy_preempts(m.queue) || m.sched.priority_preemption) f |= FEATURE_RUNS;
+  if (policy_preempts(m.queue) || m.sched.priority_preemption || m.teams.n_teams > 0)
+    f |= FEATURE_RUNS;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (m.pool_supply[p].spot) f |= FEATURE_RUNS;
     if (m.pool_supply[p].elastic) f |= FEATURE_ELASTIC;

@@ -5,15 +5,17 @@
 #include "sim/core/capacity.h"
 #include "sim/core/checkpointing.h"
 #include "sim/core/features.h"
+#include "sim/core/team_quota.h"
 
 namespace gpuplan {
 
-//! Pools the queued job in `slot` may use now: a class with a spot fallback avoids its on-demand
-//! pools (spot, reserved and on-prem ones are fine) until it has waited its fallback time.
+//! Pools the queued job in `slot` may use now: those where it fits its team's quota
+//! (sim/core/team_quota.h), and a class with a spot fallback avoids its on-demand pools (spot,
+//! reserved and on-prem ones are fine) until it has waited its fallback time.
 [[nodiscard]] GPUPLAN_HD inline uint64_t job_pool_mask(const ModelView& m, const ReplicaState& s,
                                                        uint32_t slot) {
   const Job& j = s.jobs[slot];
-  const uint64_t all = m.classes[j.class_idx].pool_mask;
+  const uint64_t all = m.classes[j.class_idx].pool_mask & team_pool_mask(m, s, slot);
   if (!(m.features & FEATURE_RUNS)) return all;
   const ClassRunSpec& cr = m.class_runs[j.class_idx];
   if (!cr.spot_first) return all;
@@ -72,6 +74,7 @@ GPUPLAN_HD inline void book_requeued(const ModelView& m, ReplicaState& s, uint32
                                                  uint32_t pool) {
   const Job& j = s.jobs[slot];
   s.billing.class_pool_busy_gpus[j.class_idx * m.pools.size + pool] += j.gpus;
+  note_team_start(m, s, slot, pool);
   if (m.features & FEATURE_ELASTIC) {
     const uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
     for (uint32_t i = 0; i < j.n_nodes; ++i) s.capacity.node_idle_since[nodes[i]] = NEVER;
@@ -119,6 +122,7 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
   s.running -= 1;
   s.busy_gpus -= j.gpus;
   s.pool_busy_gpus[j.pool] -= j.gpus;
+  note_team_release(m, s, slot);
   s.head_blocked = false;
 }
 

@@ -88,6 +88,8 @@ namespace gpuplan {
                                               uint32_t b) {
   const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
   const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
+  // NOTE: across teams only a borrowing team's jobs may go (sim/core/team_quota.h).
+  if (!team_preemptable(m, s, a, b)) return false;
   if (pa != pb) return m.sched.priority_preemption && pa > pb;
   return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
 }

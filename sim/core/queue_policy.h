@@ -8,6 +8,7 @@
 #include "sim/core/cluster.h"
 #include "sim/core/preemption.h"
 #include "sim/core/queue_order.h"
+#include "sim/core/team_reclaim.h"
 
 namespace gpuplan {
 
@@ -161,6 +162,8 @@ template <class Start>
 GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Start& start,
                                   bool preempt, bool strict, uint32_t window) {
   const uint32_t size = s.queue.size;
+  const bool ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
+  uint64_t held_teams = 0;  // fifo: teams whose first waiting job is over its quota
   uint32_t max_free = most_free_gpus(m, s);
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < window; ++scanned) {
@@ -168,10 +171,19 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
     uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
     const Job& j = s.jobs[entry];
     const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
+    // NOTE: fifo keeps each team's order: behind a job over its team's quota, the team waits.
+    const uint64_t team_bit = teams_on(m) ? 1ull << team_of(m, s, entry) : 0;
+    if (strict && (held_teams & team_bit)) {
+      ++passed;
+      continue;
+    }
     bool ok = !(one_node && j.gpus > max_free) && start(entry);
-    if (!ok && preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok && preempt && ranks_preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok && preempt && reclaim_room(m, s, entry)) ok = start(entry);  // team_reclaim.h
     if (!ok) {
-      if (strict) break;
+      // NOTE: a job over its team's quota holds its team only (a Kueue queue per team).
+      if (strict && !quota_blocked(m, s, entry)) break;
+      held_teams |= team_bit;
       ++passed;
       continue;
     }
@@ -187,7 +199,7 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
 //! `start(slot)` places and starts a queued job (false: it does not fit).
 template <class Start>
 GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
-  const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
+  const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption || reclaims(m);
   const bool strict = m.queue == QueuePolicy::fifo;
   s.policy.deferring = true;
   for (uint32_t round = 0;; ++round) {

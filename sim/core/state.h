@@ -9,6 +9,7 @@
 #include "sim/core/job_run_state.h"
 #include "sim/core/queue_policy_state.h"
 #include "sim/core/sketch.h"
+#include "sim/core/team_state.h"
 
 namespace gpuplan {
 
@@ -115,6 +116,7 @@ struct ReplicaState {
   NetState net;           //!< link sharing and fragmentation (sim/core/network.h)
   FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
   PolicyState policy;     //!< ranked queue policies (sim/core/queue_order.h, queue_policy.h)
+  TeamState teams;        //!< team quota usage and totals (sim/core/team_quota.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;

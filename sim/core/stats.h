@@ -1,6 +1,7 @@
 #pragma once
 //! Statistics the core keeps for every replica: window integrals, time bins, quantile sketches.
 #include "sim/core/billing.h"
+#include "sim/core/team_quota.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
@@ -54,6 +55,7 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
     now = seg_end;
     if (now == bin_end) ++b;
   }
+  advance_teams(m, s, t);
   s.now = t;
 }
 

@@ -159,11 +159,17 @@ bool write_study(reports::OutputFolder& out, const std::string& sub, const nlohm
   const std::string at = sub.empty() ? "" : sub + "/";
   // NOTE: the page's data island is made from result.json's text: serialised once.
   const std::string text = result.dump(2) + "\n";
-  return write_files(out, {{at + "result.json", text},
-                           {at + "report.html", reports::render_html_report(result, text)},
-                           {at + "replicas.csv", replicas_csv.str()},
-                           {at + "timeseries.csv", series_csv.str()},
-                           {at + "classes.csv", classes_csv.str()}});
+  OutputFiles files = {{at + "result.json", text},
+                       {at + "report.html", reports::render_html_report(result, text)},
+                       {at + "replicas.csv", replicas_csv.str()},
+                       {at + "timeseries.csv", series_csv.str()},
+                       {at + "classes.csv", classes_csv.str()}};
+  if (result.contains("per_team")) {
+    std::ostringstream teams_csv;
+    reports::write_per_team_csv(result, teams_csv);
+    files.push_back({at + "teams.csv", teams_csv.str()});
+  }
+  return write_files(out, files);
 }
 
 CLI::App* add_mc_command(CLI::App& app, int& exit_code) {

@@ -96,13 +96,17 @@ int run(const RunOptions& ro) {
   }
   if (!out) out = stage_outputs(dir, jobs_in_folder);
   const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
-  OutputFiles files{{"result.json", text},
-                    {"report.html", render_html_report(result, text)},
-                    {"timeseries.csv", series_csv.str()},
-                    {"classes.csv", classes_csv.str()}};
+  OutputFiles files = {{"result.json", text},
+                       {"report.html", render_html_report(result, text)},
+                       {"timeseries.csv", series_csv.str()},
+                       {"classes.csv", classes_csv.str()}};
+  if (result.contains("per_team")) {
+    std::ostringstream teams_csv;
+    reports::write_per_team_csv(result, teams_csv);
+    files.push_back({"teams.csv", teams_csv.str()});
+  }
   for (auto& f : metrics_files(ro.metrics, result)) files.push_back(std::move(f));
-  if (!out || !write_files(*out, files) || !publish(*out))
-    return 1;
+  if (!out || !write_files(*out, files) || !publish(*out)) return 1;
   if (!o.quiet) {
     const ReplicaMetrics& m = s.single->metrics;
     const std::string counts =
