@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "sim/core/rng.h"
-#include "sim/sharing/streams.h"
 #include "sim/sharing/packer.h"
 #include "sim/sharing/typical_shapes.h"
 
@@ -31,7 +30,7 @@ PodShape shape_of(const OpenbPod& p) {
 
 //! A uniform index in [0, n) from draw `idx` of the pod-order stream, sub-stream `sub`.
 uint64_t draw_index(uint64_t seed, uint32_t sub, uint32_t idx, uint64_t n) {
-  const double u = u01_first(philox_draw(seed, 0, sharing::POD_ORDER_STREAM, sub, idx));
+  const double u = u01_first(philox_draw(seed, 0, Stream::pod_order, sub, idx));
   return std::min<uint64_t>(static_cast<uint64_t>(u * static_cast<double>(n)), n - 1);
 }
 

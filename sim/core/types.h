@@ -54,6 +54,9 @@ enum class Stream : uint32_t {
   switch_failures = 9,  //!< failures of a leaf switch: times, cause (sub = group)
   repairs = 10,         //!< repair times of failed nodes and switches (sub = node or group)
   estimate_error = 16,  //!< a job's duration-estimate error factor (sub = class, counter = job)
+  // Packing replays (sim/sharing/, study/pack_replay.h): their own studies, never a replica.
+  packing = 32,    //!< random packing choices of shared-GPU pods (counter = pod)
+  pod_order = 33,  //!< shuffled or resampled pod order (sub 0 = shuffle, 1 = resampling)
 };
 
 //! Why a replica stopped early or cannot be trusted.

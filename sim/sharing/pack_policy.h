@@ -8,7 +8,7 @@
 //!   on it, a fractional pod takes the GPU with the least free milli that fits.
 //! - worst_fit: the node with the largest score, the GPU with the most free milli.
 //! - random: a node drawn uniformly among those that fit, a GPU drawn uniformly among those with
-//!   room (Philox, sim/sharing/streams.h).
+//!   room (Philox, Stream::packing).
 //! - fgd: the node and GPU whose placement grows the node's fragmentation (fragmentation.h)
 //!   least, ΔF = F_n(M) after − F_n(M) before (Weng et al., ATC'23, Algorithm 1).
 //! Whole-GPU pods take the lowest-indexed free GPUs of the chosen node under every policy.

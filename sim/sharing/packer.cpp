@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "sim/core/rng.h"
-#include "sim/sharing/streams.h"
 
 namespace gpuplan::sharing {
 
@@ -111,7 +110,7 @@ std::optional<Placement> Packer::choose_random(const PodShape& pod) {
   for (uint32_t i = 0; i < nodes_.size(); ++i)
     if (pod_fits(nodes_[i], pod)) candidates_.push_back(i);
   if (candidates_.empty()) return std::nullopt;
-  const Draw d = philox_draw(seed_, 0, PACKING_STREAM, 0, n_draws_++);
+  const Draw d = philox_draw(seed_, 0, Stream::packing, 0, n_draws_++);
   const auto pick = [](double u, size_t n) {
     return std::min(static_cast<size_t>(u * static_cast<double>(n)), n - 1);
   };

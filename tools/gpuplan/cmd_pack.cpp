@@ -16,7 +16,7 @@
 #include "models/openb_trace.h"
 #include "reports/pack_json.h"
 #include "study/pack_replay.h"
-#include "tools/gpuplan/cmd_pack.h"
+#include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 
 namespace gpuplan::cli {

@@ -18,5 +18,7 @@ CLI::App* add_compare_command(CLI::App& app, int& exit_code);
 CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
 //! `serve`: the quote page on a local HTTP server (tools/gpuplan/cmd_serve.cpp).
 CLI::App* add_serve_command(CLI::App& app, int& exit_code);
+//! `pack openb`: shared-GPU packing policies on the Alibaba openb trace (tools/gpuplan/cmd_pack.cpp).
+CLI::App* add_pack_command(CLI::App& app, int& exit_code);
 
 }  // namespace gpuplan::cli

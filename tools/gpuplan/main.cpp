@@ -6,7 +6,6 @@
 
 #include "sim/backends/mc_mpi.h"
 #include "tools/gpuplan/commands.h"
-#include "tools/gpuplan/cmd_pack.h"
 
 namespace {
 
