@@ -53,13 +53,14 @@ std::optional<int> price_age_days(std::string_view as_of, std::chrono::year_mont
   return static_cast<int>((sys_days{today} - sys_days{*date}).count());
 }
 
-bool is_stale(std::string_view as_of, std::chrono::year_month_day today) {
+bool is_stale(std::string_view as_of, std::chrono::year_month_day today, unsigned months_) {
   using namespace std::chrono;
   const auto date = parse_as_of(as_of);
   if (!date) return true;
-  // NOTE: 29 February plus one year is not a date; sys_days normalises it to 1 March.
-  const year_month_day anniversary = *date + years{1};
-  return sys_days{anniversary} < sys_days{today};
+  // NOTE: 31 January plus one month (or 29 February plus a year) is not a date; sys_days
+  // normalises it into the next month, so the threshold is never shorter than asked.
+  const year_month_day limit = *date + months{static_cast<int>(months_)};
+  return sys_days{limit} < sys_days{today};
 }
 
 }  // namespace gpuplan

@@ -1,6 +1,7 @@
 #pragma once
-//! Age of catalog prices: parses `as_of` dates and flags prices older than one year as stale, so
-//! the CLI and the reports warn before anyone quotes an outdated figure.
+//! Age of catalog prices: parses `as_of` dates and flags prices older than a threshold the user
+//! sets (default 12 months) as stale, so the CLI and the reports warn before anyone quotes an
+//! outdated figure.
 #include <chrono>
 #include <optional>
 #include <string_view>
@@ -19,8 +20,12 @@ namespace gpuplan {
 [[nodiscard]] std::optional<int> price_age_days(std::string_view as_of,
                                                 std::chrono::year_month_day today);
 
-//! True when `as_of` is more than one calendar year before `today`, or cannot be read (an
+//! Default staleness threshold [months] (`--stale-after`, `catalog.stale_after_months`).
+inline constexpr unsigned DEFAULT_STALE_AFTER_MONTHS = 12;
+
+//! True when `as_of` is more than `months` calendar months before `today`, or cannot be read (an
 //! undated price is never trusted).
-[[nodiscard]] bool is_stale(std::string_view as_of, std::chrono::year_month_day today);
+[[nodiscard]] bool is_stale(std::string_view as_of, std::chrono::year_month_day today,
+                            unsigned months = DEFAULT_STALE_AFTER_MONTHS);
 
 }  // namespace gpuplan

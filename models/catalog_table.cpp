@@ -93,8 +93,13 @@ CatalogSelection select_instances(const Catalog& catalog, const CatalogQuery& qu
   return sel;
 }
 
+bool row_stale(const InstanceType& it, std::chrono::year_month_day today, unsigned months) {
+  // NOTE: an on-prem template is an owning cost derived from capex, not a market price to age.
+  return it.provider != "on_prem" && is_stale(it.as_of, today, months);
+}
+
 std::string format_catalog_table(const std::vector<const InstanceType*>& instances,
-                                 std::chrono::year_month_day today) {
+                                 std::chrono::year_month_day today, unsigned stale_after_months) {
   const std::vector<std::string> header = {"id",     "provider", "GPUs",    "fabric",
                                            "NICs",   "od $/h",   "$/GPU-h", "1y $/h",
                                            "3y $/h", "spot $/h", "as_of",   ""};
@@ -109,7 +114,7 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
     const bool on_prem = !p.on_demand && p.on_prem;
     const std::optional<double> list = on_prem ? p.on_prem : p.on_demand;
     any_on_prem |= on_prem;
-    const bool stale = is_stale(it->as_of, today);
+    const bool stale = row_stale(*it, today, stale_after_months);
     any_stale |= stale;
     const std::string nics =
         it->nics == 0 ? "-" : std::to_string(it->nics) + "x" + gbps(it->nic_gbps);
@@ -145,13 +150,15 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
       "derived)\n";
   if (any_on_prem) out += "* on-prem template: amortised cost of owning, not a list price\n";
   if (any_stale)
-    out += "stale: price dated more than one year before " + std::string(date) +
-           "; re-check before quoting\n";
+    out += "stale: price dated more than " +
+           (stale_after_months == 12 ? std::string("one year")
+                                     : std::to_string(stale_after_months) + " months") +
+           " before " + std::string(date) + "; re-check before quoting (--stale-after N)\n";
   return out;
 }
 
 std::string format_catalog_json(const std::vector<const InstanceType*>& instances,
-                                std::chrono::year_month_day today) {
+                                std::chrono::year_month_day today, unsigned stale_after_months) {
   nlohmann::json arr = nlohmann::json::array();
   for (const InstanceType* it : instances) {
     const InstancePrices& p = it->price_per_hour;
@@ -172,12 +179,69 @@ std::string format_catalog_json(const std::vector<const InstanceType*>& instance
                         {"price_per_hour", prices},
                         {"price_per_gpu_hour", prices_json(p, it->gpus_per_node)},
                         {"as_of", it->as_of},
-                        {"stale", is_stale(it->as_of, today)},
+                        {"stale", row_stale(*it, today, stale_after_months)},
                         {"source", it->source}};
     if (const auto age = price_age_days(it->as_of, today)) j["age_days"] = *age;
     if (!it->notes.empty()) j["notes"] = it->notes;
     arr.push_back(std::move(j));
   }
+  return arr.dump(2) + "\n";
+}
+
+std::string format_gpu_table(const std::vector<GpuSpec>& gpus) {
+  const std::vector<std::string> header = {"id",     "architecture", "BF16 TFLOPS", "FP8 TFLOPS",
+                                           "mem GB", "mem TB/s",     "TDP W",       "name"};
+  const auto numeric = [](size_t c) { return c >= 2 && c <= 6; };
+  const auto figure = [](double x, const char* fmt) {
+    if (x <= 0) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, fmt, x);
+    return std::string(buf);
+  };
+  std::vector<std::vector<std::string>> rows;
+  for (const GpuSpec& g : gpus)
+    rows.push_back({g.id, g.architecture, figure(g.bf16_tflops, "%g"), figure(g.fp8_tflops, "%g"),
+                    figure(g.mem_gb, "%g"), figure(g.mem_bw_tbps, "%.3g"), figure(g.tdp_w, "%g"),
+                    g.name});
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  const auto render = [&](const std::vector<std::string>& r) {
+    std::string line;
+    for (size_t c = 0; c < r.size(); ++c) {
+      const std::string pad(width[c] - r[c].size(), ' ');
+      if (c) line += "  ";
+      line += numeric(c) ? pad + r[c] : r[c] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+  };
+  std::string out = render(header);
+  for (const auto& r : rows) out += render(r);
+  out += std::to_string(rows.size()) +
+         " GPU models; dense tensor TFLOPS (BF16, or FP16 where the part has no BF16; - = no FP8 "
+         "unit), memory, memory bandwidth, TDP; --json shows every figure with its source\n";
+  return out;
+}
+
+std::string format_gpu_json(const std::vector<GpuSpec>& gpus) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const GpuSpec& g : gpus)
+    arr.push_back({{"id", g.id},
+                   {"name", g.name},
+                   {"architecture", g.architecture},
+                   {"bf16_tflops", g.bf16_tflops},
+                   {"fp8_tflops", g.fp8_tflops},
+                   {"tf32_tflops", g.tf32_tflops},
+                   {"fp32_tflops", g.fp32_tflops},
+                   {"int8_tops", g.int8_tops},
+                   {"mem_gb", g.mem_gb},
+                   {"mem_bw_tbps", g.mem_bw_tbps},
+                   {"tdp_w", g.tdp_w},
+                   {"nvlink_gbps", g.nvlink_gbps},
+                   {"source", g.source}});
   return arr.dump(2) + "\n";
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/catalog.h"
+#include "models/catalog_age.h"
 
 namespace gpuplan {
 
@@ -30,13 +31,26 @@ struct CatalogSelection {
 [[nodiscard]] std::optional<double> per_gpu_hour(std::optional<double> price,
                                                  uint32_t gpus_per_node);
 
-//! Aligned text table (one row per instance, a `stale` flag for prices dated more than one year
-//! before `today`) followed by a legend.
-[[nodiscard]] std::string format_catalog_table(const std::vector<const InstanceType*>& instances,
-                                               std::chrono::year_month_day today);
+//! Whether the prices of catalog row `it` are stale: dated more than `months` months before
+//! `today` (or undated); an on-prem template (an owning cost, not a market price) never is.
+[[nodiscard]] bool row_stale(const InstanceType& it, std::chrono::year_month_day today,
+                             unsigned months = DEFAULT_STALE_AFTER_MONTHS);
+
+//! Aligned text table (one row per instance, a `stale` flag per row_stale) followed by a legend.
+[[nodiscard]] std::string format_catalog_table(
+    const std::vector<const InstanceType*>& instances, std::chrono::year_month_day today,
+    unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
 
 //! JSON array of the instances with every price, per-GPU prices, age, stale flag and source.
-[[nodiscard]] std::string format_catalog_json(const std::vector<const InstanceType*>& instances,
-                                              std::chrono::year_month_day today);
+[[nodiscard]] std::string format_catalog_json(
+    const std::vector<const InstanceType*>& instances, std::chrono::year_month_day today,
+    unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
+
+//! Aligned text table of GPU specs (`gpuplan catalog --gpus`): dense BF16 and FP8 TFLOPS,
+//! memory [GB], memory bandwidth [TB/s], TDP [W], one row per GPU, then a legend.
+[[nodiscard]] std::string format_gpu_table(const std::vector<GpuSpec>& gpus);
+
+//! JSON array of the GPU specs with every figure and its source (`--gpus --json`).
+[[nodiscard]] std::string format_gpu_json(const std::vector<GpuSpec>& gpus);
 
 }  // namespace gpuplan

@@ -8,6 +8,8 @@ extern const char gpuplan_embed_catalog_gpus[];
 extern const unsigned long gpuplan_embed_catalog_gpus_size;
 extern const char gpuplan_embed_catalog_instances[];
 extern const unsigned long gpuplan_embed_catalog_instances_size;
+extern const char gpuplan_embed_catalog_energy[];
+extern const unsigned long gpuplan_embed_catalog_energy_size;
 extern const char gpuplan_embed_scenario_schema[];
 extern const unsigned long gpuplan_embed_scenario_schema_size;
 
@@ -18,6 +20,9 @@ inline std::string_view catalog_gpus() {
 }
 inline std::string_view catalog_instances() {
   return {gpuplan_embed_catalog_instances, gpuplan_embed_catalog_instances_size};
+}
+inline std::string_view catalog_energy() {
+  return {gpuplan_embed_catalog_energy, gpuplan_embed_catalog_energy_size};
 }
 inline std::string_view scenario_schema() {
   return {gpuplan_embed_scenario_schema, gpuplan_embed_scenario_schema_size};

@@ -15,7 +15,8 @@ namespace loading {
 const std::vector<std::string> TOP_KEYS = {
     "$schema",   "name",      "description", "seed",      "horizon",  "warmup",
     "instances", "pools",     "workload",    "scheduler", "limits",   "tco",
-    "topology",  "recommend", "demand",      "catalog",   "failures", "teams"};
+    "topology",  "recommend", "demand",      "catalog",   "failures", "teams",
+    "energy"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -66,6 +67,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   }
   catalog_ = builtin_catalog();
   if (const json* v = get(root, "catalog")) load_catalog(*v);
+  sc.stale_after_months = stale_after_months_;
   if (const json* v = get(root, "instances")) load_instances(*v, sc);
   if (const json* v = need(root, "", "pools", "at least one pool of nodes")) load_pools(*v, sc);
   if (const json* v = need(root, "", "workload", "at least one job class")) {
@@ -80,6 +82,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   load_teams(get(root, "teams"), sc);  // before recommend: SLOs may name per-team metrics
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
   load_failures(get(root, "failures"), sc);
+  if (const json* v = get(root, "energy")) load_energy(*v, sc);
   // NOTE: the derived limits read finished values, so they are checked only when all are valid.
   if (d_.size() + d_.dropped() == errors_before) check_limits(sc);
   return sc;

@@ -8,7 +8,11 @@ namespace gpuplan::loading {
 
 void Loader::load_catalog(const json& o) {
   if (!object(o, "/catalog", "{\"overlays\": [\"prices.json\"]}")) return;
-  check_keys(o, "/catalog", {"overlays"});
+  check_keys(o, "/catalog", {"overlays", "stale_after_months"});
+  if (const json* m = get(o, "stale_after_months")) {
+    if (auto n = integer(*m, "/catalog/stale_after_months", 1, 1200))
+      stale_after_months_ = static_cast<uint32_t>(*n);
+  }
   const json* v = get(o, "overlays");
   if (v == nullptr) return;
   if (!v->is_array()) return wrong_type(*v, "/catalog/overlays", "an array of overlay files");

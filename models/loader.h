@@ -5,8 +5,8 @@
 //! (a pool's staged purchases),
 //! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
 //! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints),
-//! load_tco.cpp (the TCO projection), load_network.cpp (topology), load_recommend.cpp. Internal to
-//! models/; users call models/load.h.
+//! load_tco.cpp (the TCO projection), load_energy.cpp (power, PUE, grid carbon), load_network.cpp
+//! (topology), load_recommend.cpp. Internal to models/; users call models/load.h.
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -124,6 +124,10 @@ class Loader : public FieldReader {
   void load_teams(const json* v, Scenario& sc);
   void load_team_quota(const json& o, const std::string& p, const std::vector<std::string>& flavors,
                        Team& team);
+  // load_energy.cpp
+  void load_energy(const json& o, Scenario& sc);
+  bool load_energy_level(const json& o, const std::string& p, EnergyInput& in);
+  void load_power_curve(const json& v, const std::string& p, EnergyInput& in);
   // load_recommend.cpp
   static std::vector<std::string> slo_metric_paths(const Scenario& sc);
   void load_recommend(const json& o, Scenario& sc);
@@ -137,6 +141,7 @@ class Loader : public FieldReader {
   Catalog catalog_;                  // built-in plus inline instance types
   std::vector<std::string> broken_;  // inline instance ids with an invalid gpu or gpus_per_node
   std::vector<PoolInfo> pool_infos_;
+  uint32_t stale_after_months_ = 12;  // /catalog/stale_after_months
 };
 
 }  // namespace gpuplan::loading

@@ -12,7 +12,8 @@ namespace gpuplan {
 //! scenario's "instances".
 [[nodiscard]] bool priced_by_scenario(const Scenario& sc, const Pool& pool);
 
-//! True when the price of `pool` should be re-checked: a catalog price dated more than one year
+//! True when the price of `pool` should be re-checked: a catalog price dated more than
+//! `sc.stale_after_months` months
 //! before `today` (or undated), or an inline instance type whose own "as_of" is that old. A price
 //! the scenario writes without a date is never stale.
 [[nodiscard]] bool price_stale(const Scenario& sc, const Pool& pool,

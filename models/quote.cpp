@@ -8,6 +8,7 @@
 #include <random>
 
 #include "models/catalog_age.h"
+#include "models/catalog_table.h"
 #include "models/collectives.h"
 #include "models/economics/billing.h"
 #include "models/economics/checkpoint.h"
@@ -695,7 +696,7 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
   q.today = today_string(today);
   for (const InstanceType* it : candidate_instances(catalog, req.options)) {
     const GpuSpec& gpu = *catalog.find_gpu(it->gpu);
-    const bool stale = is_stale(it->as_of, today);
+    const bool stale = row_stale(*it, today);
     for (const PricingPlan& plan : plans_for(*it, req.options)) {
       if (req.training) {
         q.training.push_back(size_training(*req.training, req.options, *it, gpu, plan));

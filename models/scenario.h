@@ -16,6 +16,7 @@
 #include "models/names.h"
 #include "models/scenario_economics.h"
 #include "sim/core/team_spec.h"
+#include "models/scenario_energy.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -287,6 +288,9 @@ struct Scenario {
   std::optional<TcoConfig> tco;  //!< multi-year projection, when the scenario asks for one
   std::optional<RecommendConfig> recommend;  //!< what `gpuplan recommend` sizes, when given
   std::optional<FailureConfig> failures;     //!< hardware failures, when the scenario has them
+  EnergyConfig energy;  //!< power, site and grid settings (docs/energy.md); defaults when absent
+  //! Catalog prices dated more than this many months before today are flagged stale.
+  uint32_t stale_after_months = 12;
   //! The scenario as the user wrote it, after --set overrides; reports echo the effective
   //! scenario instead (models/scenario_echo.h).
   nlohmann::json source;

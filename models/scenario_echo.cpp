@@ -482,6 +482,14 @@ json effective_scenario_json(const Scenario& sc) {
   if (sc.recommend) j["recommend"] = recommend_json(sc, *sc.recommend);
   if (sc.failures) j["failures"] = failures_json(*sc.failures);
   if (!sc.teams.empty()) j["teams"] = teams_json(sc.teams);
+  // NOTE: the energy section as written (after --set), with the grid series at its resolved path
+  // so the echo reloads from any folder; the staleness threshold only when it is not the default.
+  if (sc.source.is_object() && sc.source.contains("energy")) {
+    j["energy"] = sc.source["energy"];
+    if (!sc.energy.grid_series_file.empty())
+      j["energy"]["grid_series"] = sc.energy.grid_series_file;
+  }
+  if (sc.stale_after_months != 12) j["catalog"]["stale_after_months"] = sc.stale_after_months;
   return j;
 }
 

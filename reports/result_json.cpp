@@ -276,6 +276,7 @@ json summary_section(const Summary& s) {
   for (std::size_t i = 0; i < s.stats.paths.size(); ++i)
     out[s.stats.paths[i]] = statistic_json(s.stat(s.stats.paths[i]));
   for (const auto& [path, stat] : s.tco_stats) out[path] = statistic_json(stat);
+  for (const auto& [path, stat] : s.energy_stats) out[path] = statistic_json(stat);
   return out;
 }
 
@@ -351,6 +352,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   }
   r["summary"] = summary_section(s);
   if (!s.tco.is_null()) r["tco"] = s.tco;
+  if (!s.energy.is_null()) r["energy"] = s.energy;
   if (s.info.monte_carlo) r["monte_carlo"] = monte_carlo_section(s);
   r["scenario_echo"] = effective_scenario_json(sc);
   r["warnings"] = s.warnings;

@@ -1,6 +1,7 @@
 #include "study/aggregate.h"
 
 #include "study/bounded_ci.h"
+#include "study/energy.h"
 #include "study/tco.h"
 #include "study/warnings.h"
 
@@ -19,6 +20,7 @@ Summary aggregate(const Scenario& sc, const CompiledScenario& cs, const McStudy&
   s.wait_hist = s.stats.statistics_over_all ? st.wait_hist_all : st.wait_hist_ok;
   s.jct_hist = s.stats.statistics_over_all ? st.jct_hist_all : st.jct_hist_ok;
   summarize_tco(sc, cs, st, s);
+  summarize_energy(sc, cs, st, s);
   s.warnings = study_warnings(sc, cs, s);
   return s;
 }

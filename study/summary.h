@@ -69,6 +69,10 @@ struct Summary {
   nlohmann::json tco;
   //! Statistics of TCO figures across replications ("tco.options.<name>.npv_usd", ...).
   std::vector<std::pair<std::string, Statistic>> tco_stats;
+  //! Energy and carbon (docs/energy.md, result.json "energy"): means over the replications.
+  nlohmann::json energy;
+  //! Statistics of energy figures across replications ("energy.kwh", ...).
+  std::vector<std::pair<std::string, Statistic>> energy_stats;
   std::vector<std::string> warnings;  //!< what a reader must see, in order
 
   //! The statistic of a metric path; throws std::out_of_range when there is no such path.

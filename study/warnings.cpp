@@ -71,8 +71,11 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
     if (price_stale(sc, p, today_utc())) {
       w.push_back("Pool " + p.name + ": the price of " + p.instance + " dates from " +
                   (inst->as_of.empty() ? std::string("an unknown date") : inst->as_of) +
-                  ", over a year ago; re-check it before relying on the cost figures (source: " +
-                  inst->source + ").");
+                  (sc.stale_after_months == 12
+                       ? std::string(", over a year ago")
+                       : ", more than " + std::to_string(sc.stale_after_months) + " months ago") +
+                  "; re-check it before relying on the cost figures (source: " + inst->source +
+                  ").");
     }
     // NOTE: cost_usd carries a reservation's share inside the window; the commitment is owed
     // whole, so a window shorter than the term must not read as the price of the reservation.

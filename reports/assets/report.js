@@ -460,6 +460,47 @@
     return GP.section('teams', 'Teams and quotas', parts);
   }
 
+  // ---- (f1) energy and carbon beside cost (docs/energy.md) ------------------------------------
+  function energy() {
+    const E = obj(R, 'energy');
+    if (!E) return null;
+    const kwh = v => (fin(v) ? number(v, 0) + ' kWh' : '–');
+    const tonnes = v => (fin(v) ? number(v, 2) + ' tCO2e' : '–');
+    const parts = [el('p', {}, ['Facility energy ', el('strong', {}, kwh(num(E, 'kwh'))), ' ', ciText('energy.kwh', kwh),
+      ' (mean ', number(num(E, 'mean_power_kw'), 1), ' kW), location-based carbon ', el('strong', {}, tonnes(num(E, 'tco2e'))), ' ',
+      ciText('energy.tco2e', tonnes), ', embodied carbon of the node-time ', tonnes(num(E, 'embodied_tco2e')),
+      ', power cost paid on-prem ', money(num(E, 'power_cost_usd')), '.'])];
+    const poolMap = obj(E, 'per_pool') || {};
+    const poolNames = Object.keys(poolMap);
+    if (poolNames.length) {
+      parts.push(GP.table({id: 'energy-pools-table'}, 'Energy and carbon per pool', 'IT energy × PUE × grid factor',
+        ['Pool', 'Energy', 'Of it idle', 'Carbon', 'Power cost', 'Cost over window', 'PUE', 'Grid gCO2e/kWh', 'Node kW idle / busy'].map(h => el('th', {}, h)),
+        poolNames.map(name => {
+          const e = poolMap[name];
+          const p = pools.find(x => x.name === name) || {};
+          return el('tr', {}, [GP.textTd(name), GP.numTd(num(e, 'kwh'), kwh(num(e, 'kwh')), 'kWh'),
+            GP.numTd(num(e, 'idle_kwh'), kwh(num(e, 'idle_kwh')), 'kWh'), GP.numTd(num(e, 'tco2e'), tonnes(num(e, 'tco2e')), 'tCO2e'),
+            GP.numTd(num(e, 'power_cost_usd'), str(e, 'power_cost_basis') === 'on_prem_site' ? money(num(e, 'power_cost_usd')) : 'in price', 'USD'),
+            GP.numTd(p.cost, money(p.cost), 'USD'), GP.numTd(num(e, 'pue'), number(num(e, 'pue'), 2), ''),
+            GP.numTd(num(e, 'g_co2e_per_kwh'), number(num(e, 'g_co2e_per_kwh'), 0), 'gCO2e/kWh'),
+            GP.textTd(number(num(e, 'node_idle_kw'), 2) + ' / ' + number(num(e, 'node_busy_kw'), 2))]);
+        }),
+        [el('p', {class: 'note'}, 'Grid factors are location-based (Cloud Carbon Footprint per region); cloud prices include power, so its cost is shown only for on-prem pools.')]));
+    }
+    const classMap = obj(E, 'per_class') || {};
+    const classNames = Object.keys(classMap);
+    if (classNames.length) {
+      parts.push(GP.table({id: 'energy-classes-table'}, 'Energy and carbon per job class', 'busy GPU-time at the busy power of its pools',
+        ['Class', 'Energy', 'Carbon', 'Power cost'].map(h => el('th', {}, h)),
+        classNames.map(name => {
+          const e = classMap[name];
+          return el('tr', {}, [GP.textTd(name), GP.numTd(num(e, 'kwh'), kwh(num(e, 'kwh')), 'kWh'),
+            GP.numTd(num(e, 'tco2e'), tonnes(num(e, 'tco2e')), 'tCO2e'), GP.numTd(num(e, 'power_cost_usd'), money(num(e, 'power_cost_usd')), 'USD')]);
+        })));
+    }
+    return GP.section('energy', 'Energy and carbon', parts);
+  }
+
   // ---- (f2) the recommendation of `gpuplan recommend`, as the assessment states it -------------
   function recommendation() {
     const rec = GP.isObj(A.recommendation) ? A.recommendation : null;
@@ -516,7 +557,7 @@
   const sections = [
     ['summary', 'Summary', summary()], ['recommendation', 'Recommendation', recommendation()], ['figures', 'Key figures', figures()], ['charts', 'Charts', charts(!costSection)],
     ['network', 'Network', network()], ['cost-detail', 'Cost', costSection], ['utilization', 'Utilization', utilization()],
-    ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['teams', 'Teams', teamsSection()], ['tables', 'Pools and classes', tables()],
+    ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['teams', 'Teams', teamsSection()], ['tables', 'Pools and classes', tables()], ['energy', 'Energy', energy()],
     ['reproduce', 'Reproduce', reproduce()], ['warnings', 'Warnings (' + warningList.length + ')', warnings()]].filter(s => s[2]);
   GP.toc(sections.map(s => [s[0], s[1]]));
   GP.append(document.getElementById('gp-main'), sections.map(s => s[2]));
