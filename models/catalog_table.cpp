@@ -60,6 +60,31 @@ nlohmann::json prices_json(const InstancePrices& p, uint32_t divisor) {
   return j;
 }
 
+// `header` and `rows` as text columns two spaces apart, right-aligned where `numeric(column)`;
+// no trailing blanks.
+template <class Numeric>
+std::string aligned_table(const std::vector<std::string>& header,
+                          const std::vector<std::vector<std::string>>& rows, Numeric numeric) {
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  const auto render = [&](const std::vector<std::string>& r) {
+    std::string line;
+    for (size_t c = 0; c < r.size(); ++c) {
+      const std::string pad(width[c] - r[c].size(), ' ');
+      if (c) line += "  ";
+      line += numeric(c) ? pad + r[c] : r[c] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+  };
+  std::string out = render(header);
+  for (const auto& r : rows) out += render(r);
+  return out;
+}
+
 }  // namespace
 
 std::optional<double> per_gpu_hour(std::optional<double> price, uint32_t gpus_per_node) {
@@ -124,23 +149,7 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
                     money(p.reserved_1y), money(p.reserved_3y), money(p.spot),
                     it->as_of.empty() ? "-" : it->as_of, stale ? "stale" : ""});
   }
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
-  }
-  const auto render = [&](const std::vector<std::string>& r) {
-    std::string line;
-    for (size_t c = 0; c < r.size(); ++c) {
-      const std::string pad(width[c] - r[c].size(), ' ');
-      if (c) line += "  ";
-      line += numeric(c) ? pad + r[c] : r[c] + pad;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    return line + "\n";
-  };
-  std::string out = render(header);
-  for (const auto& r : rows) out += render(r);
+  std::string out = aligned_table(header, rows, numeric);
   char date[16];
   std::snprintf(date, sizeof date, "%04d-%02u-%02u", static_cast<int>(today.year()),
                 static_cast<unsigned>(today.month()), static_cast<unsigned>(today.day()));
@@ -203,23 +212,7 @@ std::string format_gpu_table(const std::vector<GpuSpec>& gpus) {
     rows.push_back({g.id, g.architecture, figure(g.bf16_tflops, "%g"), figure(g.fp8_tflops, "%g"),
                     figure(g.mem_gb, "%g"), figure(g.mem_bw_tbps, "%.3g"), figure(g.tdp_w, "%g"),
                     g.name});
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
-  }
-  const auto render = [&](const std::vector<std::string>& r) {
-    std::string line;
-    for (size_t c = 0; c < r.size(); ++c) {
-      const std::string pad(width[c] - r[c].size(), ' ');
-      if (c) line += "  ";
-      line += numeric(c) ? pad + r[c] : r[c] + pad;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    return line + "\n";
-  };
-  std::string out = render(header);
-  for (const auto& r : rows) out += render(r);
+  std::string out = aligned_table(header, rows, numeric);
   out += std::to_string(rows.size()) +
          " GPU models; dense tensor TFLOPS (BF16, or FP16 where the part has no BF16; - = no FP8 "
          "unit), memory, memory bandwidth, TDP; --json shows every figure with its source\n";
