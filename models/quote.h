@@ -194,6 +194,7 @@ struct SpotTiming {
   double interval_s = 0;        //!< [s] Daly checkpoint interval (0 without spot)
   double expected_s = 0;        //!< [s] exact expectation (economics::expected_completion_time_s)
   double mc_mean_s = 0;         //!< [s] Monte Carlo mean
+  double mc_mean_se_s = 0;      //!< [s] its standard error (sample deviation / sqrt(replicas))
   double p50_s = 0, p90_s = 0;  //!< [s] Monte Carlo quantiles
   double expected_interruptions = 0;  //!< per run, Monte Carlo mean (analytic without MC)
   uint32_t replicas = 0;              //!< Monte Carlo runs made (capped by a draw budget)

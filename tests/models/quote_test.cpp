@@ -217,8 +217,31 @@ TEST_CASE("quote::spot_timing") {
     CHECK(t.interval_s == doctest::Approx(1923).epsilon(0.01));
     // mean within 3% of the exact expectation (about 10x the Monte Carlo standard error here)
     CHECK(std::abs(t.mc_mean_s - t.expected_s) / t.expected_s < 0.03);
+    // and within 4 of its own standard errors (a 1-in-16,000 miss for an unbiased sampler)
+    CHECK(t.mc_mean_se_s > 0);
+    CHECK(std::abs(t.mc_mean_s - t.expected_s) < 4 * t.mc_mean_se_s);
     CHECK(t.p50_s <= t.p90_s);
     CHECK(t.p50_s > 7 * 86400.0);
+  }
+  SUBCASE("draws scale with interruptions, not checkpoints: a long run keeps every replica") {
+    // 2 years of work, one spot node at 0.01 per node-hour (MTBF 100 h), C = 1 s: a Daly
+    // interval of ~849 s gives ~74,000 checkpoints, ~175 interruptions per run. One draw per
+    // checkpoint cut this to 4e6 / 74,700 = 53 replicas; one per interruption keeps all 400.
+    const double hazard = 0.01 / 3600;
+    const SpotTiming t = spot_timing(2 * 365 * 86400.0, hazard, 1, 600, 600, 400, 7);
+    REQUIRE(std::isfinite(t.expected_s));
+    CHECK(t.replicas == 400);
+    // the same law as before: the mean within 4 standard errors of the exact expectation
+    CHECK(std::abs(t.mc_mean_s - t.expected_s) < 4 * t.mc_mean_se_s);
+  }
+  SUBCASE("the same seed gives the same figures (deterministic)") {
+    const double hazard = 4 * 0.24 / 3600;
+    const SpotTiming a = spot_timing(3 * 86400.0, hazard, 300, 600, 600, 400, 11);
+    const SpotTiming b = spot_timing(3 * 86400.0, hazard, 300, 600, 600, 400, 11);
+    // bit-identical: one seeded mt19937_64 and no platform-dependent distribution
+    CHECK(a.p50_s == b.p50_s);
+    CHECK(a.p90_s == b.p90_s);
+    CHECK(a.mc_mean_s == b.mc_mean_s);
   }
 }
 

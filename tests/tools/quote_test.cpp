@@ -106,6 +106,17 @@ TEST_CASE("tools::quote") {
     CHECK_FALSE(fs::exists(dir / "out"));
   }
 
+  SUBCASE("a budget-only quote of the whole catalog stays within 20 s of CPU") {
+    // issue 16: a budget and no deadline took 95-258 s of CPU (a Monte Carlo at every step of
+    // the size search), then ~6 s (one Monte Carlo draw per checkpoint); now well under 2 s.
+    // NOTE: a CPU-time cap (ulimit -t kills the process past it), so a loaded machine or a
+    // sanitizer build does not make it flaky the way a wall-clock bound would.
+    const CliRun r = run_shell("ulimit -t 20 && " + gpuplan_binary() +
+                               " quote --params 13B --tokens 1T --budget 500000 -q 2>&1");
+    CAPTURE(r.output);
+    CHECK(r.status == 0);
+  }
+
   SUBCASE("a bad flag value exits 2 with the pointer of the key it sets") {
     const CliRun r = gpuplan("quote --params 70B --tokens 2T --deadline soon");
     CHECK(r.status == 2);
