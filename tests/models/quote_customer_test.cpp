@@ -45,8 +45,10 @@ TEST_CASE("quote::spot_mix") {
           doctest::Approx(all.nodes * DEFAULT_SPOT_HAZARD_PER_NODE_HOUR / 3600));
   }
   SUBCASE("so spot 50% and spot 100% differ in time and price") {
-    // half the interruptions per node of the cluster: the 50% mix finishes sooner per node
-    CHECK(half.timing.p50_s / half.speed.work_s < all.timing.p50_s / all.speed.work_s);
+    // half the interruptions per node of the cluster (here 18 nodes, 9 on spot, against 9 on
+    // spot: the same job hazard, so the same slowdown up to Monte Carlo error, which an earlier
+    // check of P50 / work relied on)
+    CHECK(half.timing.hazard_per_s / half.nodes < all.timing.hazard_per_s / all.nodes);
     CHECK(half.hourly_usd / half.nodes > all.hourly_usd / all.nodes);
     CHECK(half.total_usd != doctest::Approx(all.total_usd));
   }
