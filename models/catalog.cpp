@@ -61,6 +61,13 @@ InstanceType instance_from_json(const nlohmann::json& j) {
   it.source = j.value("source", "");
   it.as_of = j.value("as_of", "");
   it.notes = j.value("notes", "");
+  if (auto d = j.find("derived"); d != j.end()) {
+    for (const Pricing term : {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
+                               Pricing::spot, Pricing::on_prem}) {
+      if (auto r = d->find(std::string(pricing_key(term))); r != d->end())
+        it.derived.push_back(DerivedPrice{term, r->get<std::string>()});
+    }
+  }
   return it;
 }
 
@@ -92,6 +99,22 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
+
+std::string_view pricing_key(Pricing term) {
+  switch (term) {
+    case Pricing::on_demand:
+      return "on_demand";
+    case Pricing::reserved_1y:
+      return "reserved_1y";
+    case Pricing::reserved_3y:
+      return "reserved_3y";
+    case Pricing::spot:
+      return "spot";
+    case Pricing::on_prem:
+      return "on_prem";
+  }
+  return "on_demand";
+}
 
 const GpuSpec* Catalog::find_gpu(std::string_view id) const {
   for (const auto& g : gpus)

@@ -53,6 +53,12 @@ struct InstancePrices {
   return std::nullopt;
 }
 
+//! A price the provider does not publish, and the rule it was computed by.
+struct DerivedPrice {
+  Pricing term;      //!< which price of the row
+  std::string rule;  //!< e.g. "on-demand x 0.59 (AWS P4 1-yr RI discount ~41 %, Epoch AI)"
+};
+
 //! One instance type (a cloud VM shape or an on-prem server template).
 struct InstanceType {
   std::string id;        //!< provider's own name, e.g. "p4d.24xlarge"
@@ -67,7 +73,18 @@ struct InstanceType {
   std::string source;             //!< where the figures come from, with confidence tag
   std::string as_of;              //!< date of the prices, YYYY-MM-DD or YYYY-MM
   std::string notes;              //!< caveats for planners (e.g. "pre-June-2025 price"), may be ""
+  std::vector<DerivedPrice> derived;  //!< derived (unpublished) prices with their rules
+
+  //! The rule `term`'s price was derived by, or nullptr when it is published (or absent).
+  [[nodiscard]] const std::string* derived_rule(Pricing term) const {
+    for (const DerivedPrice& d : derived)
+      if (d.term == term) return &d.rule;
+    return nullptr;
+  }
 };
+
+//! Catalog key of a pricing term ("on_demand", "reserved_1y", "reserved_3y", "spot", "on_prem").
+[[nodiscard]] std::string_view pricing_key(Pricing term);
 
 //! The built-in catalog, parsed once from the embedded data.
 struct Catalog {

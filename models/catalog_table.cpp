@@ -133,6 +133,7 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
   std::vector<std::vector<std::string>> rows;
   bool any_on_prem = false;
   bool any_stale = false;
+  bool any_derived = false;
   for (const InstanceType* it : instances) {
     const InstancePrices& p = it->price_per_hour;
     // On-prem templates have no on-demand price; their amortised cost stands in, marked '*'.
@@ -143,10 +144,19 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
     any_stale |= stale;
     const std::string nics =
         it->nics == 0 ? "-" : std::to_string(it->nics) + "x" + gbps(it->nic_gbps);
+    // A derived (unpublished) price is marked '~'; --json gives its rule.
+    const auto priced = [&](Pricing term, std::optional<double> v) {
+      const bool derived = v && it->derived_rule(term) != nullptr;
+      any_derived |= derived;
+      return money(v) + (derived ? "~" : " ");
+    };
+    const char* list_mark = on_prem ? "*" : it->derived_rule(Pricing::on_demand) ? "~" : " ";
+    any_derived |= !on_prem && list && it->derived_rule(Pricing::on_demand) != nullptr;
     rows.push_back({it->id, it->provider, std::to_string(it->gpus_per_node) + "x" + it->gpu,
-                    it->intra_node_fabric, nics, money(list) + (on_prem ? "*" : " "),
-                    money(per_gpu_hour(list, it->gpus_per_node)) + (on_prem ? "*" : " "),
-                    money(p.reserved_1y), money(p.reserved_3y), money(p.spot),
+                    it->intra_node_fabric, nics, money(list) + list_mark,
+                    money(per_gpu_hour(list, it->gpus_per_node)) + list_mark,
+                    priced(Pricing::reserved_1y, p.reserved_1y),
+                    priced(Pricing::reserved_3y, p.reserved_3y), priced(Pricing::spot, p.spot),
                     it->as_of.empty() ? "-" : it->as_of, stale ? "stale" : ""});
   }
   std::string out = aligned_table(header, rows, numeric);
@@ -158,6 +168,8 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
       " (od = on-demand, 1y/3y = reserved, spot = typical spot; --json shows how each was "
       "derived)\n";
   if (any_on_prem) out += "* on-prem template: amortised cost of owning, not a list price\n";
+  if (any_derived)
+    out += "~ derived: not published by the provider; --json gives the rule it was computed by\n";
   if (any_stale)
     out += "stale: price dated more than " +
            (stale_after_months == 12 ? std::string("one year")
@@ -192,6 +204,11 @@ std::string format_catalog_json(const std::vector<const InstanceType*>& instance
                         {"source", it->source}};
     if (const auto age = price_age_days(it->as_of, today)) j["age_days"] = *age;
     if (!it->notes.empty()) j["notes"] = it->notes;
+    if (!it->derived.empty()) {
+      nlohmann::json rules = nlohmann::json::object();
+      for (const DerivedPrice& d : it->derived) rules[std::string(pricing_key(d.term))] = d.rule;
+      j["derived"] = rules;
+    }
     arr.push_back(std::move(j));
   }
   return arr.dump(2) + "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/economics/off_peak.h"
 #include "models/economics/on_prem.h"
 #include "models/economics/spot.h"
 
@@ -67,6 +68,23 @@ void compile_spot(const SpotConfig& sp, const Pool& pool, uint32_t p, PoolSupply
   }
 }
 
+// Replaces pool p's price series (its spot series or its constant list price) by the same series
+// with the off-peak discount applied, stepping at every schedule boundary up to the horizon.
+void compile_off_peak(const economics::OffPeakSchedule& s, const PoolEconomics& pe,
+                      double horizon_s, uint32_t p, CompiledScenario& out) {
+  PoolSupplySpec& e = out.pool_supply[p];
+  const std::vector<economics::PricePoint> none;
+  const auto series = economics::off_peak_series(s, pe.spot ? pe.spot->price_series : none,
+                                                 out.pools[p].price_per_node_s * 3600.0, horizon_s);
+  if (!series) throw std::logic_error("compile: a validated spot price series is not increasing");
+  // NOTE: the pool's own series, if any, is the last one pushed; the merged series replaces it.
+  if (e.price_step_n > 0) out.price_steps.resize(e.price_step_idx);
+  e.price_step_idx = static_cast<uint32_t>(out.price_steps.size());
+  e.price_step_n = static_cast<uint32_t>(series->size());
+  for (const economics::PricePoint& pt : *series)
+    out.price_steps.push_back(PriceStep{pt.t_s, pt.usd_per_hour / 3600.0, p});
+}
+
 }  // namespace
 
 void compile_economics(const Scenario& sc, CompiledScenario& out) {
@@ -98,6 +116,8 @@ void compile_economics(const Scenario& sc, CompiledScenario& out) {
       any_spot = true;
       any_dynamic = true;
     }
+    if (pe.off_peak)
+      compile_off_peak(*pe.off_peak, pe, sc.horizon_s, static_cast<uint32_t>(p), out);
     if (!pool.purchases.empty()) {
       // The bought nodes are the pool's last slots, in purchase order.
       e.purchase_idx = static_cast<uint32_t>(out.purchases.size());

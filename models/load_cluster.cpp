@@ -130,7 +130,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     }
     check_keys(o, p,
                {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
-                "on_prem", "spot", "elastic", "spares"});
+                "on_prem", "spot", "elastic", "spares", "off_peak"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -187,6 +187,8 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       }
     }
     if (pricing_ok) load_pool_economics(o, p, pool.pricing, inst, count, pool);
+    if (const json* v = get(o, "off_peak"); v != nullptr && pricing_ok)
+      load_off_peak(*v, p + "/off_peak", sc.horizon_s, pool);
     if (count) pool.count = static_cast<uint32_t>(*count);
     if (const json* v = get(o, "spares")) load_spares(*v, p + "/spares", o, count, pool);
     info.name = pool.name;

@@ -101,6 +101,9 @@ class Loader : public FieldReader {
   void load_spot(const json& o, const std::string& p, Pool& pool);
   void load_elastic(const json& o, const std::string& p, std::optional<uint64_t>& count,
                     Pool& pool);
+  // load_off_peak.cpp
+  void load_off_peak(const json& o, const std::string& p, double horizon_s, Pool& pool);
+  std::optional<economics::OffPeakWindow> off_peak_window(const json& v, const std::string& p);
   void load_class_economics(const json& o, const std::string& p, JobClass& jc);
   void check_spot_eligibility(const Scenario& sc);
   // load_tco.cpp

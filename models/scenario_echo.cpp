@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -147,6 +148,33 @@ json elastic_json(const ElasticConfig& el) {
           {"scale_in", {{"idle_timeout", el.idle_timeout_s}}}};
 }
 
+// "HH:MM" of a minute after midnight (1440 = "24:00").
+std::string clock_text(uint32_t minute) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%02u:%02u", minute / 60, minute % 60);
+  return buf;
+}
+
+json off_peak_json(const economics::OffPeakSchedule& s) {
+  static const char* const DAYS[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+  json j = {{"discount", s.discount}};
+  if (!s.hours.empty()) {
+    json hours = json::array();
+    for (const economics::OffPeakWindow& w : s.hours)
+      hours.push_back(clock_text(w.from_min) + "-" + clock_text(w.to_min));
+    j["hours"] = hours;
+  }
+  if (s.days != 0) {
+    json days = json::array();
+    for (uint32_t d = 0; d < 7; ++d)
+      if ((s.days >> d) & 1u) days.push_back(DAYS[d]);
+    j["days"] = days;
+  }
+  j["run_starts"] =
+      std::string(DAYS[s.run_starts_min / 1440]) + " " + clock_text(s.run_starts_min % 1440);
+  return j;
+}
+
 json pool_json(const Pool& pool) {
   const PoolEconomics& e = pool.econ;
   json j = {{"name", pool.name},
@@ -169,6 +197,7 @@ json pool_json(const Pool& pool) {
   if (e.on_prem) j["on_prem"] = on_prem_json(*e.on_prem, e.on_prem_life_s);
   if (e.spot && pool.pricing == Pricing::spot) j["spot"] = spot_json(*e.spot, pool);
   if (e.elastic) j["elastic"] = elastic_json(*e.elastic);
+  if (e.off_peak) j["off_peak"] = off_peak_json(*e.off_peak);
   if (pool.spares > 0) j["spares"] = pool.spares;
   return j;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/economics/billing.h"
+#include "models/economics/off_peak.h"
 #include "models/economics/on_prem.h"
 #include "models/economics/spot.h"
 #include "models/plan_enums.h"
@@ -59,6 +60,7 @@ struct PoolEconomics {
   std::optional<double> on_prem_life_s;              //!< [s] the template's "life" as written
   std::optional<SpotConfig> spot;
   std::optional<ElasticConfig> elastic;
+  std::optional<economics::OffPeakSchedule> off_peak;  //!< discounted hours (docs/off-peak.md)
   //! Whose spot notice applies: the instance's provider; providers other than GCP and Azure
   //! are taken as AWS-like (120 s).
   economics::SpotProvider spot_rules = economics::SpotProvider::aws;

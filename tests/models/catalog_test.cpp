@@ -59,8 +59,8 @@ TEST_CASE("models::catalog") {
         CHECK(it.price_per_hour.spot.value_or(0) <= *it.price_per_hour.on_demand);
       }
     }
-    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 3 GCP + 3 Azure + 4 Lambda + 2 on-prem = 40.
-    CHECK(c.instances.size() == 40);
+    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 4 GCP + 3 Azure + 4 Lambda + 2 on-prem = 41.
+    CHECK(c.instances.size() == 41);
   }
   SUBCASE("list prices match DATA.md 4 and derived prices state their derivation") {
     // p4d.24xlarge: $32.7726/h on-demand, 1-yr $2.40 x 8 = $19.20 (DATA.md 4.1 [V]).
@@ -70,10 +70,21 @@ TEST_CASE("models::catalog") {
     CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(19.2));
     // p5en post-cut $63.296/h (dstack PR #4110 [V]).
     CHECK(*c.find_instance("p5en.48xlarge")->price_per_hour.on_demand == doctest::Approx(63.296));
-    // p5 reserved derived from the P4 discount: 98.32 x 0.59 = 58.01, flagged [D].
+    // p5 reserved derived from the P4 discount: 98.32 x 0.59 = 58.01, with its rule.
     const InstanceType* p5 = c.find_instance("p5.48xlarge");
     CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(58.0088));
-    CHECK(p5->source.find("(derived)") != std::string::npos);
+    REQUIRE(p5->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(p5->derived_rule(Pricing::reserved_1y)->find("x 0.59") != std::string::npos);
+    CHECK(p5->derived_rule(Pricing::on_demand) == nullptr);
+    // p5en 1-yr and 3-yr are the published Savings Plan rates $40.43 and $27.72, not derived.
+    const InstanceType* p5en = c.find_instance("p5en.48xlarge");
+    CHECK(*p5en->price_per_hour.reserved_3y == doctest::Approx(27.72));
+    CHECK(p5en->derived_rule(Pricing::reserved_3y) == nullptr);
+    // a3-highgpu-8g: spot $35.40 and 3-yr $38.86 are two published figures, no longer one rule.
+    const InstanceType* a3 = c.find_instance("a3-highgpu-8g");
+    CHECK(*a3->price_per_hour.spot == doctest::Approx(35.3957));
+    CHECK(*a3->price_per_hour.reserved_3y == doctest::Approx(38.8644));
+    CHECK(a3->derived.empty());
     // Azure ND96isr H100 v5 comes from a third-party page only.
     CHECK(c.find_instance("Standard_ND96isr_H100_v5")->source.find("(third-party)") !=
           std::string::npos);
@@ -83,6 +94,46 @@ TEST_CASE("models::catalog") {
     CHECK(*hgx->price_per_hour.on_prem / 8 == doctest::Approx(1.416).epsilon(0.01));
     CHECK(*hgx->price_per_hour.on_prem / 8 >= 1.4);
     CHECK(*hgx->price_per_hour.on_prem / 8 <= 1.5);
+  }
+}
+
+TEST_CASE("models::catalog::derived") {
+  const Catalog& c = builtin_catalog();
+  const Pricing terms[] = {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
+                           Pricing::spot, Pricing::on_prem};
+  SUBCASE("every derived price exists and states its rule; no rule serves two terms of a row") {
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      for (const DerivedPrice& d : it.derived) {
+        CAPTURE(pricing_key(d.term));
+        CHECK(price_of(it.price_per_hour, d.term).has_value());
+        // a rule a customer can follow: it names a factor, a range or a formula
+        CHECK(d.rule.size() >= 20);
+        for (const DerivedPrice& e : it.derived)
+          if (&e != &d) CHECK(e.rule != d.rule);
+      }
+    }
+  }
+  SUBCASE("no two pricing terms of a row carry the same price") {
+    // Two different terms at one price means one rule set both (the a3-highgpu-8g spot price
+    // once equalled its 3-year price, both "65 % off"); a real coincidence would need a note.
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      for (size_t i = 0; i < 5; ++i) {
+        for (size_t j = i + 1; j < 5; ++j) {
+          const auto a = price_of(it.price_per_hour, terms[i]);
+          const auto b = price_of(it.price_per_hour, terms[j]);
+          if (a && b) CHECK(*a != *b);
+        }
+      }
+    }
+  }
+  SUBCASE("the one rule copied from another instance says so") {
+    // The Azure H100 v5 reservation discounts are the A100 v4's (no H100 figure was found).
+    const InstanceType* az = c.find_instance("Standard_ND96isr_H100_v5");
+    REQUIRE(az->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(az->derived_rule(Pricing::reserved_1y)->find("A100 v4") != std::string::npos);
+    CHECK(az->derived_rule(Pricing::reserved_1y)->find("copied") != std::string::npos);
   }
 }
 
@@ -151,6 +202,10 @@ TEST_CASE("models::catalog_table") {
     CHECK(line_of("p4d.24xlarge").find("4.10") != std::string::npos);
     CHECK(line_of("p4d.24xlarge").find("8xA100-40GB") != std::string::npos);
     CHECK(line_of("p4d.24xlarge").find("4x100G") != std::string::npos);
+    // p5's reserved prices are derived, marked '~' and explained under the table.
+    CHECK(line_of("p5.48xlarge").find("58.01~") != std::string::npos);
+    CHECK(line_of("p5en.48xlarge").find("40.43 ") != std::string::npos);
+    CHECK(table.find("~ derived: not published") != std::string::npos);
     // Aligned: the as_of column starts at the same offset on every row.
     CHECK(line_of("p4d.24xlarge").find("2025-01") == line_of("g6e.48xlarge").find("2025-01"));
   }
@@ -161,6 +216,8 @@ TEST_CASE("models::catalog_table") {
     REQUIRE(j.size() == 2);
     CHECK(j[0]["source"].get<std::string>().find("(derived)") != std::string::npos);
     CHECK(j[0].contains("stale"));
+    // the amortised on-prem cost is derived; the JSON gives its rule
+    CHECK(j[0]["derived"].contains("on_prem"));
     // HGX H100: ~$1.42 per GPU-hour.
     CHECK(j[0]["price_per_gpu_hour"]["on_prem"].get<double>() ==
           doctest::Approx(1.416).epsilon(0.01));

@@ -93,8 +93,8 @@ TEST_CASE("quote::customer_view") {
     const nlohmann::json j = quote_json(internal);
     CHECK(j["view"] == "internal");
     REQUIRE(j.contains("internal"));
-    // a3-highgpu-8g's price row notes that no primary source was found
-    CHECK(j["internal"].dump().find("no primary source found") != std::string::npos);
+    // a3-highgpu-8g's price row names the GCP price file it comes from
+    CHECK(j["internal"].dump().find("google-cloud-pricing-cost-calculator") != std::string::npos);
     CHECK_FALSE(marks_in(shown_parts(render_quote_html(internal))).empty());
   }
   SUBCASE("every spot option missing the deadline gets a note with the checkpoint interval") {
