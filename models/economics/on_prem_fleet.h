@@ -35,10 +35,10 @@ struct FleetPower {
 //! idle_kw + (busy_kw − idle_kw) × utilization, times PUE.
 struct OnPremFleet {
   OnPremNode node;
-  std::optional<FleetPower> power;  //!< nullopt: template_power(node)
   Eigen::VectorXd nodes;            //!< [nodes] installed in month m, one entry per projected month
   double availability = 1.0;        //!< [0, 1] share of hours the nodes can serve work
   bool refresh = true;              //!< buy a cohort again at the end of each depreciation life
+  std::optional<FleetPower> power;  //!< nullopt: template_power(node)
 };
 
 //! A fleet of `n_nodes` installed from `purchase_month` on (none before) over `n_months`.

@@ -63,9 +63,11 @@ TEST_CASE("reports::csv") {
     std::ostringstream banded;
     write_timeseries_csv(r, banded);
     lines = lines_of(banded.str());
-    // the power band follows the three banded series of the engine (empty here)
+    // the power band follows the three banded series of the engine (empty here); the second
+    // bin's power 14 kW sits after its cumulative spend 5, its band 13, 14, 15 last
     CHECK(lines[0].ends_with(",power_kw_p10,power_kw_p50,power_kw_p90"));
-    CHECK(lines[2].ends_with(",14,13,14,15"));
+    CHECK(lines[2].starts_with("3600,12,16,3,2.5,5,14,"));
+    CHECK(lines[2].ends_with(",13,14,15"));
   }
 
   SUBCASE("Monte Carlo bands add p10, p50 and p90 columns per banded series") {
