@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "models/csv_records.h"
+#include "models/csv_two_columns.h"
 #include "models/input_file.h"
 #include "models/loader.h"
 
@@ -31,69 +31,39 @@ std::optional<std::vector<ProfilePoint>> parse_schedule_csv(std::string_view csv
                                                             const std::string& file,
                                                             const std::string& pointer,
                                                             Diagnostics& d) {
-  csv = csv::without_bom(csv);
-  const auto row_error = [&](int line, std::string msg) {
-    d.add(Diagnostic{file, line, pointer, DiagCode::parse_error, std::move(msg), {}});
-  };
+  static const csv::TwoColumns KIND = {
+      {"at_s", "at"},
+      "multiplier",
+      "the first row must be the header \"at_s,multiplier\" (time since the start, multiplier "
+      "from then on)",
+      "a row has two fields, at_s and multiplier, e.g. \"2592000,1.5\""};
   std::vector<ProfilePoint> out;
-  bool header = false, ok = true;
-  std::size_t i = 0;
-  int next_line = 1;
-  std::vector<std::string> cells;
-  while (true) {
-    const int line = next_line;
-    const csv::Record r = csv::next_record(csv, i, next_line, cells);
-    if (r == csv::Record::end) break;
-    if (r == csv::Record::unterminated_quote) {
-      row_error(line, "a quoted field is not closed; add the closing '\"'");
-      ok = false;
-      break;
-    }
-    if (csv::blank(cells) || fields::trim(cells[0]).substr(0, 1) == "#") continue;
-    const std::string_view first = fields::trim(cells[0]);
-    const std::string_view second = cells.size() < 2 ? std::string_view() : fields::trim(cells[1]);
-    if (!header) {
-      header = true;
-      if (cells.size() != 2 || (first != "at_s" && first != "at") || second != "multiplier") {
-        row_error(line,
-                  "the first row must be the header \"at_s,multiplier\" (time since the start, "
-                  "multiplier from then on)");
+  const csv::TwoColumnRead r = csv::read_two_columns(
+      csv, KIND, file, pointer, d,
+      [&](std::string_view first, std::string_view second) -> std::optional<std::string> {
+        const std::optional<double> at = parse_duration(first);
+        const std::optional<double> m = csv_number(second);
+        if (!at || !std::isfinite(*at))
+          return "at_s " + in_quotes(escape_for_message(first)) +
+                 " is not a time; write seconds (>= 0) or a duration such as \"30d\"";
+        if (!m || *m > MAX_MULTIPLIER)
+          return "multiplier " + in_quotes(escape_for_message(second)) +
+                 " must be a finite number from 0 to " + fields::num(MAX_MULTIPLIER);
+        if (!out.empty() && !(*at > out.back().at_s))
+          return "at_s " + fields::num(*at) + " s is not after the row before (" +
+                 fields::num(out.back().at_s) + " s); list the schedule in increasing time order";
+        out.push_back(ProfilePoint{*at, *m});
         return std::nullopt;
-      }
-      continue;
-    }
-    if (cells.size() != 2) {
-      row_error(line, "a row has two fields, at_s and multiplier, e.g. \"2592000,1.5\"");
-      ok = false;
-      continue;
-    }
-    const std::optional<double> at = parse_duration(first);
-    const std::optional<double> m = csv_number(second);
-    if (!at || !std::isfinite(*at)) {
-      row_error(line, "at_s " + in_quotes(escape_for_message(first)) +
-                          " is not a time; write seconds (>= 0) or a duration such as \"30d\"");
-      ok = false;
-    } else if (!m || *m > MAX_MULTIPLIER) {
-      row_error(line, "multiplier " + in_quotes(escape_for_message(second)) +
-                          " must be a finite number from 0 to " + fields::num(MAX_MULTIPLIER));
-      ok = false;
-    } else if (!out.empty() && !(*at > out.back().at_s)) {
-      row_error(line, "at_s " + fields::num(*at) + " s is not after the row before (" +
-                          fields::num(out.back().at_s) +
-                          " s); list the schedule in increasing time order");
-      ok = false;
-    } else {
-      out.push_back(ProfilePoint{*at, *m});
-    }
-  }
-  if (!header) {
+      });
+  if (r.stop == csv::TwoColumnEnd::bad_header) return std::nullopt;
+  if (!r.header) {
     d.error(pointer, DiagCode::parse_error,
             "schedule file " + in_quotes(file) +
                 " is empty; it needs the header "
                 "\"at_s,multiplier\" and at least one row");
     return std::nullopt;
   }
-  if (!ok) return std::nullopt;
+  if (!r.ok) return std::nullopt;
   if (out.empty()) {
     d.error(pointer, DiagCode::parse_error,
             "schedule file " + in_quotes(file) + " has a header but no rows");

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "models/csv_records.h"
+#include "models/csv_two_columns.h"
 #include "models/data_files.h"
 #include "models/energy/energy_data.h"
 #include "models/input_file.h"
@@ -46,66 +46,41 @@ std::optional<std::vector<double>> parse_grid_series_csv(std::string_view csv,
                                                          const std::string& file,
                                                          const std::string& pointer,
                                                          Diagnostics& d) {
-  csv = csv::without_bom(csv);
-  const auto row_error = [&](int line, std::string msg) {
-    d.add(Diagnostic{file, line, pointer, DiagCode::parse_error, std::move(msg), {}});
-  };
+  static const csv::TwoColumns KIND = {
+      {"hour"},
+      "g_co2e_per_kwh",
+      "the first row must be the header \"hour,g_co2e_per_kwh\" (hour since the start, grid "
+      "carbon intensity in gCO2e/kWh)",
+      "a row has two fields, hour and g_co2e_per_kwh, e.g. \"0,379\""};
   std::vector<double> out;
-  bool header = false, ok = true;
-  std::size_t i = 0;
-  int next_line = 1;
-  std::vector<std::string> cells;
-  while (true) {
-    const int line = next_line;
-    const csv::Record r = csv::next_record(csv, i, next_line, cells);
-    if (r == csv::Record::end) break;
-    if (r == csv::Record::unterminated_quote) {
-      row_error(line, "a quoted field is not closed; add the closing '\"'");
-      return std::nullopt;
-    }
-    if (csv::blank(cells) || fields::trim(cells[0]).substr(0, 1) == "#") continue;
-    const std::string_view first = fields::trim(cells[0]);
-    const std::string_view second = cells.size() < 2 ? std::string_view() : fields::trim(cells[1]);
-    if (!header) {
-      header = true;
-      if (cells.size() != 2 || first != "hour" || second != "g_co2e_per_kwh") {
-        row_error(line,
-                  "the first row must be the header \"hour,g_co2e_per_kwh\" (hour since the "
-                  "start, grid carbon intensity in gCO2e/kWh)");
+  const csv::TwoColumnRead r = csv::read_two_columns(
+      csv, KIND, file, pointer, d,
+      [&](std::string_view first, std::string_view second) -> std::optional<std::string> {
+        const std::optional<double> hour = csv_number(first);
+        const std::optional<double> g = csv_number(second);
+        if (!hour || *hour != double(out.size())) {
+          std::string msg = "hour " + in_quotes(escape_for_message(first)) + " should be " +
+                            std::to_string(out.size()) +
+                            ": list every hour from 0 in order, one row each";
+          out.push_back(0);  // keeps later rows' expected hours in step
+          return msg;
+        }
+        if (!g || *g < 0 || *g > MAX_G_PER_KWH) {
+          out.push_back(0);
+          return "g_co2e_per_kwh " + in_quotes(escape_for_message(second)) +
+                 " must be a finite number from 0 to " + fields::num(MAX_G_PER_KWH) + " gCO2e/kWh";
+        }
+        out.push_back(*g);
         return std::nullopt;
-      }
-      continue;
-    }
-    if (cells.size() != 2) {
-      row_error(line, "a row has two fields, hour and g_co2e_per_kwh, e.g. \"0,379\"");
-      ok = false;
-      continue;
-    }
-    const std::optional<double> hour = csv_number(first);
-    const std::optional<double> g = csv_number(second);
-    if (!hour || *hour != double(out.size())) {
-      row_error(line, "hour " + in_quotes(escape_for_message(first)) + " should be " +
-                          std::to_string(out.size()) +
-                          ": list every hour from 0 in order, one row each");
-      ok = false;
-      out.push_back(0);  // keeps later rows' expected hours in step
-    } else if (!g || *g < 0 || *g > MAX_G_PER_KWH) {
-      row_error(line, "g_co2e_per_kwh " + in_quotes(escape_for_message(second)) +
-                          " must be a finite number from 0 to " + fields::num(MAX_G_PER_KWH) +
-                          " gCO2e/kWh");
-      ok = false;
-      out.push_back(0);
-    } else {
-      out.push_back(*g);
-    }
-  }
-  if (!header || out.empty()) {
+      });
+  if (r.stop != csv::TwoColumnEnd::end) return std::nullopt;
+  if (!r.header || out.empty()) {
     d.error(pointer, DiagCode::parse_error,
             "grid series " + in_quotes(file) +
                 " has no rows; it needs the header \"hour,g_co2e_per_kwh\" and one row per hour");
     return std::nullopt;
   }
-  if (!ok) return std::nullopt;
+  if (!r.ok) return std::nullopt;
   return out;
 }
 

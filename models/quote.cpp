@@ -710,15 +710,20 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
   q.today = today_string(today);
   for (const InstanceType* it : candidate_instances(catalog, req.options)) {
     const GpuSpec& gpu = *catalog.find_gpu(it->gpu);
-    const bool stale = row_stale(*it, today);
+    const bool stale = row_stale(*it, today, req.options.stale_after_months);
     for (const PricingPlan& plan : plans_for(*it, req.options)) {
       if (req.training) {
-        q.training.push_back(size_training(*req.training, req.options, *it, gpu, plan));
-        q.training.back().stale = stale;
+        TrainingOption& o =
+            q.training.emplace_back(size_training(*req.training, req.options, *it, gpu, plan));
+        o.stale = stale;
+        if (o.feasible) o.energy = training_energy(*it, gpu, o.nodes, o.timing.p50_s);
       }
       if (req.inference) {
-        q.inference.push_back(size_inference(*req.inference, req.options, *it, gpu, plan));
-        q.inference.back().stale = stale;
+        InferenceOption& o =
+            q.inference.emplace_back(size_inference(*req.inference, req.options, *it, gpu, plan));
+        o.stale = stale;
+        if (o.feasible)
+          o.energy = inference_energy(*it, gpu, o.nodes, o.serving_nodes, o.utilization);
       }
     }
   }

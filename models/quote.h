@@ -22,10 +22,12 @@
 #include <nlohmann/json.hpp>
 
 #include "models/catalog.h"
+#include "models/catalog_age.h"
 #include "models/diagnostic.h"
 #include "models/field_reader.h"
 #include "models/plan_enums.h"
 #include "models/queueing.h"
+#include "models/quote_energy.h"
 #include "models/speed.h"
 
 namespace gpuplan::quote {
@@ -94,6 +96,8 @@ struct QuoteOptions {
   uint64_t sim_requests = 200000;  //!< requests the engine simulates per inference check
   uint64_t seed = 42;
   uint32_t top = 10;  //!< rows shown in the table and the HTML quote
+  //! Prices dated more than this many months before the quote are flagged stale.
+  unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS;
 };
 
 //! A whole validated request.
@@ -227,9 +231,10 @@ struct TrainingOption {
   double usd_per_tflops_hour = 0;  //!< [USD per peak TFLOPS-hour] at the request's precision
   bool meets_deadline = true;
   bool within_budget = true;
-  bool stale = false;                  //!< price dated more than a year before the quote
-  std::string risk;                    //!< none | low | medium | high (time lost to preemption)
-  bool recommended = true;             //!< modelled MFU at or above the request's floor
+  bool stale = false;       //!< price dated more than options.stale_after_months before the quote
+  std::string risk;         //!< none | low | medium | high (time lost to preemption)
+  OptionEnergy energy;      //!< the whole run at the P50 time (models/quote_energy.h)
+  bool recommended = true;  //!< modelled MFU at or above the request's floor
   std::string not_recommended_reason;  //!< why not ("" when recommended)
 };
 
@@ -260,6 +265,7 @@ struct InferenceOption {
   bool meets_target = false;
   bool stale = false;
   std::string risk;
+  OptionEnergy energy;  //!< one month of serving (models/quote_energy.h)
 };
 
 //! The sized options of a request, ranked (feasible, meeting targets, cheapest first).

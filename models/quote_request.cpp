@@ -241,6 +241,7 @@ bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
   set_if(s.read("sim_requests", whole(1000, 100000000)), o.sim_requests);
   set_if(s.read("seed", whole(0, 9007199254740992ull)), o.seed);
   set_if(s.read("top", whole(1, 1000)), o.top);
+  if (const auto m = s.read("stale_after_months", whole(1, 1200))) o.stale_after_months = *m;
   return d.size() == before;
 }
 
@@ -265,11 +266,17 @@ const std::vector<std::string>& inference_keys() {
   return k;
 }
 const std::vector<std::string>& options_keys() {
-  static const std::vector<std::string> k = {"providers",   "gpus",
-                                             "instances",   "pricing",
-                                             "spot_shares", "spot_hazard_per_node_hour",
-                                             "replicas",    "sim_requests",
-                                             "seed",        "top"};
+  static const std::vector<std::string> k = {"providers",
+                                             "gpus",
+                                             "instances",
+                                             "pricing",
+                                             "spot_shares",
+                                             "spot_hazard_per_node_hour",
+                                             "replicas",
+                                             "sim_requests",
+                                             "seed",
+                                             "top",
+                                             "stale_after_months"};
   return k;
 }
 

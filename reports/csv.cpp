@@ -77,11 +77,16 @@ void write_timeseries_csv(const json& result, std::ostream& out) {
   const json& bands = member_or_null(result, "bands");
   const bool with_bands = bands.is_object();
 
+  // NOTE: facility power (docs/energy.md) comes after the engine's own series, where present.
+  const bool with_power = series_size(ts, "power_kw") > 0;
+  std::vector<const char*> bands_out(BANDS.begin(), BANDS.end());
+  if (with_power && member_or_null(bands, "power_kw").is_object()) bands_out.push_back("power_kw");
   std::vector<std::string> header{"t_s"};
   for (const char* s : SERIES) header.emplace_back(s);
   header.emplace_back("cumulative_spend_usd");
+  if (with_power) header.emplace_back("power_kw");
   if (with_bands) {
-    for (const char* b : BANDS) {
+    for (const char* b : bands_out) {
       for (const char* level : LEVELS) header.push_back(std::string(b) + "_" + level);
     }
   }
@@ -108,8 +113,9 @@ void write_timeseries_csv(const json& result, std::ostream& out) {
     const std::string spend = series_cell(ts, "spend_usd", i);
     if (!spend.empty()) cumulative += ts["spend_usd"][i].get<double>();
     row.push_back(i < series_size(ts, "spend_usd") ? format_raw(cumulative) : "");
+    if (with_power) row.push_back(series_cell(ts, "power_kw", i));
     if (with_bands) {
-      for (const char* b : BANDS) {
+      for (const char* b : bands_out) {
         for (const char* level : LEVELS)
           row.push_back(series_cell(member_or_null(bands, b), level, i));
       }

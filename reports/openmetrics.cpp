@@ -96,6 +96,8 @@ void write_openmetrics(const json& result, int64_t start_unix_s, std::ostream& o
   const std::vector<double> provisioned = values_at(ts, "provisioned_gpus", n);
   const std::vector<double> queued = values_at(ts, "queued_jobs", n);
   const std::vector<double> spend = running_total(values_at(ts, "spend_usd", n));
+  std::vector<double> watts = values_at(ts, "power_kw", n);
+  for (double& w : watts) w *= 1000.0;
   const bool mc = bands.is_object();
   const std::string main = mc ? "mean" : "";
 
@@ -123,16 +125,26 @@ void write_openmetrics(const json& result, int64_t start_unix_s, std::ostream& o
                                 "counter",
                                 "usd",
                                 "Spend since the start of the simulation [USD]",
-                                {{main, spend}}}};
+                                {{main, spend}}},
+                               {OPENMETRICS_FAMILIES[5],
+                                "gauge",
+                                "watts",
+                                "Facility power of the cluster (GPUs, node overhead, PUE) averaged "
+                                "over the bin [W]",
+                                {{main, watts}}}};
   if (mc) {
     // NOTE: the bands are percentiles across replications bin by bin, so the band of a running
     // total never decreases either: each replication's total does not.
     const std::pair<std::size_t, std::string_view> BAND_OF[] = {
-        {0, "busy_gpus"}, {3, "queued_jobs"}, {4, "cumulative_spend_usd"}};
+        {0, "busy_gpus"}, {3, "queued_jobs"}, {4, "cumulative_spend_usd"}, {5, "power_kw"}};
     for (const auto& [family, band] : BAND_OF) {
       const json& b = bands.contains(band) ? bands[std::string(band)] : empty;
-      for (const char* level : {"p10", "p50", "p90"})
-        families[family].series.push_back({level, values_at(b, level, n)});
+      const double scale = band == "power_kw" ? 1000.0 : 1.0;
+      for (const char* level : {"p10", "p50", "p90"}) {
+        std::vector<double> v = values_at(b, level, n);
+        for (double& x : v) x *= scale;
+        families[family].series.push_back({level, std::move(v)});
+      }
     }
   }
 

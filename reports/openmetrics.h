@@ -13,8 +13,8 @@ namespace gpuplan::reports {
 //! The metric families the export writes, each `gpuplan_<name>`; the Grafana dashboard and the
 //! alert rules query only these.
 inline constexpr std::string_view OPENMETRICS_FAMILIES[] = {
-    "gpuplan_busy_gpus", "gpuplan_provisioned_gpus", "gpuplan_gpu_utilization_ratio",
-    "gpuplan_queued_jobs", "gpuplan_spend_usd"};
+    "gpuplan_busy_gpus",   "gpuplan_provisioned_gpus", "gpuplan_gpu_utilization_ratio",
+    "gpuplan_queued_jobs", "gpuplan_spend_usd",        "gpuplan_power_watts"};
 
 //! Writes the time series of `result` as OpenMetrics text ending in `# EOF`. Every sample is
 //! stamped at the end of its bin (the moment its average or total is known): `start_unix_s`

@@ -7,6 +7,8 @@
 #include <set>
 
 #include "models/economics/billing.h"
+#include "models/energy/energy_data.h"
+#include "models/energy/power_model.h"
 #include "models/names.h"
 #include "reports/format.h"
 #include "reports/quantity.h"
@@ -73,6 +75,38 @@ std::string latency_text(double s) {
   if (s < 1) return format_number(s * 1000, s < 0.01 ? 2 : (s < 0.1 ? 1 : 0)) + " ms";
   if (s < 60) return format_number(s, 2) + " s";
   return format_duration(s);
+}
+
+//! A staleness threshold in words: "one year", "2 years", "18 months".
+std::string months_text(unsigned m) {
+  if (m == 12) return "one year";
+  if (m % 12 == 0) return std::to_string(m / 12) + " years";
+  return m == 1 ? "one month" : std::to_string(m) + " months";
+}
+
+//! Energy and carbon for a table cell: "1.2 GWh · 450 t", "84.0 MWh · 31.2 t", "950 kWh · 0.36 t"
+//! (quote.js keeps the same format).
+std::string energy_text(const OptionEnergy& e) {
+  const double k = e.kwh, t = e.tco2e;
+  const std::string energy = k >= 1e6   ? format_number(k / 1e6, 2) + " GWh"
+                             : k >= 1e3 ? format_number(k / 1e3, 1) + " MWh"
+                                        : format_number(k, 0) + " kWh";
+  return energy + " · " + format_number(t, t < 10 ? 2 : t < 100 ? 1 : 0) + " t";
+}
+
+//! An option's `energy` keys in quote.json: kWh and tCO2e (`per` = "run" or "month") and the
+//! power, PUE and grid figures behind them; the grid factor's source only in the internal view.
+json energy_json(const OptionEnergy& e, const char* per, bool internal) {
+  json j = {{"kwh", e.kwh},
+            {"tco2e", e.tco2e},
+            {"per", per},
+            {"node_busy_kw", e.node_busy_kw},
+            {"node_idle_kw", e.node_idle_kw},
+            {"pue", e.pue},
+            {"g_co2e_per_kwh", e.g_co2e_per_kwh},
+            {"grid_region", e.grid_region}};
+  if (internal) j["grid_source"] = e.grid_source;
+  return j;
 }
 
 //! P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
@@ -282,10 +316,33 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                      "preemption are retried (not modelled).",
                  "catalog prices"});
   }
+  const energy::PowerDefaults& pd = energy::builtin_energy_data().defaults;
+  a.push_back(
+      {"Energy and carbon",
+       "Facility energy of the cluster: each GPU draws from " +
+           format_percent(pd.gpu_idle_fraction, 0) + " of its TDP idle to " +
+           format_percent(energy::gpu_power_w(energy::linear_curve(pd.gpu_idle_fraction), 1.0,
+                                              pd.gpu_activity),
+                          0) +
+           " of it busy, plus " + format_number(pd.node_overhead_busy_w_per_gpu, 0) +
+           " W per GPU of node overhead (CPUs, memory, fans, NICs) when busy and " +
+           format_percent(pd.node_overhead_idle_fraction, 0) +
+           " of that idle, times the region's published PUE (" + format_number(pd.pue_cloud, 2) +
+           " where none is published). Carbon is location-based, at the grid factor of "
+           "the instance's region. " +
+           (req.training ? "Training: the whole run at busy power for the P50 time. " : "") +
+           (req.inference ? "Inference: one month of 730 h at the queue's utilization, "
+                            "spare spot nodes idle. "
+                          : "") +
+           "Embodied (manufacturing) carbon is not included.",
+       "gpuplan energy model (docs/energy.md, models/catalog/energy.json): node power from "
+       "Latif et al. 2024 (8-GPU H100 measurements), grid factors from Cloud Carbon "
+       "Footprint, PUE from provider reports"});
   a.push_back({"Prices",
                "Public list prices per node-hour from the built-in catalog, each with its source "
-               "and date; a price dated more than one year before the quote is flagged stale. "
-               "Re-check current prices before signing.",
+               "and date; a price dated more than " +
+                   months_text(o.stale_after_months) +
+                   " before the quote is flagged stale. Re-check current prices before signing.",
                "provider price pages, dated per row in the catalog (gpuplan catalog)"});
   return a;
 }
@@ -350,7 +407,7 @@ std::string format_quote_table(const QuoteReport& r) {
     out += "\nTraining: " + training_request_text(*req.training) + "\n\n";
     std::vector<std::vector<std::string>> rows = {
         {"#", "instance", "GPU", "GPUs (nodes)", "pricing", "P50", "P90", "monthly", "total",
-         "spot risk", "$/TFLOPS·h", "price date", "flags"}};
+         "spot risk", "$/TFLOPS·h", "energy · CO2e", "price date", "flags"}};
     uint32_t shown = 0;
     for (const TrainingOption& o : q.training) {
       if (!o.feasible) {
@@ -363,10 +420,10 @@ std::string format_quote_table(const QuoteReport& r) {
                       nodes_text(o.gpus, o.nodes), o.plan.label(), time_text(o.timing.p50_s),
                       p90_text(o), money_text(o.monthly_usd), money_text(o.total_usd),
                       spot_risk_text(o), usd_per_tflops_text(o.usd_per_tflops_hour),
-                      o.instance->as_of, training_flags(o)});
+                      energy_text(o.energy), o.instance->as_of, training_flags(o)});
     }
     out += rows.size() > 1 ? align(rows, {true, false, false, true, false, true, true, true, true,
-                                          false, true, false, false})
+                                          false, true, true, false, false})
                            : "no catalog option can run this training job\n";
     if (const auto note = spot_deadline_note(req, q)) out += "\n" + note->text + "\n";
   }
@@ -374,7 +431,8 @@ std::string format_quote_table(const QuoteReport& r) {
     out += "\nInference: " + inference_request_text(*req.inference) + "\n\n";
     std::vector<std::vector<std::string>> rows = {
         {"#", "instance", "GPU", "GPUs (nodes)", "pricing", "p99 M/M/c", "p99 sim", "wait Erlang C",
-         "wait sim", "util", "monthly", "total", "$/1k req", "spot risk", "price date", "flags"}};
+         "wait sim", "util", "monthly", "total", "$/1k req", "energy · CO2e/mo", "spot risk",
+         "price date", "flags"}};
     uint32_t shown = 0;
     for (size_t i = 0; i < q.inference.size(); ++i) {
       const InferenceOption& o = q.inference[i];
@@ -390,11 +448,11 @@ std::string format_quote_table(const QuoteReport& r) {
            check ? (check->saturated ? "saturated" : latency_text(check->p99_latency_s)) : "-",
            latency_text(o.mean_wait_s), check ? latency_text(check->mean_wait_s) : "-",
            format_percent(o.utilization, 0), money_text(o.monthly_usd), money_text(o.total_usd),
-           "$" + format_number(o.usd_per_1k_requests, 4), spot_risk_text(o), o.instance->as_of,
-           inference_flags(o)});
+           "$" + format_number(o.usd_per_1k_requests, 4), energy_text(o.energy), spot_risk_text(o),
+           o.instance->as_of, inference_flags(o)});
     }
     out += rows.size() > 1 ? align(rows, {true, false, false, true, false, true, true, true, true,
-                                          true, true, true, true, false, false, false})
+                                          true, true, true, true, true, false, false, false})
                            : "no catalog option can serve this load\n";
   }
   if (!reasons.empty()) {
@@ -424,7 +482,8 @@ json quote_json(const QuoteReport& r) {
   j["options"] = {{"top", req.options.top},
                   {"sim_requests", req.options.sim_requests},
                   {"sim_tolerance", SIM_CHECK_TOLERANCE},
-                  {"training_budget", req.training && req.training->budget_usd.has_value()}};
+                  {"training_budget", req.training && req.training->budget_usd.has_value()},
+                  {"stale_after_months", req.options.stale_after_months}};
   // NOTE: the customer view carries no sources, confidence tags or internal references; they go
   // to the internal appendix only (QuoteReport::internal).
   j["view"] = r.internal ? "internal" : "customer";
@@ -494,6 +553,7 @@ json quote_json(const QuoteReport& r) {
     t["within_budget"] = o.within_budget;
     t["spot_risk"] = o.risk;
     t["stale_price"] = o.stale;
+    t["energy"] = energy_json(o.energy, "run", r.internal);
     j["training"].push_back(t);
   }
   j["inference"] = json::array();
@@ -538,6 +598,7 @@ json quote_json(const QuoteReport& r) {
     t["meets_target"] = o.meets_target;
     t["spot_risk"] = o.risk;
     t["stale_price"] = o.stale;
+    t["energy"] = energy_json(o.energy, "month", r.internal);
     j["inference"].push_back(t);
   }
   // The prices of every instance the options use [USD per node-hour], by instance id.

@@ -258,6 +258,7 @@ json timeseries_section(const CompiledScenario& cs, const Summary& s) {
   json out = {{"bin_s", v.bin_width},           {"t_s", t},
               {"busy_gpus", s.stats.busy_gpus}, {"queued_jobs", s.stats.queued_jobs},
               {"spend_usd", s.stats.spend_usd}, {"provisioned_gpus", s.stats.provisioned_gpus}};
+  if (!s.power_kw.empty()) out["power_kw"] = s.power_kw;
   if (!cs.team_names.empty()) {
     json teams = json::object();
     for (std::size_t k = 0; k < cs.team_names.size(); ++k)
@@ -349,6 +350,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
     r["bands"] = {{"busy_gpus", band_json(s.stats.busy_band)},
                   {"queued_jobs", band_json(s.stats.queued_band)},
                   {"cumulative_spend_usd", band_json(s.stats.cumulative_spend_band)}};
+    if (!s.power_kw.empty()) r["bands"]["power_kw"] = band_json(s.power_band);
   }
   r["summary"] = summary_section(s);
   if (!s.tco.is_null()) r["tco"] = s.tco;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 
 #include "models/energy/pool_power.h"
 
@@ -78,6 +79,59 @@ ReplicaEnergy replica_energy(const Scenario& sc, const CompiledScenario& cs,
   return r;
 }
 
+//! Facility watts per busy GPU and per idle provisioned GPU of one replication: each pool's slot
+//! power times PUE, weighted by the pool's busy (idle) GPU-seconds, so a power series built from
+//! the cluster-wide bins integrates to the replication's energy (exactly with one pool).
+std::pair<double, double> facility_w_per_gpu(const Scenario& sc, const CompiledScenario& cs,
+                                             const std::vector<PoolPower>& powers,
+                                             const ReplicaMetrics& m) {
+  const double window = sc.horizon_s - sc.warmup_s;
+  double busy_w = 0, busy = 0, idle_w = 0, idle = 0, prov_busy_w = 0, prov_idle_w = 0, prov = 0;
+  for (std::size_t p = 0; p < powers.size(); ++p) {
+    const double provisioned = m.pools[p].mean_nodes * window * cs.pools[p].gpus_per_node;
+    const double b = m.pools[p].busy_gpu_s;
+    const double i = std::max(0.0, provisioned - b);
+    const double wb = powers[p].busy_slot_w * powers[p].pue;
+    const double wi = powers[p].idle_slot_w * powers[p].pue;
+    busy_w += b * wb;
+    busy += b;
+    idle_w += i * wi;
+    idle += i;
+    prov_busy_w += provisioned * wb;
+    prov_idle_w += provisioned * wi;
+    prov += provisioned;
+  }
+  // NOTE: with no busy (idle) GPU-seconds in the window the weights fall back to the provisioned
+  // GPUs, so warmup bins, which may differ from the window, still get the pools' power.
+  const double fb = prov > 0 ? prov_busy_w / prov : 0.0;
+  const double fi = prov > 0 ? prov_idle_w / prov : 0.0;
+  return {busy > 0 ? busy_w / busy : fb, idle > 0 ? idle_w / idle : fi};
+}
+
+//! Fills `s.power_kw` and `s.power_band` from each replication's busy and provisioned GPUs per
+//! time bin.
+void power_series(const Scenario& sc, const CompiledScenario& cs, const McStudy& st,
+                  const std::vector<PoolPower>& powers, Summary& s) {
+  const std::size_t n_bins = cs.view().n_bins;
+  std::vector<std::vector<double>> rows;
+  for (const std::size_t k : s.stats.in_statistics) {
+    const ReplicaOutcome& o = st.replicas[k];
+    const auto [w_busy, w_idle] = facility_w_per_gpu(sc, cs, powers, o.metrics);
+    std::vector<double> kw(n_bins, 0.0);
+    for (std::size_t b = 0; b < n_bins && b < o.busy_gpus.size() && b < o.provisioned_gpus.size();
+         ++b)
+      kw[b] = (o.busy_gpus[b] * w_busy +
+               std::max(0.0, o.provisioned_gpus[b] - o.busy_gpus[b]) * w_idle) /
+              1000.0;
+    rows.push_back(std::move(kw));
+  }
+  s.power_kw.assign(n_bins, 0.0);
+  for (const auto& r : rows)
+    for (std::size_t b = 0; b < n_bins; ++b) s.power_kw[b] += r[b] / double(rows.size());
+  const std::vector<std::span<const double>> spans(rows.begin(), rows.end());
+  s.power_band = percentile_band(spans, n_bins);
+}
+
 //! Collects one value per replication under a metric path, in first-seen order.
 struct Collector {
   std::vector<std::pair<std::string, std::vector<double>>> series;
@@ -99,8 +153,11 @@ void summarize_energy(const Scenario& sc, const CompiledScenario& cs, const McSt
                       Summary& s) {
   s.energy = nullptr;
   s.energy_stats.clear();
+  s.power_kw.clear();
+  s.power_band = {};
   if (s.stats.in_statistics.empty() || sc.pools.empty()) return;
   std::vector<PoolPower> powers = energy::resolve_pool_powers(sc);
+  power_series(sc, cs, st, powers, s);
   for (PoolPower& pp : powers)
     if (pp.uses_grid_series) pp.g_co2e_per_kwh = series_factor(sc, cs, s.stats, pp);
   const auto embodied = energy::embodied_per_node(sc);

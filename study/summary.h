@@ -73,6 +73,10 @@ struct Summary {
   nlohmann::json energy;
   //! Statistics of energy figures across replications ("energy.kwh", ...).
   std::vector<std::pair<std::string, Statistic>> energy_stats;
+  //! [kW] facility power per time bin (result.json timeseries.power_kw): the energy model applied
+  //! to each bin's busy and provisioned GPUs, mean over the replications in statistics.
+  std::vector<double> power_kw;
+  Band power_band;  //!< p10/p50/p90 of power_kw across the replications in statistics
   std::vector<std::string> warnings;  //!< what a reader must see, in order
 
   //! The statistic of a metric path; throws std::out_of_range when there is no such path.

@@ -10,6 +10,7 @@
 #include "models/economics/tco.h"
 #include "models/offered_load.h"
 #include "study/number_text.h"
+#include "study/tco_energy.h"
 
 namespace gpuplan::study {
 namespace {
@@ -249,6 +250,8 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
                               {"reserved_gpus", mix.reserved_gpus},
                               {"price_source", source}};
 
+  const TcoPower power = tco_power(sc, pool_busy_gpu_s);
+  out["energy_assumptions"] = energy_assumptions_json(power, t.server_pool_idx.has_value());
   // On-prem servers from the template; the hybrid base is the scenario's on-prem nodes, bought
   // as their pools' purchase schedules say (the last size kept after the simulated horizon).
   std::optional<economics::OnPremNode> node;
@@ -270,12 +273,14 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
         o["cost_by_purchase_usd"] = {{"reserved", c->reserved_usd.sum()},
                                      {"spot", c->spot_usd.sum()},
                                      {"on_demand", c->on_demand_usd.sum()}};
+        o["energy"] = energy_json(cloud_energy(power.cloud_hour, mix, *demand), c->total_usd);
         if (o.contains("cumulative_usd"))
           cloud_cum = economics::summarize_costs(c->total_usd, t.discount_rate)->cumulative_usd;
       }
     } else if (node) {
       economics::OnPremFleet fleet;
       fleet.node = *node;
+      fleet.power = power.fleet;
       if (option == TcoOption::on_prem) {
         const auto staged = economics::staged_fleet_nodes(*demand, node->gpus_per_node, 1.0);
         fleet.nodes = t.on_prem_nodes ? economics::fixed_fleet_nodes(*t.on_prem_nodes, months)
@@ -284,6 +289,7 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
           o = option_json(c->total_usd, t.discount_rate, c->unserved_gpu_hours, *demand);
           o["sizing"] = t.on_prem_nodes ? "fixed" : "staged";
           add_fleet(o, fleet.nodes);
+          o["energy"] = energy_json(fleet_energy(power, fleet, *c), c->total_usd);
         }
       } else {
         fleet.nodes = t.hybrid_nodes ? economics::fixed_fleet_nodes(*t.hybrid_nodes, months)
@@ -299,6 +305,11 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
           add_fleet(o, fleet.nodes);
           o["burst_gpu_hours"] = c->on_prem.unserved_gpu_hours.sum();
           o["burst_usd"] = c->burst.total_usd.sum();
+          const MonthlyEnergy burst_energy =
+              cloud_energy(power.cloud_hour, burst, c->on_prem.unserved_gpu_hours);
+          o["energy"] =
+              energy_json(fleet_energy(power, fleet, c->on_prem) + burst_energy, c->total_usd);
+          o["energy"]["burst_kwh"] = burst_energy.kwh.sum();
         }
       }
     }
@@ -345,7 +356,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     bool serves = true;
     std::optional<double> short_month;
     std::vector<std::vector<double>> cum;
-    std::vector<double> npv, total;
+    std::vector<double> npv, total, kwh, tco2e;
     for (const json& d : docs) {
       const json& o = d["options"][name];
       serves = serves && o.value("serves_demand", false);
@@ -355,6 +366,10 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       cum.push_back(o["cumulative_usd"].get<std::vector<double>>());
       npv.push_back(o["npv_usd"].get<double>());
       total.push_back(o["total_usd"].get<double>());
+      if (o.contains("energy")) {
+        kwh.push_back(o["energy"]["kwh"].get<double>());
+        tco2e.push_back(o["energy"]["tco2e"].get<double>());
+      }
     }
     option["serves_demand"] = serves;
     option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
@@ -367,9 +382,12 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       const Band band = percentile_band(rows, cum.front().size());
       option["cumulative_usd_band"] = {{"p10", band.p10}, {"p50", band.p50}, {"p90", band.p90}};
     }
-    for (const auto& [key, values] : {std::pair{"npv_usd", &npv}, std::pair{"total_usd", &total}})
-      s.tco_stats.emplace_back("tco.options." + name + "." + key,
-                               statistic_of(summarize(*values), spread));
+    for (const auto& [key, values] :
+         {std::pair{"npv_usd", &npv}, std::pair{"total_usd", &total}, std::pair{"energy.kwh", &kwh},
+          std::pair{"energy.tco2e", &tco2e}})
+      if (values->size() == docs.size())
+        s.tco_stats.emplace_back("tco.options." + name + "." + key,
+                                 statistic_of(summarize(*values), spread));
   }
   choose_cheapest(out);
   if (out.contains("break_even_month")) {

@@ -19,7 +19,17 @@ struct Cohort {
   Eigen::Index bought = 0;  //!< month of purchase
 };
 
+bool valid_power(const FleetPower& p) {
+  const auto ok = [](double x) { return std::isfinite(x) && x >= 0.0; };
+  return ok(p.idle_kw) && ok(p.busy_kw) && ok(p.usd_per_kwh) && std::isfinite(p.pue) &&
+         p.pue >= 1.0;
+}
+
 }  // namespace
+
+FleetPower template_power(const OnPremNode& node) {
+  return {node.idle_power_kw, node.max_power_kw, node.pue, node.electricity_usd_per_kwh};
+}
 
 Eigen::VectorXd fixed_fleet_nodes(double n_nodes, uint32_t n_months, uint32_t purchase_month) {
   Eigen::VectorXd nodes = Eigen::VectorXd::Zero(n_months);
@@ -49,7 +59,8 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
                                                   CostBasis basis) {
   const OnPremNode& node = fleet.node;
   const Eigen::VectorXd& nodes = fleet.nodes;
-  if (!valid_demand(demand_gpu_hours) || !on_prem_cost_per_node_hour(node) ||
+  const FleetPower power = fleet.power.value_or(template_power(node));
+  if (!valid_demand(demand_gpu_hours) || !on_prem_cost_per_node_hour(node) || !valid_power(power) ||
       !std::isfinite(fleet.availability) || fleet.availability < 0.0 || fleet.availability > 1.0 ||
       nodes.size() != demand_gpu_hours.size() || !nodes.allFinite() ||
       (nodes.array() < 0.0).any()) {
@@ -65,11 +76,9 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
   OnPremMonthly r;
   r.served_gpu_hours = served.matrix();
   r.unserved_gpu_hours = demand_gpu_hours - r.served_gpu_hours;
-  const Eigen::ArrayXd draw_kw =
-      node.idle_power_kw + (node.max_power_kw - node.idle_power_kw) * utilization;
-  r.energy_usd =
-      (nodes.array() * draw_kw * node.pue * node.electricity_usd_per_kwh * HOURS_PER_MONTH)
-          .matrix();
+  const Eigen::ArrayXd draw_kw = power.idle_kw + (power.busy_kw - power.idle_kw) * utilization;
+  r.kwh = (nodes.array() * draw_kw * power.pue * HOURS_PER_MONTH).matrix();
+  r.energy_usd = r.kwh * power.usd_per_kwh;
   r.colo_usd = (nodes.array() * node.max_power_kw * node.colo_usd_per_kw_month).matrix();
   r.staff_usd = (nodes.array() * node.staff_usd_per_node_year / 12.0).matrix();
 

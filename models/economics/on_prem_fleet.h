@@ -14,15 +14,31 @@
 
 namespace gpuplan::economics {
 
+//! Power of one node of a fleet and the site's PUE and price: study/tco.cpp fills it from the
+//! energy model (models/energy/pool_power.h) so the projection and result.json's energy section
+//! price power alike.
+struct FleetPower {
+  double idle_kw = 0.0;      //!< [kW] IT draw with every GPU idle
+  double busy_kw = 0.0;      //!< [kW] IT draw with every GPU busy
+  double pue = 1.0;          //!< [-] facility power ÷ IT power, ≥ 1
+  double usd_per_kwh = 0.0;  //!< [USD/kWh]
+};
+
+//! The power a server template gives by itself: idle_power_kw, max_power_kw (every GPU busy at
+//! full activity), its PUE and electricity price.
+[[nodiscard]] FleetPower template_power(const OnPremNode& node);
+
 //! Identical on-prem nodes, installed per month. Nodes are bought in the month the count first
 //! rises (a cohort per purchase) and serve from that month; when the count falls, the oldest
 //! cohorts are retired first. Each month's utilization (and so its power draw) is served
-//! GPU-hours / installed GPU-hours; node.utilization is not used.
+//! GPU-hours / installed GPU-hours; node.utilization is not used. A node draws
+//! idle_kw + (busy_kw − idle_kw) × utilization, times PUE.
 struct OnPremFleet {
   OnPremNode node;
-  Eigen::VectorXd nodes;      //!< [nodes] installed in month m, one entry per projected month
-  double availability = 1.0;  //!< [0, 1] share of hours the nodes can serve work
-  bool refresh = true;        //!< buy a cohort again at the end of each depreciation life
+  Eigen::VectorXd nodes;            //!< [nodes] installed in month m, one entry per projected month
+  double availability = 1.0;        //!< [0, 1] share of hours the nodes can serve work
+  bool refresh = true;              //!< buy a cohort again at the end of each depreciation life
+  std::optional<FleetPower> power;  //!< nullopt: template_power(node)
 };
 
 //! A fleet of `n_nodes` installed from `purchase_month` on (none before) over `n_months`.
@@ -38,8 +54,9 @@ struct OnPremFleet {
 
 //! Monthly on-prem cost [USD per month], the nodes bought, and the demand served [GPU-h/month].
 struct OnPremMonthly {
-  Eigen::VectorXd capex_usd;  //!< servers + network share (cash or depreciation)
-  Eigen::VectorXd energy_usd;
+  Eigen::VectorXd capex_usd;   //!< servers + network share (cash or depreciation)
+  Eigen::VectorXd energy_usd;  //!< kwh × electricity price
+  Eigen::VectorXd kwh;         //!< [kWh] facility energy of the installed nodes
   Eigen::VectorXd colo_usd;
   Eigen::VectorXd staff_usd;
   Eigen::VectorXd total_usd;
@@ -52,7 +69,8 @@ struct OnPremMonthly {
 //! capex falls in its purchase month and, with refresh, every depreciation life after it.
 //! Accrual: a cohort is depreciated straight-line from its purchase month (for ever with
 //! refresh, else for one life), and a cohort retired early writes off its remaining book value
-//! in the month it leaves. nullopt when the node is invalid (see on_prem_cost_per_node_hour),
+//! in the month it leaves. nullopt when the node is invalid (see on_prem_cost_per_node_hour), the
+//! power is negative or not finite or its PUE below 1,
 //! availability is outside [0, 1], a demand or node count is negative or not finite, or the
 //! node series and the demand differ in length.
 [[nodiscard]] std::optional<OnPremMonthly> on_prem_monthly_cost(

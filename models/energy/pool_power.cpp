@@ -51,67 +51,72 @@ double series_mean(const std::vector<double>& hourly, double t0_s, double t1_s) 
   return sum / (t1_s - t0_s);
 }
 
-std::vector<PoolPower> resolve_pool_powers(const Scenario& sc) {
+PoolPower instance_power(const InstanceType& inst, double tdp_w, const EnergyInput& in,
+                         bool on_prem, const economics::OnPremNode* tmpl) {
   const EnergyData& data = builtin_energy_data();
   const PowerDefaults& d = data.defaults;
+  PoolPower pp;
+  pp.gpus_per_node = inst.gpus_per_node > 0 ? inst.gpus_per_node : 1;
+  const double gpn = pp.gpus_per_node;
+  const double activity = in.gpu_activity.value_or(d.gpu_activity);
+  pp.power_billed = on_prem;
+  if (on_prem && tmpl && !sets_power(in)) {
+    // NOTE: the on-prem cost model's own server powers, so billing and energy agree.
+    pp.idle_slot_w = tmpl->idle_power_kw * 1000.0 / gpn;
+    pp.busy_slot_w = (tmpl->idle_power_kw + activity * (tmpl->max_power_kw - tmpl->idle_power_kw)) *
+                     1000.0 / gpn;
+    pp.power_source = "the pool's on_prem server template (idle_power_kw, max_power_kw)";
+  } else {
+    const PowerCurve curve = in.power_curve.empty()
+                                 ? linear_curve(in.gpu_idle_fraction.value_or(d.gpu_idle_fraction))
+                                 : in.power_curve;
+    const double overhead_busy = in.node_overhead_w.value_or(d.node_overhead_busy_w_per_gpu * gpn);
+    const double overhead_idle = overhead_busy * d.node_overhead_idle_fraction;
+    pp.idle_slot_w = gpu_power_w(curve, tdp_w, 0.0) + overhead_idle / gpn;
+    pp.busy_slot_w = gpu_power_w(curve, tdp_w, activity) + overhead_busy / gpn;
+    pp.power_source = in.power_curve.empty()
+                          ? "GPU TDP on a linear idle-to-TDP curve plus node overhead"
+                          : "the scenario's power_curve plus node overhead";
+  }
+  const std::string region = in.region.value_or(inst.region);
+  const GridRegion* r = data.find_region(region);
+  if (in.g_co2e_per_kwh) {
+    pp.g_co2e_per_kwh = *in.g_co2e_per_kwh;
+    pp.grid_source = "the scenario's g_co2e_per_kwh";
+  } else if (r) {
+    pp.region = r->id;
+    pp.g_co2e_per_kwh = r->g_co2e_per_kwh;
+    pp.grid_source = r->source;
+  } else {
+    pp.g_co2e_per_kwh = d.default_g_co2e_per_kwh;
+    pp.grid_source = d.default_grid_source;
+  }
+  if (in.pue) {
+    pp.pue = *in.pue;
+  } else if (on_prem) {
+    pp.pue = tmpl ? tmpl->pue : economics::OnPremNode{}.pue;
+  } else {
+    pp.pue = r && r->pue ? *r->pue : d.pue_cloud;
+  }
+  pp.usd_per_kwh = in.usd_per_kwh.value_or(tmpl ? tmpl->electricity_usd_per_kwh : d.usd_per_kwh);
+  return pp;
+}
+
+std::vector<PoolPower> resolve_pool_powers(const Scenario& sc) {
   std::vector<PoolPower> out;
   for (const Pool& pool : sc.pools) {
-    const InstanceType& inst = sc.instance_of(pool);
     const EnergyInput* own = sc.energy.pool_input(pool.name);
     const EnergyInput in = merged(sc.energy.site, own);
-    PoolPower pp;
-    pp.gpus_per_node = inst.gpus_per_node > 0 ? inst.gpus_per_node : 1;
-    const double gpn = pp.gpus_per_node;
-    const double activity = in.gpu_activity.value_or(d.gpu_activity);
     const auto& tmpl = pool.econ.on_prem;
-    pp.power_billed = pool.pricing == Pricing::on_prem;
-    if (pool.pricing == Pricing::on_prem && tmpl && !sets_power(in)) {
-      // NOTE: the on-prem cost model's own server powers, so billing and energy agree.
-      pp.idle_slot_w = tmpl->idle_power_kw * 1000.0 / gpn;
-      pp.busy_slot_w =
-          (tmpl->idle_power_kw + activity * (tmpl->max_power_kw - tmpl->idle_power_kw)) * 1000.0 /
-          gpn;
-      pp.power_source = "the pool's on_prem server template (idle_power_kw, max_power_kw)";
-    } else {
-      const double tdp = tdp_of(sc, pool);
-      const PowerCurve curve =
-          in.power_curve.empty() ? linear_curve(in.gpu_idle_fraction.value_or(d.gpu_idle_fraction))
-                                 : in.power_curve;
-      const double overhead_busy =
-          in.node_overhead_w.value_or(d.node_overhead_busy_w_per_gpu * gpn);
-      const double overhead_idle = overhead_busy * d.node_overhead_idle_fraction;
-      pp.idle_slot_w = gpu_power_w(curve, tdp, 0.0) + overhead_idle / gpn;
-      pp.busy_slot_w = gpu_power_w(curve, tdp, activity) + overhead_busy / gpn;
-      pp.power_source = in.power_curve.empty()
-                            ? "GPU TDP on a linear idle-to-TDP curve plus node overhead"
-                            : "the scenario's power_curve plus node overhead";
-    }
+    PoolPower pp = instance_power(sc.instance_of(pool), tdp_of(sc, pool), in,
+                                  pool.pricing == Pricing::on_prem, tmpl ? &*tmpl : nullptr);
     const bool own_grid = own && (own->region || own->g_co2e_per_kwh);
-    const std::string region = in.region.value_or(inst.region);
-    const GridRegion* r = data.find_region(region);
-    if (in.g_co2e_per_kwh) {
-      pp.g_co2e_per_kwh = *in.g_co2e_per_kwh;
-      pp.grid_source = "the scenario's g_co2e_per_kwh";
-    } else if (!sc.energy.grid_series.empty() && !own_grid) {
+    if (!in.g_co2e_per_kwh && !sc.energy.grid_series.empty() && !own_grid) {
       pp.uses_grid_series = true;
+      pp.region.clear();
       pp.g_co2e_per_kwh = series_mean(sc.energy.grid_series, sc.warmup_s, sc.horizon_s);
       pp.grid_source = "the hourly series " + sc.energy.grid_series_file;
-    } else if (r) {
-      pp.region = r->id;
-      pp.g_co2e_per_kwh = r->g_co2e_per_kwh;
-      pp.grid_source = r->source;
-    } else {
-      pp.g_co2e_per_kwh = d.default_g_co2e_per_kwh;
-      pp.grid_source = d.default_grid_source;
     }
-    if (in.pue) {
-      pp.pue = *in.pue;
-    } else if (pool.pricing == Pricing::on_prem) {
-      pp.pue = tmpl ? tmpl->pue : economics::OnPremNode{}.pue;
-    } else {
-      pp.pue = r && r->pue ? *r->pue : d.pue_cloud;
-    }
-    pp.usd_per_kwh = in.usd_per_kwh.value_or(tmpl ? tmpl->electricity_usd_per_kwh : d.usd_per_kwh);
     out.push_back(std::move(pp));
   }
   return out;

@@ -400,11 +400,32 @@
     });
     const note = str(R, 'tco.cheapest_note');
     if (note) parts.push(el('p', {class: 'note'}, 'No option is marked the cheapest: ' + note + '.'));
+    const yearRows = [];
+    const mwh = v => (fin(v) ? number(v / 1000, 1) + ' MWh' : '–');
+    const tonnes = v => (fin(v) ? number(v, 1) + ' tCO2e' : '–');
+    for (const [name, o] of Object.entries(options)) {
+      for (const y of arr(o, 'energy.per_year').filter(GP.isObj)) {
+        yearRows.push(el('tr', {}, [GP.textTd(name), GP.numTd(num(y, 'year'), count(num(y, 'year')), ''), GP.numTd(num(y, 'usd'), money(num(y, 'usd')), 'USD'),
+          GP.numTd(num(y, 'kwh'), mwh(num(y, 'kwh')), 'kWh'), GP.numTd(num(y, 'tco2e'), tonnes(num(y, 'tco2e')), 'tCO2e'),
+          GP.numTd(num(y, 'embodied_tco2e'), tonnes(num(y, 'embodied_tco2e')), 'tCO2e')]));
+      }
+    }
+    const EA = obj(R, 'tco.energy_assumptions') || {};
     parts.push(GP.table({class: 'sortable', id: 'tco-table'}, 'Options compared', null,
       [GP.sortTh('Option'), GP.sortTh('On-prem nodes', true), GP.sortTh('Total cost', true), GP.sortTh('NPV', true), GP.sortTh('Break-even vs cloud', true), GP.sortTh('Stops keeping up', true), GP.sortTh('Burst / unserved', true)], rows,
       [el('p', {class: 'note'}, 'NPV: net present value of the monthly costs at the discount rate. Break-even: first month (from 0) at whose end the option\'s cumulative cost is at most the cloud\'s. ' +
         'On-prem nodes: the largest fleet and when it is bought (staged: in the month demand first needs each node). Stops keeping up: the first month (from 0) with demand the option leaves unserved; such an option is cheaper only because it does less, so it is never marked the cheapest and has no break-even.' +
         (isMonteCarlo ? ' Across replications: totals and NPV are means ± 95% CI half-width; on-prem nodes the mean fleet; break-even the median month (never when half or more never break even); an option serves the demand only if it does in every replication, and stops keeping up in the earliest month any replication falls short.' : ''))]));
+    if (yearRows.length) {
+      const onPrem = obj(EA, 'on_prem');
+      parts.push(GP.table({id: 'tco-energy-table'}, 'Energy and carbon per year', 'beside each option\'s cost',
+        ['Option', 'Year', 'Cost', 'Energy', 'Carbon', 'Embodied carbon'].map(h => el('th', {}, h)), yearRows,
+        [el('p', {class: 'note'}, 'Facility energy and location-based carbon from the power model of the energy section; on-prem power cost = these kWh × the electricity price' +
+          (onPrem ? ' (node ' + number(num(onPrem, 'node_idle_kw'), 2) + ' kW idle to ' + number(num(onPrem, 'node_busy_kw'), 2) + ' kW busy, PUE ' + number(num(onPrem, 'pue'), 2) +
+            ', ' + money(num(onPrem, 'usd_per_kwh')) + '/kWh, ' + number(num(onPrem, 'g_co2e_per_kwh'), 0) + ' gCO2e/kWh)' : '') +
+          '. Embodied: ' + number(num(EA, 'embodied_kgco2e_per_node'), 0) + ' kgCO2e per node over ' + number(num(EA, 'embodied_life_years'), 0) +
+          ' years, per node-hour used.')]));
+    }
     return GP.section('tco', 'TCO projection', parts);
   }
 

@@ -43,6 +43,33 @@ TEST_CASE("reports::csv") {
     CHECK(lines[3] == "7200,8,16,1,3,8");
   }
 
+  SUBCASE("facility power adds a power_kw column, and its band three more") {
+    json r = {{"timeseries",
+               {{"bin_s", 3600},
+                {"t_s", {0, 3600}},
+                {"busy_gpus", {10.5, 12}},
+                {"provisioned_gpus", {16, 16}},
+                {"queued_jobs", {0, 3}},
+                {"spend_usd", {2.5, 2.5}},
+                {"power_kw", {12.5, 14}}}}};
+    std::ostringstream out;
+    write_timeseries_csv(r, out);
+    auto lines = lines_of(out.str());
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] ==
+          "t_s,busy_gpus,provisioned_gpus,queued_jobs,spend_usd,cumulative_spend_usd,power_kw");
+    CHECK(lines[1] == "0,10.5,16,0,2.5,2.5,12.5");
+    r["bands"] = {{"power_kw", {{"p10", {12, 13}}, {"p50", {12.5, 14}}, {"p90", {13, 15}}}}};
+    std::ostringstream banded;
+    write_timeseries_csv(r, banded);
+    lines = lines_of(banded.str());
+    // the power band follows the three banded series of the engine (empty here); the second
+    // bin's power 14 kW sits after its cumulative spend 5, its band 13, 14, 15 last
+    CHECK(lines[0].ends_with(",power_kw_p10,power_kw_p50,power_kw_p90"));
+    CHECK(lines[2].starts_with("3600,12,16,3,2.5,5,14,"));
+    CHECK(lines[2].ends_with(",13,14,15"));
+  }
+
   SUBCASE("Monte Carlo bands add p10, p50 and p90 columns per banded series") {
     const json r = load_fixture("monte_carlo.json");
     std::ostringstream out;

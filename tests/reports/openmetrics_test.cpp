@@ -35,7 +35,8 @@ const json RUN = {{"scenario", "lab \"A\"\\b"},
                     {"busy_gpus", {10.5, 12, 0}},
                     {"provisioned_gpus", {16, 16, 0}},
                     {"queued_jobs", {0, 3, 1}},
-                    {"spend_usd", {2.5, 2.5, 3}}}}};
+                    {"spend_usd", {2.5, 2.5, 3}},
+                    {"power_kw", {12.5, 14, 0}}}}};
 
 }  // namespace
 
@@ -52,13 +53,18 @@ TEST_CASE("reports::openmetrics") {
       if (l.rfind("# TYPE ", 0) == 0) ++types[l];
       if (l[0] != '#') samples.push_back(l);
     }
-    // Why: OpenMetrics requires one descriptor per family; five families are written.
-    CHECK(types.size() == 5);
+    // Why: OpenMetrics requires one descriptor per family; six families are written.
+    CHECK(types.size() == 6);
     for (const auto& [line, count] : types) CHECK(count == 1);
     // Why: the first bin [0, 3600) is known at 3600 s, so it is stamped 1000 + 3600.
     CHECK(samples[0] == "gpuplan_busy_gpus" + labels + " 10.5 4600");
     // Why: spend is a counter: its running total 2.5, 5, 8 under the _total sample name.
-    CHECK(samples.back() == "gpuplan_spend_usd_total" + labels + " 8 11800");
+    CHECK(std::find(samples.begin(), samples.end(),
+                    "gpuplan_spend_usd_total" + labels + " 8 11800") != samples.end());
+    // Why: facility power is a gauge in watts: 12.5 kW in the first bin is 12,500 W.
+    CHECK(std::find(samples.begin(), samples.end(),
+                    "gpuplan_power_watts" + labels + " 12500 4600") != samples.end());
+    CHECK(std::find(lines.begin(), lines.end(), "# UNIT gpuplan_power_watts watts") != lines.end());
     const auto ratio_lines = std::count_if(samples.begin(), samples.end(), [](const auto& s) {
       return s.rfind("gpuplan_gpu_utilization_ratio", 0) == 0;
     });
@@ -75,13 +81,19 @@ TEST_CASE("reports::openmetrics") {
     mc["bands"] = {
         {"busy_gpus", {{"p10", {9, 11, 0}}, {"p50", {10, 12, 0}}, {"p90", {12, 13, 0}}}},
         {"queued_jobs", {{"p10", {0, 1, 0}}, {"p50", {0, 3, 1}}, {"p90", {1, 5, 2}}}},
-        {"cumulative_spend_usd", {{"p10", {2, 4, 6}}, {"p50", {2.5, 5, 8}}, {"p90", {3, 6, 9}}}}};
+        {"cumulative_spend_usd", {{"p10", {2, 4, 6}}, {"p50", {2.5, 5, 8}}, {"p90", {3, 6, 9}}}},
+        {"power_kw", {{"p10", {12, 13, 0}}, {"p50", {12.5, 14, 0}}, {"p90", {13, 15.5, 0}}}}};
     const std::string text = export_of(mc, 0);
     CHECK(text.find(R"(gpuplan_busy_gpus{scenario="mc",statistic="mean"} 10.5 3600)") !=
           std::string::npos);
     CHECK(text.find(R"(gpuplan_busy_gpus{scenario="mc",statistic="p90"} 13 7200)") !=
           std::string::npos);
     CHECK(text.find(R"(gpuplan_spend_usd_total{scenario="mc",statistic="p10"} 6 10800)") !=
+          std::string::npos);
+    // Why: the power band is in kW in result.json and in watts in the export.
+    CHECK(text.find(R"(gpuplan_power_watts{scenario="mc",statistic="p90"} 15500 7200)") !=
+          std::string::npos);
+    CHECK(text.find(R"(gpuplan_power_watts{scenario="mc",statistic="mean"} 12500 3600)") !=
           std::string::npos);
     // Why: a band the result lacks (provisioned GPUs have none) adds no series.
     CHECK(text.find(R"(gpuplan_provisioned_gpus{scenario="mc",statistic="p50"})") ==
@@ -123,7 +135,9 @@ TEST_CASE("reports::metrics_export") {
         ++queries;
       }
     }
-    CHECK(queries >= 5);
+    // Why: six panels, one of them facility power.
+    CHECK(queries >= 6);
+    CHECK(files[1].second.find("gpuplan_power_watts") != std::string::npos);
     CHECK(files[2].second.find("< 0.85") != std::string::npos);
   }
 }

@@ -56,6 +56,20 @@ assert dash["time"]["from"] < dash["time"]["to"], dash["time"]
 PY
   echo "$kind: $written samples in the TSDB, rules and dashboard checked"
 done
+# Facility power is exported as a gauge in watts: one series for a run, mean and p10/p50/p90 for a
+# Monte Carlo study, each with a sample per bin.
+bins=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["timeseries"]["t_s"]))' "$out/run/result.json")
+if [[ $(grep -c '^gpuplan_power_watts{' "$out/run/metrics.om") != "$bins" ]]; then
+  echo "promtool_check: run: expected $bins gpuplan_power_watts samples" >&2
+  exit 1
+fi
+for stat in mean p10 p50 p90; do
+  if [[ $(grep -c "^gpuplan_power_watts{.*statistic=\"$stat\"" "$out/mc/metrics.om") != "$bins" ]]; then
+    echo "promtool_check: mc: expected $bins gpuplan_power_watts samples with statistic=$stat" >&2
+    exit 1
+  fi
+done
+grep -q '^# UNIT gpuplan_power_watts watts$' "$out/run/metrics.om"
 # The run's first sample is stamped at the requested start plus one bin.
 first=$(grep -m1 '^gpuplan_busy_gpus' "$out/run/metrics.om" | awk '{print $3}')
 bin_s=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["timeseries"]["bin_s"]))' "$out/run/result.json")

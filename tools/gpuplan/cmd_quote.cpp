@@ -183,6 +183,8 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
       {"--p99", "/inference/p99_latency", "Inference: p99 latency target, e.g. 2s"},
       {"--top", "/options/top", "Rows shown per table (default 10)"},
       {"--seed", "/options/seed", "Random seed of the Monte Carlo and the engine check"},
+      {"--stale-after", "/options/stale_after_months",
+       "Flag prices dated more than this many months before the quote as stale (default 12)"},
   };
   for (const auto& vf : value_flags) {
     const std::string pointer = vf.pointer;

@@ -36,6 +36,25 @@ Eigen::VectorXd vec(std::initializer_list<double> v) {
 }  // namespace
 
 TEST_CASE("economics::on_prem_fleet" * doctest::test_suite("economics")) {
+  SUBCASE("a fleet's power follows the energy model's node powers, PUE and price when given") {
+    OnPremFleet f;
+    f.node = capex_only_node();
+    f.nodes = fixed_fleet_nodes(2.0, 2);
+    f.power = FleetPower{2.0, 10.0, 1.25, 0.1};
+    // month 0 half used, month 1 idle
+    const OnPremMonthly c = *on_prem_monthly_cost(f, vec({NODE_MONTH, 0}), CostBasis::cash);
+    // 2 nodes × (2 + (10 − 2) × 0.5) kW × 730 h × 1.25 = 10,950 kWh, at $0.10 = $1,095
+    CHECK(c.kwh[0] == doctest::Approx(10950));
+    CHECK(c.energy_usd[0] == doctest::Approx(1095));
+    // idle: 2 nodes × 2 kW × 730 h × 1.25 = 3,650 kWh
+    CHECK(c.kwh[1] == doctest::Approx(3650));
+    // without `power` the template's own figures price it: this node has no power at all
+    f.power.reset();
+    CHECK(on_prem_monthly_cost(f, vec({NODE_MONTH, 0}), CostBasis::cash)->kwh.sum() == 0);
+    // a PUE below 1 is refused
+    f.power = FleetPower{2.0, 10.0, 0.9, 0.1};
+    CHECK_FALSE(on_prem_monthly_cost(f, vec({NODE_MONTH, 0}), CostBasis::cash).has_value());
+  }
   SUBCASE("staged sizing buys whole nodes when demand first needs them and never sells") {
     const Eigen::VectorXd d =
         vec({NODE_MONTH, NODE_MONTH + 1, 2 * NODE_MONTH, 1.5 * NODE_MONTH, 3.2 * NODE_MONTH});
