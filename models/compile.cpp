@@ -8,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/fair_share.h"
 #include "sim/core/features.h"
 
 namespace gpuplan {
@@ -25,10 +26,14 @@ namespace {
 void compile_scheduler(const Scenario& sc, SchedulerSpec& out) {
   const SchedulerConfig& s = sc.scheduler;
   GPUPLAN_ENSURE(s.las_thresholds_gpu_s.size() < MAX_LAS_QUEUES);  // the loader enforces this
+  // fair_share shares between teams, at most MAX_FAIR_TEAMS (the loader enforces both)
+  GPUPLAN_ENSURE(s.queue != QueuePolicy::fair_share ||
+                 (!sc.teams.empty() && sc.teams.size() <= MAX_FAIR_TEAMS));
   out.las_n_thresholds = static_cast<uint32_t>(s.las_thresholds_gpu_s.size());
   for (uint32_t k = 0; k < out.las_n_thresholds; ++k)
     out.las_thresholds_gpu_s[k] = s.las_thresholds_gpu_s[k];
   out.las_promote_knob = s.las_promote_knob;
+  out.preemption_grace_s = s.preemption_grace_s;
   out.estimate_sigma = s.estimate_sigma;
   bool priorities = false;
   for (const JobClass& jc : sc.workload) priorities |= jc.priority != sc.workload[0].priority;
@@ -81,6 +86,8 @@ ModelView CompiledScenario::view() const {
   v.teams.team_cohort = const_span(team_cohort);
   v.teams.pool_flavor = const_span(pool_flavor);
   v.teams.quotas = const_span(team_quotas);
+  v.teams.weights = const_span(team_weights);
+  v.teams.flavor_gpus = const_span(flavor_gpus);
   v.features = model_features(v);
   return v;
 }
@@ -210,6 +217,9 @@ CompiledScenario compile(const Scenario& sc) {
   if (policy_preempts(v.queue) || v.sched.priority_preemption || !sc.teams.empty())
     v.extra_events += v.max_active_jobs;
   if (v.queue == QueuePolicy::las) v.extra_events += 2 * v.max_active_jobs;
+  // A preemption grace adds one live review (its end) per victim under any other policy.
+  if (v.queue != QueuePolicy::las && v.sched.preemption_grace_s > 0)
+    v.extra_events += v.max_active_jobs;
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

@@ -42,6 +42,8 @@ struct CompiledScenario {
   // Teams (models/compile_teams.h; all empty without teams).
   std::vector<uint32_t> class_team, team_cohort, pool_flavor;
   std::vector<TeamQuota> team_quotas;     //!< [team * n_flavors + flavor]
+  std::vector<double> team_weights;       //!< [team] fair-share weight
+  std::vector<double> flavor_gpus;        //!< [flavor] GPUs of the cluster of that type
   std::vector<std::string> team_names;    //!< parallel to the teams of ModelView::teams
   std::vector<std::string> flavor_names;  //!< GPU type of each flavor
 

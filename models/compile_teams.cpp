@@ -35,6 +35,11 @@ void compile_teams(const Scenario& sc, CompiledScenario& out) {
       out.team_quotas.push_back(q);
     }
   }
+  for (const Team& t : sc.teams) out.team_weights.push_back(t.weight);
+  out.flavor_gpus.assign(out.flavor_names.size(), 0.0);
+  for (size_t p = 0; p < out.pool_flavor.size(); ++p)
+    out.flavor_gpus[out.pool_flavor[p]] +=
+        double(out.pools[p].n_nodes) * out.pools[p].gpus_per_node;
   for (const JobClass& jc : sc.workload) out.class_team.push_back(jc.team);
   v.teams.n_teams = static_cast<uint32_t>(sc.teams.size());
   v.teams.n_flavors = static_cast<uint32_t>(out.flavor_names.size());

@@ -80,6 +80,13 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = get(root, "limits")) load_limits(*v, sc);
   if (const json* v = get(root, "topology")) load_topology(*v, sc);
   load_teams(get(root, "teams"), sc);  // before recommend: SLOs may name per-team metrics
+  if (sc.scheduler.queue == QueuePolicy::fair_share && sc.teams.empty()) {
+    const json* sched = get(root, "scheduler");
+    d_.error(sched && get(*sched, "policy") ? "/scheduler/policy" : "/scheduler/queue",
+             DiagCode::out_of_range,
+             "\"fair_share\" shares the cluster between teams; add a \"teams\" section with each "
+             "class's \"team\" (docs/teams.md), or choose another policy");
+  }
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
   load_failures(get(root, "failures"), sc);
   if (const json* v = get(root, "energy")) load_energy(*v, sc);
@@ -90,9 +97,9 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
 
 void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (!object(o, "/scheduler")) return;
-  check_keys(
-      o, "/scheduler",
-      {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption", "reclaim"});
+  check_keys(o, "/scheduler",
+             {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption",
+              "reclaim", "preemption_grace"});
   SchedulerConfig& s = sc.scheduler;
   if (const json* v = get(o, "queue")) {
     if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/queue")) s.queue = *q;
@@ -109,6 +116,8 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
     s.estimate_sigma = number(*v, "/scheduler/estimate_error", 0, 5).value_or(0);
   if (const json* v = get(o, "priority_preemption"))
     s.priority_preemption = boolean(*v, "/scheduler/priority_preemption").value_or(true);
+  if (const json* v = get(o, "preemption_grace"))
+    s.preemption_grace_s = duration(*v, "/scheduler/preemption_grace", false).value_or(0);
   if (const json* v = get(o, "las")) load_las(*v, s);
   if (const json* v = get(o, "reclaim")) {
     if (auto r = enumerator<ReclaimPolicy>(*v, "/scheduler/reclaim")) s.reclaim = *r;

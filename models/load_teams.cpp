@@ -70,6 +70,17 @@ void Loader::load_team_quota(const json& o, const std::string& p,
   }
 }
 
+void Loader::load_team_weight(const json& v, const std::string& p, Team& team) {
+  const std::optional<double> w = number(v, p, 0, 1e6);
+  if (!w) return;
+  if (!(*w > 0)) {
+    d_.error(p, DiagCode::out_of_range,
+             "a team's weight is its share under fair_share and must be above 0, e.g. 1");
+    return;
+  }
+  team.weight = *w;
+}
+
 void Loader::load_teams(const json* v, Scenario& sc) {
   std::vector<std::string> flavors;  // distinct GPU types of the pools, in pool order
   for (const Pool& pool : sc.pools)
@@ -88,7 +99,7 @@ void Loader::load_teams(const json* v, Scenario& sc) {
         const std::string p = child("/teams", i);
         const json& o = (*v)[i];
         if (!object(o, p)) continue;
-        check_keys(o, p, {"name", "description", "cohort", "quota"});
+        check_keys(o, p, {"name", "description", "cohort", "quota", "weight"});
         Team team;
         if (const json* n = need(o, p, "name", "names the team in results, e.g. \"research\"")) {
           if (auto s = name(*n, p + "/name")) {
@@ -101,6 +112,7 @@ void Loader::load_teams(const json* v, Scenario& sc) {
         }
         if (const json* c = get(o, "cohort")) team.cohort = name(*c, p + "/cohort").value_or("");
         if (const json* q = get(o, "quota")) load_team_quota(*q, p + "/quota", flavors, team);
+        if (const json* w = get(o, "weight")) load_team_weight(*w, p + "/weight", team);
         names.push_back(team.name);
         sc.teams.push_back(std::move(team));
       }

@@ -125,6 +125,8 @@ class Loader : public FieldReader {
                    std::optional<uint64_t> count, Pool& pool);
   // load_teams.cpp
   void load_teams(const json* v, Scenario& sc);
+  //! `teams[].weight`: a number above 0 (fair_share), else a diagnostic at `p`.
+  void load_team_weight(const json& v, const std::string& p, Team& team);
   void load_team_quota(const json& o, const std::string& p, const std::vector<std::string>& flavors,
                        Team& team);
   // load_energy.cpp

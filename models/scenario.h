@@ -202,6 +202,7 @@ struct Team {
   std::string name;
   std::string cohort;                  //!< "" = none: it neither borrows nor lends
   std::vector<TeamFlavorQuota> quota;  //!< flavors it names, in file order (others: nominal 0)
+  double weight = 1;                   //!< `weight`: its share under fair_share, > 0
 };
 
 //! Scheduler options.
@@ -213,6 +214,7 @@ struct SchedulerConfig {
   double las_promote_knob = 0;      //!< `las.promote_knob`: starvation guard, 0 = off
   double estimate_sigma = 0;        //!< `estimate_error`: sigma of the lognormal factor
   bool priority_preemption = true;  //!< `priority_preemption`: higher classes preempt lower
+  double preemption_grace_s = 0;    //!< [s] `preemption_grace`: victims run this long, then stop
   ReclaimPolicy reclaim = ReclaimPolicy::any;  //!< `reclaim`: whom a team under quota preempts
 };
 

@@ -336,6 +336,7 @@ json scheduler_json(const SchedulerConfig& s) {
   }
   if (s.estimate_sigma > 0) j["estimate_error"] = s.estimate_sigma;
   if (!s.priority_preemption) j["priority_preemption"] = false;
+  if (s.preemption_grace_s > 0) j["preemption_grace"] = s.preemption_grace_s;
   if (s.reclaim != ReclaimPolicy::any) j["reclaim"] = name(s.reclaim);
   return j;
 }
@@ -467,6 +468,7 @@ json teams_json(const std::vector<Team>& teams) {
     }
     json j = {{"name", t.name}, {"quota", quota}};
     if (!t.cohort.empty()) j["cohort"] = t.cohort;
+    if (t.weight != 1) j["weight"] = t.weight;
     out.push_back(j);
   }
   return out;

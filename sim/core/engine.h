@@ -7,6 +7,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/elastic.h"
 #include "sim/core/failures.h"
+#include "sim/core/fair_share.h"
 #include "sim/core/preemption.h"
 #include "sim/core/purchases.h"
 #include "sim/core/queue_policy.h"
@@ -104,6 +105,7 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   s.pool_busy_gpus[pool] += j.gpus;
   s.totals.jobs_started += 1;
   if (!rated || !schedule_finish(s, slot)) saturate(s, SaturationCause::event_overflow);
+  schedule_demotion(m, s, slot);  // LAS: only when it comes before the finish
   return true;
 }
 
@@ -135,6 +137,10 @@ struct TryStart {
 
 //! Starts queued jobs per the queue policy, once per instant, with the state after all events.
 GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
+  if (m.queue == QueuePolicy::fair_share) {  // teams by weighted share (sim/core/fair_share.h)
+    schedule_fair_share(m, s, TryStart{m, s}, RANKED_WINDOW);
+    return;
+  }
   if (m.sched.ranked) {  // SJF, SRTF, LAS, class priorities (sim/core/queue_policy.h)
     schedule_ranked(m, s, TryStart{m, s});
     return;
@@ -158,6 +164,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
     case QueuePolicy::sjf:
     case QueuePolicy::srtf:
     case QueuePolicy::las:
+    case QueuePolicy::fair_share:
       return;  // always ranked (models/compile.cpp sets m.sched.ranked)
   }
 }

@@ -48,6 +48,7 @@ namespace gpuplan {
   switch (m.queue) {
     case QueuePolicy::fifo:
     case QueuePolicy::backfill:
+    case QueuePolicy::fair_share:  // within a team: submission order
       return 0;
     case QueuePolicy::sjf:
       return s.policy.jobs[slot].declared_s;
@@ -171,20 +172,36 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
   pj.declared_s = j.work * factor;
   pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
   pj.since = s.now;
+  pj.stop_at = NEVER;
   pj.review_gen += 1;  // a review left by the slot's previous job is stale
   if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
+//! True when the finish time of the running job in `slot` may still move (a gang sharing
+//! uplinks is re-rated when its neighbours start and end: sim/core/network.h).
+[[nodiscard]] GPUPLAN_HD inline bool finish_may_move(const ModelView& m, const ReplicaState& s,
+                                                     uint32_t slot) {
+  return m.net.n_levels > 0 && s.net.jobs[slot].list_pos != NONE;
+}
+
+//! Under LAS, schedules the next demotion of the job in `slot`, which has just started a run
+//! with its finish set: only when it reaches its next threshold before it ends (a review after
+//! the end would find nothing to do, yet wake a scheduling pass), unless its finish may move.
+//! Any earlier review of the slot goes stale.
+GPUPLAN_HD inline void schedule_demotion(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (m.queue != QueuePolicy::las) return;
+  const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
+  const SimTime t = k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER;
+  set_review(m, s, slot, t < s.jobs[slot].finish || finish_may_move(m, s, slot) ? t : NEVER);
+}
+
 //! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
-//! starvation) and, under LAS, schedules its next demotion.
+//! starvation); the caller schedules its LAS demotion once its finish is known.
 GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!m.sched.ranked) return;
   PolicyJob& pj = s.policy.jobs[slot];
   pj.las_wait_s += s.now - pj.since;
   pj.since = s.now;
-  if (m.queue != QueuePolicy::las) return;
-  const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
-  set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
 }
 
 //! Puts the just-preempted job in `slot` back into the queue: in submission order for plain
@@ -199,6 +216,8 @@ GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, ui
   pj.run_s += ran;
   pj.las_run_s += ran;
   pj.since = s.now;
+  pj.stop_at = NEVER;
+  pj.review_gen += 1;  // a pending end of grace is stale (a failure may end the run first)
   if (m.queue == QueuePolicy::las) set_review(m, s, slot, las_promotion(m, s, slot));
   if (!s.policy.deferring) return insert_ranked(m, s, slot);
   s.policy.deferred[s.policy.n_deferred++] = slot;

@@ -40,38 +40,86 @@ inline constexpr uint32_t RANKED_ROUNDS = 64;
   return false;
 }
 
-//! Preempts the running job in `slot` for the scheduler: no warning, counted per class.
-GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, uint32_t slot) {
+//! Ends the run of the job in `slot` for the scheduler now, counted per class; `notice` [s] as
+//! interrupt_run's (0: no final checkpoint).
+GPUPLAN_HD inline void scheduler_stop(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                      double notice) {
   if (in_window(m, s.now)) {
     ClassRunTotals& c = s.runs.classes[s.jobs[slot].class_idx];
     c.preemptions += 1;
     c.scheduler_preemptions += 1;
   }
-  interrupt_run(m, s, slot, 0.0);
+  interrupt_run(m, s, slot, notice);
+}
+
+//! True when the running job in `slot` is in its preemption grace: its GPUs come free at stop_at.
+[[nodiscard]] GPUPLAN_HD inline bool stopping(const ModelView& m, const ReplicaState& s,
+                                              uint32_t slot) {
+  return m.sched.preemption_grace_s > 0 && s.policy.jobs[slot].stop_at < NEVER;
+}
+
+//! Preempts the running job in `slot` for the scheduler: stopped now without a warning, or, with
+//! a preemption grace, left running until the grace ends (its policy_review then stops it).
+GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (!(m.sched.preemption_grace_s > 0)) {
+    scheduler_stop(m, s, slot, 0.0);
+    return;
+  }
+  PolicyJob& pj = s.policy.jobs[slot];
+  pj.stop_at = s.now + m.sched.preemption_grace_s;
+  set_review(m, s, slot, pj.stop_at);  // its LAS demotion, if any, goes stale
+}
+
+//! Stops the job in `slot` at the end of its preemption grace. A class that checkpoints and
+//! whose write fits in the grace computed until the last `checkpoint_s` of it and saves then
+//! (interrupt_run's final checkpoint); any other loses the work since its last checkpoint.
+GPUPLAN_HD inline void stop_after_grace(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  const ClassRunSpec& cr = m.class_runs[s.jobs[slot].class_idx];
+  const bool saves = cr.checkpoints && m.sched.preemption_grace_s >= cr.checkpoint_s;
+  scheduler_stop(m, s, slot, saves ? cr.checkpoint_s : 0.0);
+}
+
+//! [GPUs] on node n held by jobs in their preemption grace (free when it ends).
+[[nodiscard]] GPUPLAN_HD inline uint32_t draining_gpus(const ModelView& m, const ReplicaState& s,
+                                                       uint32_t n) {
+  if (!(m.sched.preemption_grace_s > 0)) return 0;
+  uint32_t gpus = 0;
+  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+    const Job& r = s.jobs[v];
+    if (r.phase != JobPhase::running || !stopping(m, s, v) || !runs_on(m, s, v, n)) continue;
+    gpus += r.n_nodes == 1 ? r.gpus : m.pools[r.pool].gpus_per_node;
+  }
+  return gpus;
 }
 
 //! Preempts, worst first, running jobs that the queued job in `slot` outranks on node n until n
-//! has `gpus` free GPUs.
+//! has `gpus` GPUs free or coming free at the end of a preemption grace.
 GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t slot, uint32_t n,
                                   uint32_t gpus) {
-  while (s.node_free[n] < gpus) {
+  uint32_t draining = draining_gpus(m, s, n);
+  while (s.node_free[n] + draining < gpus) {
     uint32_t victim = NONE;
     for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-      if (s.jobs[v].phase != JobPhase::running || !runs_on(m, s, v, n) || !outranks(m, s, slot, v))
+      if (s.jobs[v].phase != JobPhase::running || !runs_on(m, s, v, n) || stopping(m, s, v) ||
+          !outranks(m, s, slot, v))
         continue;
       if (victim == NONE || worse_victim(m, s, v, victim)) victim = v;
     }
     if (victim == NONE) return;  // cannot happen: the caller counted these GPUs
+    const Job& r = s.jobs[victim];
+    const uint32_t held = r.n_nodes == 1 ? r.gpus : m.pools[r.pool].gpus_per_node;
     scheduler_preempt(m, s, victim);
+    if (stopping(m, s, victim)) draining += held;  // in its grace: its GPUs come free later
   }
 }
 
-//! Nodes of `pool` with every GPU free.
-[[nodiscard]] GPUPLAN_HD inline uint32_t whole_free_nodes_in(const ReplicaState& s,
+//! Nodes of `pool` with every GPU free (or coming free at the end of a preemption grace).
+[[nodiscard]] GPUPLAN_HD inline uint32_t whole_free_nodes_in(const ModelView& m,
+                                                             const ReplicaState& s,
                                                              const PoolSpec& pool) {
   uint32_t n_free = 0;
   for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n)
-    n_free += s.node_free[n] == pool.gpus_per_node;
+    n_free += s.node_free[n] + draining_gpus(m, s, n) == pool.gpus_per_node;
   return n_free;
 }
 
@@ -87,7 +135,7 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   bool any = false;
   for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
     const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || !outranks(m, s, slot, v)) continue;
+    if (r.phase != JobPhase::running || !(stopping(m, s, v) || outranks(m, s, slot, v))) continue;
     any = true;
     const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
     const uint32_t gpn = m.pools[r.pool].gpus_per_node;
@@ -117,7 +165,7 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
     }
     if (free + clearable < need) continue;
     // NOTE: clearing a node preempts whole gangs, which may free later nodes too: count again.
-    for (uint32_t n = pool.first_node; n < end && whole_free_nodes_in(s, pool) < need; ++n) {
+    for (uint32_t n = pool.first_node; n < end && whole_free_nodes_in(m, s, pool) < need; ++n) {
       if (can[n] != gpn || s.node_free[n] == gpn) continue;
       clear_node(m, s, slot, n, gpn);
     }
@@ -134,8 +182,11 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
   PolicyJob& pj = s.policy.jobs[slot];
   if (gen != pj.review_gen) return;
   if (s.jobs[slot].phase == JobPhase::running) {
-    const uint32_t k = las_queue(m, s, slot);
-    set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
+    if (stopping(m, s, slot)) {
+      stop_after_grace(m, s, slot);
+    } else {
+      schedule_demotion(m, s, slot);
+    }
     return;
   }
   if (s.jobs[slot].phase != JobPhase::queued) return;

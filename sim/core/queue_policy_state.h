@@ -13,6 +13,7 @@ struct PolicyJob {
   double las_run_s;     //!< [s] wall time of its finished runs since its last LAS promotion
   double las_wait_s;    //!< [s] time queued since its last LAS promotion, current wait excluded
   SimTime since;        //!< [s] start of its current run or wait
+  SimTime stop_at;      //!< [s] end of the preemption grace it is running in (NEVER: none)
   uint32_t review_gen;  //!< a policy_review event for this slot with another gen is stale
 };
 

@@ -19,6 +19,9 @@ struct SchedulerSpec {
   double las_promote_knob = 0;
   //! Sigma of ln(declared / true duration) for SJF/SRTF (median factor 1); 0 = exact estimates.
   double estimate_sigma = 0;
+  //! [s] a job the queue policy or a priority preempts keeps running (and holding its GPUs) this
+  //! long before it is stopped, and may write a final checkpoint in it; 0 = stopped at once.
+  double preemption_grace_s = 0;
   //! A queued job may preempt running jobs of a lower class priority.
   bool priority_preemption = false;
   //! The queue is kept in rank order (any policy but plain fifo/backfill, or class priorities).

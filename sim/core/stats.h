@@ -6,6 +6,66 @@
 
 namespace gpuplan {
 
+//! One piece of an interval that lies in a single time bin.
+struct BinSegment {
+  uint32_t bin;  //!< time bin index
+  double dt;     //!< [s] length of the piece
+};
+
+//! Position of a walk over the time bins of an interval (bin_walk, next_bin_segment).
+struct BinWalk {
+  double now;    //!< [s] start of the part not walked yet
+  double end;    //!< [s] end of the interval, clipped to the horizon
+  uint32_t bin;  //!< bin holding `now`, or the one before at an exact edge
+};
+
+//! Starts a walk over the time bins [0, horizon) of the interval [from, to).
+[[nodiscard]] GPUPLAN_HD inline BinWalk bin_walk(const ModelView& m, SimTime from, SimTime to) {
+  return BinWalk{from, to < m.horizon ? to : m.horizon, static_cast<uint32_t>(from / m.bin_width)};
+}
+
+//! Sets `g` to the walk's next piece in one bin and moves past it; false when none is left.
+//! The last bin ends at the horizon.
+[[nodiscard]] GPUPLAN_HD inline bool next_bin_segment(const ModelView& m, BinWalk& w,
+                                                      BinSegment& g) {
+  while (w.now < w.end && w.bin < m.n_bins) {
+    const double bin_end = (w.bin + 1 == m.n_bins) ? m.horizon : (w.bin + 1) * m.bin_width;
+    if (bin_end <= w.now) {  // NOTE: now / width can round down at an exact bin edge
+      ++w.bin;
+      continue;
+    }
+    const double seg_end = w.end < bin_end ? w.end : bin_end;
+    g = BinSegment{w.bin, seg_end - w.now};
+    w.now = seg_end;
+    if (w.now == bin_end) ++w.bin;
+    return true;
+  }
+  return false;
+}
+
+//! Integrates each team's held and borrowed GPUs from s.now to t: window totals and time bins.
+GPUPLAN_HD inline void advance_teams(const ModelView& m, ReplicaState& s, SimTime t) {
+  if (!teams_on(m) || t <= s.now) return;
+  const uint32_t nf = m.teams.n_flavors;
+  const double lo = s.now > m.warmup ? s.now : m.warmup;
+  const double hi = t < m.horizon ? t : m.horizon;
+  const double dt = hi > lo ? hi - lo : 0;
+  for (uint32_t k = 0; k < m.teams.n_teams; ++k) {
+    uint32_t held = 0, borrowed = 0;
+    for (uint32_t r = 0; r < nf; ++r) {
+      const uint32_t u = s.teams.usage[k * nf + r], n = quota_of(m, k, r).nominal;
+      held += u;
+      borrowed += u > n ? u - n : 0;
+    }
+    if (held == 0) continue;
+    s.teams.totals[k].used_gpu_s += held * dt;
+    s.teams.totals[k].borrowed_gpu_s += borrowed * dt;
+    BinSegment g;
+    for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);)
+      s.teams.bin_gpu_s[k * m.n_bins + g.bin] += held * g.dt;
+  }
+}
+
 //! Integrates the piecewise-constant state from s.now to t (time bins, window totals, per pool).
 GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t) {
   if (t <= s.now) return;
@@ -36,24 +96,12 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
     }
   }
   if (in_window) accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend
-  // Time bins over [0, horizon).
-  const double end = t < m.horizon ? t : m.horizon;
-  double now = s.now;
-  uint32_t b = static_cast<uint32_t>(now / m.bin_width);
-  while (now < end && b < m.n_bins) {
-    const double bin_end = (b + 1 == m.n_bins) ? m.horizon : (b + 1) * m.bin_width;
-    if (bin_end <= now) {  // NOTE: now / width can round down at an exact bin edge
-      ++b;
-      continue;
-    }
-    const double seg_end = end < bin_end ? end : bin_end;
-    const double seg = seg_end - now;
-    s.bin_busy_gpu_s[b] += s.busy_gpus * seg;
-    s.bin_queued_job_s[b] += s.queue_len * seg;
-    s.bin_spend_usd[b] += rate * seg;
-    s.bin_provisioned_gpu_s[b] += gpus * seg;
-    now = seg_end;
-    if (now == bin_end) ++b;
+  BinSegment g;
+  for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);) {
+    s.bin_busy_gpu_s[g.bin] += s.busy_gpus * g.dt;
+    s.bin_queued_job_s[g.bin] += s.queue_len * g.dt;
+    s.bin_spend_usd[g.bin] += rate * g.dt;
+    s.bin_provisioned_gpu_s[g.bin] += gpus * g.dt;
   }
   advance_teams(m, s, t);
   s.now = t;

@@ -132,41 +132,6 @@ GPUPLAN_HD inline void note_team_release(const ModelView& m, ReplicaState& s, ui
   s.teams.usage[team_of(m, s, slot) * m.teams.n_flavors + m.teams.pool_flavor[j.pool]] -= j.gpus;
 }
 
-//! Integrates each team's held and borrowed GPUs from s.now to t: window totals and time bins.
-GPUPLAN_HD inline void advance_teams(const ModelView& m, ReplicaState& s, SimTime t) {
-  if (!teams_on(m) || t <= s.now) return;
-  const uint32_t nf = m.teams.n_flavors;
-  const double lo = s.now > m.warmup ? s.now : m.warmup;
-  const double hi = t < m.horizon ? t : m.horizon;
-  const double dt = hi > lo ? hi - lo : 0;
-  const double end = t < m.horizon ? t : m.horizon;
-  for (uint32_t k = 0; k < m.teams.n_teams; ++k) {
-    uint32_t held = 0, borrowed = 0;
-    for (uint32_t r = 0; r < nf; ++r) {
-      const uint32_t u = s.teams.usage[k * nf + r], n = quota_of(m, k, r).nominal;
-      held += u;
-      borrowed += u > n ? u - n : 0;
-    }
-    if (held == 0) continue;
-    s.teams.totals[k].used_gpu_s += held * dt;
-    s.teams.totals[k].borrowed_gpu_s += borrowed * dt;
-    // Time bins over [0, horizon), as advance_to's.
-    double now = s.now;
-    uint32_t b = static_cast<uint32_t>(now / m.bin_width);
-    while (now < end && b < m.n_bins) {
-      const double bin_end = (b + 1 == m.n_bins) ? m.horizon : (b + 1) * m.bin_width;
-      if (bin_end <= now) {  // NOTE: now / width can round down at an exact bin edge
-        ++b;
-        continue;
-      }
-      const double seg_end = end < bin_end ? end : bin_end;
-      s.teams.bin_gpu_s[k * m.n_bins + b] += held * (seg_end - now);
-      now = seg_end;
-      if (now == bin_end) ++b;
-    }
-  }
-}
-
 //! Resets every team's usage, totals and time bins (at replica start).
 GPUPLAN_HD inline void init_teams(ReplicaState& s) {
   for (uint32_t i = 0; i < s.teams.usage.size; ++i) s.teams.usage[i] = 0;

@@ -31,6 +31,8 @@ struct TeamView {
                                      //!< borrows
   span<const uint32_t> pool_flavor;  //!< [n_pools] flavor (GPU type) of each pool
   span<const TeamQuota> quotas;      //!< [n_teams * n_flavors] by team, then flavor
+  span<const double> weights;        //!< [n_teams] fair-share weight, > 0
+  span<const double> flavor_gpus;    //!< [n_flavors] GPUs of the cluster of each flavor
   uint32_t n_teams = 0;
   uint32_t n_flavors = 0;
   ReclaimPolicy reclaim = ReclaimPolicy::any;

@@ -20,6 +20,9 @@ enum class QueuePolicy : uint8_t {
              //!< preemption by the policy)
   srtf,      //!< shortest declared remaining time first; a shorter queued job preempts
   las,       //!< Tiresias 2D-LAS: least attained GPU-time queues, preemption between queues
+  //! weighted fair share across teams: lowest weighted dominant share first, FIFO within a
+  //! team, no preemption (sim/core/fair_share.h)
+  fair_share,
 };
 
 //! Where a job's GPUs are taken from.

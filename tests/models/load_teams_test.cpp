@@ -113,6 +113,28 @@ TEST_CASE("load::teams") {
     CHECK(none.at("/workload/0/team").message.find("unknown team \"prod\"") != std::string::npos);
   }
 
+  SUBCASE("a team weight is read; zero and negative weights are refused at their pointer") {
+    const auto ok = load(R"([{"name": "prod", "weight": 2.5}, {"name": "research"}])");
+    REQUIRE(ok.sc);
+    // the weight as written, and the default 1 where none is given
+    CHECK(ok.sc->teams[0].weight == 2.5);
+    CHECK(ok.sc->teams[1].weight == 1.0);
+    const auto bad = load(R"([{"name": "prod", "weight": -1},
+    {"name": "research", "weight": 0}])");
+    CHECK_FALSE(bad.sc);
+    // -1 is outside [0, 1e6]; 0 is inside it but not above 0 (line 12 and 13 of the file)
+    CHECK(bad.at("/teams/0/weight").line == 12);
+    CHECK(bad.at("/teams/1/weight").line == 13);
+    CHECK(bad.at("/teams/1/weight").message.find("must be above 0") != std::string::npos);
+  }
+
+  SUBCASE("fair_share without teams is refused at the key that chose it") {
+    const auto r =
+        gpuplan_models_test::load_text(scenario("", ""), ".", {"scheduler.policy=fair_share"});
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/scheduler/policy").message.find("add a \"teams\" section") != std::string::npos);
+  }
+
   SUBCASE("reclaim is a closed set with a suggestion") {
     const auto r = load(TWO_TEAMS, "prod", {"scheduler.reclaim=nevr"});
     CHECK_FALSE(r.sc);

@@ -80,6 +80,17 @@ TEST_CASE("tools::teams") {
     CHECK(warnings.find("add up to 24 GPUs, more than the cluster's 16") != std::string::npos);
   }
 
+  SUBCASE("a negative team weight is a file:line error, exit 2, nothing written") {
+    const fs::path file = tmp / "bad_weight.json";
+    std::ofstream(file) << scenario(R"([{"name": "a", "weight": -2},
+                                        {"name": "b"}])");
+    const fs::path out = tmp / "bad_weight_out";
+    const CliRun run = gpuplan("run " + file.string() + " --out " + out.string());
+    CHECK(run.status == 2);
+    CHECK(run.output.find("bad_weight.json:6: /teams/0/weight:") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  }
+
   SUBCASE("an unknown team and a negative quota are file:line errors, exit 2, nothing written") {
     const fs::path file = tmp / "bad.json";
     std::ofstream(file) << scenario(R"([{"name": "alpha", "quota": {"A100-80GB": -4}},
