@@ -39,7 +39,8 @@ GPUPLAN_ENUM_NAMES(TopologyKind, "topology kind", "none", "single_switch", "two_
 GPUPLAN_ENUM_NAMES(CustomVertexKind, "vertex kind", "host", "switch", "node_switch", "controller");
 GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
-GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las");
+GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las",
+                   "fifo_perf", "max_min_fairness_perf");
 GPUPLAN_ENUM_NAMES(Placement, "placement", "best_fit", "pack", "spread", "topology_aware");
 GPUPLAN_ENUM_NAMES(ReclaimPolicy, "reclaim policy", "any", "lower_priority", "never");
 GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",

@@ -7,6 +7,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/job_runs.h"
 #include "sim/core/rng.h"
+#include "sim/core/type_aware.h"
 
 namespace gpuplan {
 
@@ -48,6 +49,7 @@ namespace gpuplan {
   switch (m.queue) {
     case QueuePolicy::fifo:
     case QueuePolicy::backfill:
+    case QueuePolicy::fifo_perf:
       return 0;
     case QueuePolicy::sjf:
       return s.policy.jobs[slot].declared_s;
@@ -58,6 +60,8 @@ namespace gpuplan {
     }
     case QueuePolicy::las:
       return double(las_queue(m, s, slot));
+    case QueuePolicy::max_min_fairness_perf:
+      return fair_service(s, slot);
   }
   return 0;
 }
@@ -83,7 +87,8 @@ namespace gpuplan {
 
 //! True when the queued job in slot a may preempt the running job in slot b: a higher class
 //! priority (with priority preemption on), or the same priority and a strictly better key under
-//! a preemptive policy (a shorter remaining time; a higher LAS queue).
+//! a preemptive policy (a shorter remaining time; a higher LAS queue; less normalized service,
+//! at the end of the running job's round under max_min_fairness_perf).
 [[nodiscard]] GPUPLAN_HD inline bool outranks(const ModelView& m, const ReplicaState& s, uint32_t a,
                                               uint32_t b) {
   const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
@@ -91,6 +96,7 @@ namespace gpuplan {
   // NOTE: across teams only a borrowing team's jobs may go (sim/core/team_quota.h).
   if (!team_preemptable(m, s, a, b)) return false;
   if (pa != pb) return m.sched.priority_preemption && pa > pb;
+  if (m.queue == QueuePolicy::max_min_fairness_perf && !round_ends(s, b)) return false;
   return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
 }
 
@@ -170,18 +176,27 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
   }
   pj.declared_s = j.work * factor;
   pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
+  pj.fair_s = pj.fair_rate = 0;
+  pj.lease_end = pj.moved_check = NEVER;
   pj.since = s.now;
   pj.review_gen += 1;  // a review left by the slot's previous job is stale
   if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
 //! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
-//! starvation) and, under LAS, schedules its next demotion.
+//! starvation) and, under LAS, schedules its next demotion; under max_min_fairness_perf, the end
+//! of its first round.
 GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!m.sched.ranked) return;
   PolicyJob& pj = s.policy.jobs[slot];
   pj.las_wait_s += s.now - pj.since;
   pj.since = s.now;
+  if (m.queue == QueuePolicy::max_min_fairness_perf) {
+    pj.fair_rate = fair_rate(m, s, slot, s.jobs[slot].pool);
+    pj.lease_end = NEVER;
+    set_review(m, s, slot, next_round_end(m, s.now));
+    return;
+  }
   if (m.queue != QueuePolicy::las) return;
   const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
   set_review(m, s, slot, k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER);
@@ -198,8 +213,10 @@ GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, ui
   const double ran = s.now - pj.since;
   pj.run_s += ran;
   pj.las_run_s += ran;
+  pj.fair_s += ran * pj.fair_rate;
   pj.since = s.now;
   if (m.queue == QueuePolicy::las) set_review(m, s, slot, las_promotion(m, s, slot));
+  if (m.queue == QueuePolicy::max_min_fairness_perf) set_review(m, s, slot, NEVER);
   if (!s.policy.deferring) return insert_ranked(m, s, slot);
   s.policy.deferred[s.policy.n_deferred++] = slot;
   return true;

@@ -20,6 +20,10 @@ enum class QueuePolicy : uint8_t {
              //!< preemption by the policy)
   srtf,      //!< shortest declared remaining time first; a shorter queued job preempts
   las,       //!< Tiresias 2D-LAS: least attained GPU-time queues, preemption between queues
+  // GPU-type-aware policies (Gavel, Narayanan et al. OSDI'20; sim/core/type_aware.h)
+  fifo_perf,  //!< strict FIFO; each job starts on the fastest GPU type for its class with room
+  max_min_fairness_perf,  //!< least normalized attained service first, fastest type with room,
+                          //!< preemption at the end of a job's round
 };
 
 //! Where a job's GPUs are taken from.
