@@ -93,7 +93,7 @@ TEST_CASE("load::throughputs") {
     if (!gpuplan_test_data::data_file("gavel_simulation_throughputs.json", "load::throughputs"))
       return;
     const auto r = gpuplan_models_test::load_text(
-        scenario(R"("reference_gpu": "V100-16GB", "gavel_job_type": "ResNet-50 (batch size 64)")",
+        scenario(R"j("reference_gpu": "V100-16GB", "gavel_job_type": "ResNet-50 (batch size 64)")j",
                  GAVEL),
         ".");
     REQUIRE_MESSAGE(r.sc, r.d.to_text());
@@ -107,10 +107,10 @@ TEST_CASE("load::throughputs") {
     if (!gpuplan_test_data::data_file("gavel_simulation_throughputs.json", "load::throughputs"))
       return;
     const auto r = gpuplan_models_test::load_text(
-        scenario(R"("gavel_job_type": "ResNet-50 (batch size 65)")", GAVEL), ".");
+        scenario(R"j("gavel_job_type": "ResNet-50 (batch size 65)")j", GAVEL), ".");
     CHECK_FALSE(r.sc);
-    CHECK(mentions(r.at("/workload/0/gavel_job_type"),
-                   "did you mean \"ResNet-50 (batch size 64)\""));
+    CHECK(
+        mentions(r.at("/workload/0/gavel_job_type"), "did you mean \"ResNet-50 (batch size 64)\""));
   }
 
   SUBCASE("a GPU type Gavel did not measure is a missing pair naming the pool") {
@@ -131,17 +131,14 @@ TEST_CASE("load::throughputs") {
   }
 }
 
-TEST_CASE("models::throughputs"){
-    SUBCASE("Gavel keys, job types and worker types are spelled as Gavel spells them"){
-        // the key format of simulation_throughputs.json
-        CHECK(gavel_key("ResNet-50 (batch size 64)", 1) == "('ResNet-50 (batch size 64)', 1)");
-std::string err;
+TEST_CASE("models::throughputs") {
+  SUBCASE("Gavel keys, job types and worker types are spelled as Gavel spells them") {
+    // the key format of simulation_throughputs.json
+    CHECK(gavel_key("ResNet-50 (batch size 64)", 1) == "('ResNet-50 (batch size 64)', 1)");
+    std::string err;
     const auto t = parse_gavel_throughputs(
-        nlohmann::json::parse(R"({"v100": {"('A3C', 1)": {"null": 7.2, "('A3C', 1)": [3, 3]},
-                                           "('CycleGAN', 2)": {
-  "null" : 8.0}
-    }
-    })"),
+        nlohmann::json::parse(R"j({"v100": {"('A3C', 1)": {"null": 7.2, "('A3C', 1)": [3, 3]},
+                                            "('CycleGAN', 2)": {"null": 8.0}}})j"),
         err);
     REQUIRE_MESSAGE(t, err);
     CHECK(gavel_job_types(*t) == std::vector<std::string>{"A3C", "CycleGAN"});
@@ -149,15 +146,12 @@ std::string err;
     CHECK(t->isolated.at("v100").at("('A3C', 1)") == 7.2);
     CHECK(gavel_worker_type(*builtin_catalog().find_gpu("V100-16GB")) == "v100");
     CHECK(gavel_worker_type(*builtin_catalog().find_gpu("P100-16GB")) == "p100");
-    }
+  }
 
-    SUBCASE("an entry without a positive isolated throughput is refused") {
-      std::string err;
+  SUBCASE("an entry without a positive isolated throughput is refused") {
+    std::string err;
     CHECK_FALSE(parse_gavel_throughputs(
-        nlohmann::json::parse(R"({"k80": {"('A3C', 1)": {
-    "null" : -1}
-    }
-    })"), err));
+        nlohmann::json::parse(R"j({"k80": {"('A3C', 1)": {"null": -1}}})j"), err));
     CHECK(err.find("('A3C', 1)") != std::string::npos);
-    }
-    }
+  }
+}
