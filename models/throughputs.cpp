@@ -22,12 +22,11 @@ std::optional<GavelThroughputs> parse_gavel_throughputs(const nlohmann::json& do
     auto& row = out.isolated[worker];
     for (const auto& [key, entry] : jobs.items()) {
       const auto it = entry.is_object() ? entry.find("null") : entry.end();
-      if (!entry.is_object() || it == entry.end() || !it->is_number() ||
-          !std::isfinite(it->get<double>()) || !(it->get<double>() > 0)) {
-        error = "entry " + key + " of worker type \"" + worker +
-                "\" has no positive isolated throughput under \"null\"";
-        return std::nullopt;
-      }
+      // NOTE: Gavel writes 0 where a job did not run on a type (e.g. out of memory): such an
+      // entry is left out, so a class that needs it gets the missing-pair error.
+      if (it == entry.end() || !it->is_number() || !std::isfinite(it->get<double>()) ||
+          !(it->get<double>() > 0))
+        continue;
       row[key] = it->get<double>();
     }
   }

@@ -21,8 +21,9 @@ struct GavelThroughputs {
   std::map<std::string, std::map<std::string, double>> isolated;
 };
 
-//! The isolated throughputs of a parsed Gavel file; nullopt with `error` set to one sentence when
-//! it is not in Gavel's format (an object of objects whose entries hold a positive "null").
+//! The isolated throughputs of a parsed Gavel file (entries without a positive finite "null" are
+//! left out: Gavel writes 0 where a job did not run); nullopt with `error` set to one sentence
+//! when it is not an object of worker types mapping job keys to objects.
 [[nodiscard]] std::optional<GavelThroughputs> parse_gavel_throughputs(const nlohmann::json& doc,
                                                                       std::string& error);
 

@@ -148,10 +148,15 @@ TEST_CASE("models::throughputs") {
     CHECK(gavel_worker_type(*builtin_catalog().find_gpu("P100-16GB")) == "p100");
   }
 
-  SUBCASE("an entry without a positive isolated throughput is refused") {
+  SUBCASE("an entry without a positive isolated throughput is left out") {
     std::string err;
-    CHECK_FALSE(parse_gavel_throughputs(
-        nlohmann::json::parse(R"j({"k80": {"('A3C', 1)": {"null": -1}}})j"), err));
-    CHECK(err.find("('A3C', 1)") != std::string::npos);
+    const auto t = parse_gavel_throughputs(
+        nlohmann::json::parse(
+            R"j({"k80": {"('A3C', 1)": {"null": 0}, "('A3C', 2)": {"null": 3}}})j"),
+        err);
+    REQUIRE_MESSAGE(t, err);
+    // Gavel's 0 (did not run) is no throughput: only the scale-2 entry remains
+    CHECK(t->isolated.at("k80").count("('A3C', 1)") == 0);
+    CHECK(t->isolated.at("k80").at("('A3C', 2)") == 3);
   }
 }
