@@ -56,7 +56,9 @@ void Loader::load_class_speed(const json& o, const std::string& p, JobClass& jc)
                "a speed must be positive (a throughput, e.g. steps/s), got " + num(*speed));
       continue;
     }
-    jc.gpu_speeds.emplace_back(gpu, *speed);
+    // NOTE: the loader's catalog copy dies with the loader; pools point into the built-in one.
+    if (const GpuSpec* builtin = builtin_catalog().find_gpu(gpu->id))
+      jc.gpu_speeds.emplace_back(builtin, *speed);
   }
 }
 
