@@ -35,13 +35,15 @@ void compile_scheduler(const Scenario& sc, SchedulerSpec& out) {
   out.las_promote_knob = s.las_promote_knob;
   out.preemption_grace_s = s.preemption_grace_s;
   out.estimate_sigma = s.estimate_sigma;
+  out.round_s = s.round_s;
   bool priorities = false;
   for (const JobClass& jc : sc.workload) priorities |= jc.priority != sc.workload[0].priority;
   out.priority_preemption = priorities && s.priority_preemption;
   // NOTE: with teams a job over its quota must not block others (sim/core/queue_policy.h), and
   // reclaim runs in the ranked pass, so teams rank the queue too.
   out.ranked = priorities || !sc.teams.empty() ||
-               !(s.queue == QueuePolicy::fifo || s.queue == QueuePolicy::backfill);
+               !(s.queue == QueuePolicy::fifo || s.queue == QueuePolicy::backfill ||
+                 s.queue == QueuePolicy::fifo_perf);
 }
 
 DistSpec compile_distribution(DistKind kind, double a, double b, const std::vector<double>& values,
@@ -196,6 +198,17 @@ CompiledScenario compile(const Scenario& sc) {
     }
   }
   mean_slowdown /= double(std::max<size_t>(1, out.slowdown.size()));
+  // Each class's capacity-weighted mean speed over its pools: max-min fairness's normalization.
+  for (size_t c = 0; c < out.classes.size(); ++c) {
+    double gpus = 0, speed_gpus = 0;
+    for (size_t p = 0; p < out.pools.size(); ++p) {
+      if (!((out.classes[c].pool_mask >> p) & 1)) continue;
+      const double n = double(out.pools[p].n_nodes) * out.pools[p].gpus_per_node;
+      gpus += n;
+      speed_gpus += n / out.slowdown[c * out.pools.size() + p];
+    }
+    out.classes[c].mean_speed = gpus > 0 ? speed_gpus / gpus : 1.0;
+  }
   out.offered_load =
       provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
   out.cluster_offered_load = out.offered_load;
@@ -216,7 +229,8 @@ CompiledScenario compile(const Scenario& sc) {
   // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).
   if (policy_preempts(v.queue) || v.sched.priority_preemption || !sc.teams.empty())
     v.extra_events += v.max_active_jobs;
-  if (v.queue == QueuePolicy::las) v.extra_events += 2 * v.max_active_jobs;
+  if (v.queue == QueuePolicy::las || v.queue == QueuePolicy::max_min_fairness_perf)
+    v.extra_events += 2 * v.max_active_jobs;
   // A preemption grace adds one live review (its end) per victim under any other policy.
   if (v.queue != QueuePolicy::las && v.sched.preemption_grace_s > 0)
     v.extra_events += v.max_active_jobs;

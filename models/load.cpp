@@ -13,10 +13,9 @@ namespace gpuplan {
 namespace loading {
 
 const std::vector<std::string> TOP_KEYS = {
-    "$schema",   "name",      "description", "seed",      "horizon",  "warmup",
-    "instances", "pools",     "workload",    "scheduler", "limits",   "tco",
-    "topology",  "recommend", "demand",      "catalog",   "failures", "teams",
-    "energy"};
+    "$schema", "name",     "description", "seed",   "horizon", "warmup",     "instances",
+    "pools",   "workload", "scheduler",   "limits", "tco",     "topology",   "recommend",
+    "demand",  "catalog",  "failures",    "teams",  "energy",  "throughputs"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -73,6 +72,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = need(root, "", "workload", "at least one job class")) {
     load_workload(*v, sc);
   }
+  load_throughputs(get(root, "throughputs"), sc);  // after pools and workload
   if (const json* v = get(root, "demand")) load_demand(*v, sc);
   if (const json* v = get(root, "scheduler")) load_scheduler(*v, sc);
   check_spot_eligibility(sc);
@@ -99,7 +99,7 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (!object(o, "/scheduler")) return;
   check_keys(o, "/scheduler",
              {"queue", "policy", "placement", "las", "estimate_error", "priority_preemption",
-              "reclaim", "preemption_grace"});
+              "reclaim", "preemption_grace", "round"});
   SchedulerConfig& s = sc.scheduler;
   if (const json* v = get(o, "queue")) {
     if (auto q = enumerator<QueuePolicy>(*v, "/scheduler/queue")) s.queue = *q;
@@ -119,6 +119,8 @@ void Loader::load_scheduler(const json& o, Scenario& sc) {
   if (const json* v = get(o, "preemption_grace"))
     s.preemption_grace_s = duration(*v, "/scheduler/preemption_grace", false).value_or(0);
   if (const json* v = get(o, "las")) load_las(*v, s);
+  if (const json* v = get(o, "round"))  // max_min_fairness_perf's round (Gavel: 6 min)
+    s.round_s = duration(*v, "/scheduler/round", true).value_or(s.round_s);
   if (const json* v = get(o, "reclaim")) {
     if (auto r = enumerator<ReclaimPolicy>(*v, "/scheduler/reclaim")) s.reclaim = *r;
   }

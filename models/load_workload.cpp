@@ -22,7 +22,7 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     check_keys(o, p,
                {"name", "description", "arrival", "gpus", "duration", "trace", "pools",
                 "reference_gpu", "checkpoint", "spot_tolerant", "spot_fallback", "training",
-                "comm_fraction", "priority", "team"});
+                "comm_fraction", "priority", "team", "speed", "gavel_job_type"});
     JobClass jc;
     jc.pointer = p;
     if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -48,6 +48,7 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
         jc.reference_gpu = builtin_catalog().find_gpu(*g);
     }
     load_class_network(o, p, jc);
+    load_class_speed(o, p, jc);  // load_throughputs.cpp
     if (const json* t = get(o, "trace")) {
       for (const char* key : {"arrival", "gpus", "duration"}) {
         if (o.contains(key)) {

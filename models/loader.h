@@ -90,6 +90,9 @@ class Loader : public FieldReader {
   bool load_empirical(const json& o, const std::string& p, Distribution& dist);
   void load_trace(const json& v, const std::string& p, JobClass& jc, bool pools_ok);
   void load_class_network(const json& o, const std::string& p, JobClass& jc);
+  // load_throughputs.cpp
+  void load_class_speed(const json& o, const std::string& p, JobClass& jc);
+  void load_throughputs(const json* v, Scenario& sc);
   void check_trained_class(const json& o, const std::string& p, const JobClass& jc);
   // load_economics.cpp
   static bool priced_by_keys(const json& o, Pricing pricing);

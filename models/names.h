@@ -40,7 +40,7 @@ GPUPLAN_ENUM_NAMES(CustomVertexKind, "vertex kind", "host", "switch", "node_swit
 GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
 GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las",
-                   "fair_share");
+                   "fair_share", "fifo_perf", "max_min_fairness_perf");
 GPUPLAN_ENUM_NAMES(Placement, "placement", "best_fit", "pack", "spread", "topology_aware");
 GPUPLAN_ENUM_NAMES(ReclaimPolicy, "reclaim policy", "any", "lower_priority", "never");
 GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",

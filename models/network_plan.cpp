@@ -182,9 +182,29 @@ const GpuSpec* reference_gpu(const Scenario& sc, const JobClass& jc, size_t pool
   return jc.reference_gpu != nullptr ? jc.reference_gpu : sc.pools[pool].gpu;
 }
 
+namespace {
+
+// The speed a class gives GPU `gpu` in its throughput matrix (0 when none).
+double matrix_speed(const JobClass& jc, const GpuSpec* gpu) {
+  for (const auto& [g, speed] : jc.gpu_speeds)
+    if (gpu != nullptr && g->id == gpu->id) return speed;
+  return 0.0;
+}
+
+}  // namespace
+
 double gpu_slowdown(const Scenario& sc, const JobClass& jc, size_t pool) {
-  const GpuSpec* ref = jc.reference_gpu;
   const GpuSpec* own = sc.pools[pool].gpu;
+  if (!jc.gpu_speeds.empty()) {
+    // NOTE: durations refer to reference_gpu, else to the GPU of the first pool the class may
+    // use; the loader checked every pair exists, so both speeds are > 0 here.
+    size_t first = 0;
+    while (first + 1 < sc.pools.size() && !jc.may_use(first)) ++first;
+    const GpuSpec* ref = jc.reference_gpu ? jc.reference_gpu : sc.pools[first].gpu;
+    const double s_ref = matrix_speed(jc, ref), s_own = matrix_speed(jc, own);
+    return s_ref > 0 && s_own > 0 ? s_ref / s_own : 1.0;
+  }
+  const GpuSpec* ref = jc.reference_gpu;
   if (!ref || !own) return 1.0;
   const double speed = relative_speed(*own, *ref, precision_of(jc));
   return speed > 0 ? 1.0 / speed : 1.0;

@@ -33,7 +33,9 @@ namespace gpuplan {
 //! GPU type a class's durations refer to in pool `pool` (its reference GPU, or the pool's own).
 [[nodiscard]] const GpuSpec* reference_gpu(const Scenario& sc, const JobClass& jc, size_t pool);
 
-//! Duration multiplier of class `jc` on pool `pool`'s GPU: 1 / relative_speed at the class's
+//! Duration multiplier of class `jc` on pool `pool`'s GPU: with a throughput matrix
+//! (JobClass::gpu_speeds) speed on the reference GPU (reference_gpu, else the GPU of the first
+//! pool the class may use) / speed on the pool's; else 1 / relative_speed at the class's
 //! precision (bf16 without a training description); 1 without a reference GPU.
 [[nodiscard]] double gpu_slowdown(const Scenario& sc, const JobClass& jc, size_t pool);
 

@@ -92,7 +92,12 @@ struct JobClass {
   uint64_t skipped_rows = 0;         //!< trace rows dropped for 0 GPUs or a duration <= 0
   //! GPU the durations refer to (nullptr = the pool's own), in the built-in catalog.
   const GpuSpec* reference_gpu = nullptr;
-  std::vector<uint32_t> pool_indices;    //!< indices into Scenario::pools it may use (empty = all)
+  std::vector<uint32_t> pool_indices;  //!< indices into Scenario::pools it may use (empty = all)
+  //! Relative speed (throughput) of the class on each GPU type it may use: `speed`, or the
+  //! isolated throughput of `gavel_job_type` in the throughputs file (models/throughputs.h);
+  //! empty = the peak-FLOPS ratio to reference_gpu (models/network_plan.h, gpu_slowdown).
+  std::vector<std::pair<const GpuSpec*, double>> gpu_speeds;
+  std::string gavel_job_type;            //!< `gavel_job_type` as written ("" = none)
   std::optional<TrainingSpec> training;  //!< communication-aware speed (models/network_plan.h)
   std::optional<double>
       comm_fraction;      //!< share of a step spent in network all-reduce (no training)
@@ -216,6 +221,7 @@ struct SchedulerConfig {
   bool priority_preemption = true;  //!< `priority_preemption`: higher classes preempt lower
   double preemption_grace_s = 0;    //!< [s] `preemption_grace`: victims run this long, then stop
   ReclaimPolicy reclaim = ReclaimPolicy::any;  //!< `reclaim`: whom a team under quota preempts
+  double round_s = 360;  //!< [s] `round`: max_min_fairness_perf's round (Gavel's default 6 min)
 };
 
 //! Engine capacities, output resolution, and the work a scenario may ask for (docs/reliability.md,

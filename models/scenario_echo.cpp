@@ -297,6 +297,8 @@ json class_json(const Scenario& sc, const JobClass& jc) {
   if (!jc.description.empty()) j["description"] = jc.description;
   for (const uint32_t pool_idx : jc.pool_indices) j["pools"].push_back(sc.pools[pool_idx].name);
   if (jc.reference_gpu != nullptr) j["reference_gpu"] = jc.reference_gpu->id;
+  // NOTE: speeds read from a Gavel file are echoed inline, so the echo runs without the file.
+  for (const auto& [gpu, speed] : jc.gpu_speeds) j["speed"][gpu->id] = speed;
   if (jc.trace) {
     j["trace"] = trace_json(*jc.trace);
   } else {
@@ -334,6 +336,7 @@ json scheduler_json(const SchedulerConfig& s) {
   if (s.queue == QueuePolicy::las) {
     j["las"] = {{"thresholds", s.las_thresholds_gpu_s}, {"promote_knob", s.las_promote_knob}};
   }
+  if (s.queue == QueuePolicy::max_min_fairness_perf) j["round"] = s.round_s;
   if (s.estimate_sigma > 0) j["estimate_error"] = s.estimate_sigma;
   if (!s.priority_preemption) j["priority_preemption"] = false;
   if (s.preemption_grace_s > 0) j["preemption_grace"] = s.preemption_grace_s;

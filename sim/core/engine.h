@@ -13,6 +13,7 @@
 #include "sim/core/queue_policy.h"
 #include "sim/core/rng.h"
 #include "sim/core/stats.h"
+#include "sim/core/type_rebalance.h"
 
 namespace gpuplan {
 
@@ -77,19 +78,13 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
 //! Tries to place and start the job in `slot` now; false if it does not fit.
 GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   Job& j = s.jobs[slot];
-  const ClassSpec& cls = m.classes[j.class_idx];
   const uint64_t pool_mask = job_pool_mask(m, s, slot);  // spot tolerance and fallback
   uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-  uint32_t n_nodes = 0;
-  if (j.gpus <= cls.node_gpus_max) {
-    const uint32_t node = single_node_for(m, s, j.gpus, pool_mask);
-    if (node == NONE) return false;
-    nodes[0] = node;
-    n_nodes = 1;
-    set_node_free(s, node, s.node_free[node] - j.gpus);
+  const uint32_t n_nodes = nodes_for(m, s, j.class_idx, j.gpus, pool_mask, nodes);  // type_aware.h
+  if (n_nodes == 0) return false;
+  if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
+    set_node_free(s, nodes[0], s.node_free[nodes[0]] - j.gpus);
   } else {
-    n_nodes = gang_nodes_for(m, s, j.gpus, pool_mask, nodes);
-    if (n_nodes == 0) return false;
     for (uint32_t i = 0; i < n_nodes; ++i) set_node_free(s, nodes[i], 0);
   }
   const uint32_t pool = m.node_pool[nodes[0]];
@@ -143,10 +138,12 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
   }
   if (m.sched.ranked) {  // SJF, SRTF, LAS, class priorities (sim/core/queue_policy.h)
     schedule_ranked(m, s, TryStart{m, s});
+    rebalance_types(m, s, TryStart{m, s});  // max_min_fairness_perf at round ends
     return;
   }
   switch (m.queue) {
     case QueuePolicy::fifo:
+    case QueuePolicy::fifo_perf:  // the fastest type with room (sim/core/type_aware.h)
       // NOTE: a blocked head stays blocked until something is released; skip the retry.
       if (s.head_blocked) return;
       while (s.queue_len > 0) {
@@ -165,6 +162,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
     case QueuePolicy::srtf:
     case QueuePolicy::las:
     case QueuePolicy::fair_share:
+    case QueuePolicy::max_min_fairness_perf:
       return;  // always ranked (models/compile.cpp sets m.sched.ranked)
   }
 }

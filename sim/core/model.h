@@ -38,6 +38,9 @@ struct ClassSpec {
   uint32_t profile_idx = 0;    //!< first segment in ModelView::arrival_segments
   uint32_t profile_n = 0;      //!< its segments; 0 = constant `rate` (sim/core/arrival_profile.h)
   int32_t priority = 0;        //!< higher runs first and may preempt lower (SchedulerSpec)
+  //! Capacity-weighted mean speed (1 / slowdown) over the GPUs of its pools: a GPU-second at
+  //! this speed is one normalized GPU-second under max_min_fairness_perf (sim/core/type_aware.h).
+  double mean_speed = 1;
 };
 
 //! A pool of identical nodes: nodes [first_node, first_node + n_nodes) of the cluster.

@@ -7,6 +7,7 @@
 #include "sim/core/distribution.h"
 #include "sim/core/job_runs.h"
 #include "sim/core/rng.h"
+#include "sim/core/type_aware.h"
 
 namespace gpuplan {
 
@@ -49,6 +50,7 @@ namespace gpuplan {
     case QueuePolicy::fifo:
     case QueuePolicy::backfill:
     case QueuePolicy::fair_share:  // within a team: submission order
+    case QueuePolicy::fifo_perf:
       return 0;
     case QueuePolicy::sjf:
       return s.policy.jobs[slot].declared_s;
@@ -59,6 +61,8 @@ namespace gpuplan {
     }
     case QueuePolicy::las:
       return double(las_queue(m, s, slot));
+    case QueuePolicy::max_min_fairness_perf:
+      return fair_service(s, slot);
   }
   return 0;
 }
@@ -84,7 +88,8 @@ namespace gpuplan {
 
 //! True when the queued job in slot a may preempt the running job in slot b: a higher class
 //! priority (with priority preemption on), or the same priority and a strictly better key under
-//! a preemptive policy (a shorter remaining time; a higher LAS queue).
+//! a preemptive policy (a shorter remaining time; a higher LAS queue; less normalized service,
+//! at the end of the running job's round under max_min_fairness_perf).
 [[nodiscard]] GPUPLAN_HD inline bool outranks(const ModelView& m, const ReplicaState& s, uint32_t a,
                                               uint32_t b) {
   const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
@@ -92,6 +97,7 @@ namespace gpuplan {
   // NOTE: across teams only a borrowing team's jobs may go (sim/core/team_quota.h).
   if (!team_preemptable(m, s, a, b)) return false;
   if (pa != pb) return m.sched.priority_preemption && pa > pb;
+  if (m.queue == QueuePolicy::max_min_fairness_perf && !round_ends(s, b)) return false;
   return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
 }
 
@@ -171,6 +177,8 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
   }
   pj.declared_s = j.work * factor;
   pj.run_s = pj.las_run_s = pj.las_wait_s = 0;
+  pj.fair_s = pj.fair_rate = 0;
+  pj.lease_end = pj.moved_check = NEVER;
   pj.since = s.now;
   pj.stop_at = NEVER;
   pj.review_gen += 1;  // a review left by the slot's previous job is stale
@@ -196,12 +204,18 @@ GPUPLAN_HD inline void schedule_demotion(const ModelView& m, ReplicaState& s, ui
 }
 
 //! Notes that the job in `slot` starts a run now (its wait since `since` counts toward LAS
-//! starvation); the caller schedules its LAS demotion once its finish is known.
+//! starvation); the caller schedules its LAS demotion once its finish is known. Under
+//! max_min_fairness_perf, schedules the end of its first round.
 GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!m.sched.ranked) return;
   PolicyJob& pj = s.policy.jobs[slot];
   pj.las_wait_s += s.now - pj.since;
   pj.since = s.now;
+  if (m.queue == QueuePolicy::max_min_fairness_perf) {
+    pj.fair_rate = fair_rate(m, s, slot, s.jobs[slot].pool);
+    pj.lease_end = NEVER;
+    set_review(m, s, slot, next_round_end(m, s.now));
+  }
 }
 
 //! Puts the just-preempted job in `slot` back into the queue: in submission order for plain
@@ -215,10 +229,12 @@ GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, ui
   const double ran = s.now - pj.since;
   pj.run_s += ran;
   pj.las_run_s += ran;
+  pj.fair_s += ran * pj.fair_rate;
   pj.since = s.now;
   pj.stop_at = NEVER;
   pj.review_gen += 1;  // a pending end of grace is stale (a failure may end the run first)
   if (m.queue == QueuePolicy::las) set_review(m, s, slot, las_promotion(m, s, slot));
+  if (m.queue == QueuePolicy::max_min_fairness_perf) set_review(m, s, slot, NEVER);
   if (!s.policy.deferring) return insert_ranked(m, s, slot);
   s.policy.deferred[s.policy.n_deferred++] = slot;
   return true;

@@ -176,11 +176,18 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
 
 //! Handles a LAS review of the job in `slot` (stale when `gen` moved on): a running job has just
 //! dropped a queue (its next drop is scheduled; the pass below may preempt it), a queued one has
-//! starved and goes back to the top queue, with attained service and wait reset.
+//! starved and goes back to the top queue, with attained service and wait reset. Under
+//! max_min_fairness_perf a running job's round ends: the pass may preempt it now, else the next
+//! round's end is scheduled.
 GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s, uint32_t slot,
                                             uint32_t gen) {
   PolicyJob& pj = s.policy.jobs[slot];
   if (gen != pj.review_gen) return;
+  if (s.jobs[slot].phase == JobPhase::running && m.queue == QueuePolicy::max_min_fairness_perf) {
+    pj.lease_end = s.now;  // the pass after these events may preempt it; else it runs a round more
+    set_review(m, s, slot, next_round_end(m, s.now));
+    return;
+  }
   if (s.jobs[slot].phase == JobPhase::running) {
     if (stopping(m, s, slot)) {
       stop_after_grace(m, s, slot);
@@ -251,7 +258,7 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
 template <class Start>
 GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
   const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption || reclaims(m);
-  const bool strict = m.queue == QueuePolicy::fifo;
+  const bool strict = m.queue == QueuePolicy::fifo || m.queue == QueuePolicy::fifo_perf;
   s.policy.deferring = true;
   for (uint32_t round = 0;; ++round) {
     // NOTE: the round cap is a guard only: a placement that refuses a job the cleared nodes hold

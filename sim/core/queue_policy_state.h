@@ -14,6 +14,10 @@ struct PolicyJob {
   double las_wait_s;    //!< [s] time queued since its last LAS promotion, current wait excluded
   SimTime since;        //!< [s] start of its current run or wait
   SimTime stop_at;      //!< [s] end of the preemption grace it is running in (NEVER: none)
+  double fair_s;        //!< [GPU·s] normalized attained service of its finished runs (max-min)
+  double fair_rate;     //!< [GPU] normalized GPUs of its current run: gpus x speed / mean speed
+  SimTime lease_end;    //!< [s] max-min: the end of its current round (preemptible only then)
+  SimTime moved_check;  //!< [s] max-min: when rebalancing last considered moving it
   uint32_t review_gen;  //!< a policy_review event for this slot with another gen is stale
 };
 

@@ -24,13 +24,16 @@ struct SchedulerSpec {
   double preemption_grace_s = 0;
   //! A queued job may preempt running jobs of a lower class priority.
   bool priority_preemption = false;
+  //! [s] max_min_fairness_perf: a running job may be preempted by the policy only at the end of
+  //! each round of its run (Gavel's round, default 360 s).
+  double round_s = 360;
   //! The queue is kept in rank order (any policy but plain fifo/backfill, or class priorities).
   bool ranked = false;
 };
 
 //! True when the queue policy itself preempts (a better-ranked job takes a worse one's GPUs).
 [[nodiscard]] GPUPLAN_HD inline bool policy_preempts(QueuePolicy q) {
-  return q == QueuePolicy::srtf || q == QueuePolicy::las;
+  return q == QueuePolicy::srtf || q == QueuePolicy::las || q == QueuePolicy::max_min_fairness_perf;
 }
 
 }  // namespace gpuplan

@@ -23,6 +23,10 @@ enum class QueuePolicy : uint8_t {
   //! weighted fair share across teams: lowest weighted dominant share first, FIFO within a
   //! team, no preemption (sim/core/fair_share.h)
   fair_share,
+  // GPU-type-aware policies (Gavel, Narayanan et al. OSDI'20; sim/core/type_aware.h)
+  fifo_perf,  //!< strict FIFO; each job starts on the fastest GPU type for its class with room
+  max_min_fairness_perf,  //!< least normalized attained service first, fastest type with room,
+                          //!< preemption at the end of a job's round
 };
 
 //! Where a job's GPUs are taken from.

@@ -1,0 +1,96 @@
+#pragma once
+//! GPU-type-aware scheduling after Gavel (Narayanan et al., OSDI'20): a job's speed on each pool
+//! is 1 / its compiled slowdown (the class's throughput matrix, models/throughputs.h); fifo_perf
+//! and max_min_fairness_perf start each job on the fastest pool with room for it, and
+//! max_min_fairness_perf ranks jobs by normalized attained service: GPU-seconds weighted by the
+//! speed of the GPUs they ran on over the class's capacity-weighted mean speed
+//! (docs/scheduling-policies.md).
+#include "sim/core/placement.h"
+
+namespace gpuplan {
+
+//! True for the policies that choose the GPU type by the class's speed on it.
+[[nodiscard]] GPUPLAN_HD inline bool type_aware(QueuePolicy q) {
+  return q == QueuePolicy::fifo_perf || q == QueuePolicy::max_min_fairness_perf;
+}
+
+//! Speed of class c on pool p relative to its reference GPU (1 / the duration multiplier).
+[[nodiscard]] GPUPLAN_HD inline double pool_speed(const ModelView& m, uint32_t c, uint32_t p) {
+  return 1.0 / m.slowdown[c * m.pools.size + p];
+}
+
+//! The pools of `mask` not in `tried` on which class c is fastest (equal speeds form one tier,
+//! so with one speed everywhere the tier is the whole mask); 0 when none is left.
+[[nodiscard]] GPUPLAN_HD inline uint64_t fastest_tier(const ModelView& m, uint32_t c, uint64_t mask,
+                                                      uint64_t tried) {
+  const double* row = &m.slowdown[c * m.pools.size];
+  double best = NEVER;
+  for (uint32_t p = 0; p < m.pools.size; ++p)
+    if (((mask & ~tried) >> p) & 1 && row[p] < best) best = row[p];
+  uint64_t tier = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p)
+    if (((mask & ~tried) >> p) & 1 && row[p] == best) tier |= 1ull << p;
+  return tier;
+}
+
+//! Nodes for a job of `gpus` GPUs in the pools of `mask`, per the placement policy: one node
+//! (nodes[0]) when it fits in a node of the class (`one_node`), else whole nodes of one pool;
+//! returns how many it wrote (0 = it does not fit now).
+[[nodiscard]] GPUPLAN_HD inline uint32_t nodes_in(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t gpus, bool one_node, uint64_t mask,
+                                                  uint32_t* nodes) {
+  if (!one_node) return gang_nodes_for(m, s, gpus, mask, nodes);
+  nodes[0] = single_node_for(m, s, gpus, mask);
+  return nodes[0] == NONE ? 0 : 1;
+}
+
+//! nodes_in for a job of class c; type-aware policies try the pools from the fastest for the
+//! class down, a tier of equally fast pools at a time, and take the first tier with room
+//! (Gavel's fifo_perf rule: the fastest type with room, else the next fastest).
+[[nodiscard]] GPUPLAN_HD inline uint32_t nodes_for(const ModelView& m, const ReplicaState& s,
+                                                   uint32_t c, uint32_t gpus, uint64_t mask,
+                                                   uint32_t* nodes) {
+  const bool one_node = gpus <= m.classes[c].node_gpus_max;
+  if (!type_aware(m.queue)) return nodes_in(m, s, gpus, one_node, mask, nodes);
+  uint64_t tried = 0;
+  for (uint64_t tier = fastest_tier(m, c, mask, 0); tier != 0;
+       tier = fastest_tier(m, c, mask, tried)) {
+    tried |= tier;
+    const uint32_t n = nodes_in(m, s, gpus, one_node, tier, nodes);
+    if (n > 0) return n;
+  }
+  return 0;
+}
+
+//! [GPU·s] normalized attained service of the job in `slot` now: its finished runs plus the
+//! current one at its normalized rate (max_min_fairness_perf's key).
+[[nodiscard]] GPUPLAN_HD inline double fair_service(const ReplicaState& s, uint32_t slot) {
+  const PolicyJob& pj = s.policy.jobs[slot];
+  return s.jobs[slot].phase == JobPhase::running ? pj.fair_s + (s.now - pj.since) * pj.fair_rate
+                                                 : pj.fair_s;
+}
+
+//! [GPU] normalized GPUs of the job in `slot` on pool `pool`: gpus x speed there / the class's
+//! mean speed, so a GPU-second of the class's average GPU counts one.
+[[nodiscard]] GPUPLAN_HD inline double fair_rate(const ModelView& m, const ReplicaState& s,
+                                                 uint32_t slot, uint32_t pool) {
+  const Job& j = s.jobs[slot];
+  return j.gpus * pool_speed(m, j.class_idx, pool) / m.classes[j.class_idx].mean_speed;
+}
+
+//! True when the running job in `slot` may be preempted by max_min_fairness_perf now: only at
+//! the end of one of its rounds (its review event sets lease_end to that instant).
+[[nodiscard]] GPUPLAN_HD inline bool round_ends(const ReplicaState& s, uint32_t slot) {
+  return s.now == s.policy.jobs[slot].lease_end;
+}
+
+//! [s] The first end of a global round after `now`: rounds are [k r, (k + 1) r) with r =
+//! round_s, so every running job's round ends at the same instants (Gavel's rounds).
+[[nodiscard]] GPUPLAN_HD inline SimTime next_round_end(const ModelView& m, SimTime now) {
+  const double r = m.sched.round_s;
+  const double k = floor(now / r);
+  const SimTime t = (k + 1) * r;
+  return t > now ? t : (k + 2) * r;  // NOTE: now / r may round below an exact boundary
+}
+
+}  // namespace gpuplan

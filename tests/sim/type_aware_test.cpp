@@ -1,0 +1,244 @@
+//! GPU-type-aware policies (Gavel's fifo_perf and max_min_fairness_perf, sim/core/type_aware.h):
+//! hand-checked schedules with exact start and finish times on a K80 + V100 cluster, FIFO
+//! equality when every speed is equal, equal normalized throughput under max-min fairness, and
+//! thread-count invariance.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sim/mc_metrics.h"
+#include "sim/mc_run.h"
+#include "sim/single_run.h"
+#include "tests/sim/scenario_builder.h"
+
+using namespace gpuplan;
+
+namespace {
+
+//! Adds a pool `name` of `nodes` nodes of `gpus_per_node` GPUs `gpu` to `sc`.
+void add_pool(Scenario& sc, const char* name, const char* gpu, uint32_t nodes,
+              uint32_t gpus_per_node) {
+  InstanceType it = test::test_instance(gpus_per_node);
+  it.id = std::string("test.") + name;
+  it.gpu = gpu;
+  sc.instances.push_back(it);
+  Pool p;
+  p.name = name;
+  p.instance = it.id;
+  p.instance_idx = static_cast<uint32_t>(sc.instances.size() - 1);
+  p.gpu = builtin_catalog().find_gpu(gpu);
+  p.count = nodes;
+  p.price_per_node_hour = 1.0;
+  sc.pools.push_back(p);
+}
+
+//! Pool 0: one 1-GPU K80 node; pool 1: one 1-GPU V100 node; no workload yet.
+Scenario k80_v100(QueuePolicy policy, double horizon_s) {
+  Scenario sc;
+  sc.name = "test";
+  sc.seed = 42;
+  sc.horizon_s = horizon_s;
+  add_pool(sc, "k80", "K80", 1, 1);
+  add_pool(sc, "v100", "V100-16GB", 1, 1);
+  sc.scheduler.queue = policy;
+  return sc;
+}
+
+//! A trace class of rows (submit, V100 duration, gpus) that runs 3x faster on a V100 than on a
+//! K80 and keeps all its work at whole seconds (a free checkpoint every second, no reload).
+JobClass v100_class(const std::vector<TraceRow>& rows) {
+  JobClass c;
+  c.name = "jobs";
+  c.trace = TraceFormat{};
+  c.trace_rows = rows;
+  c.reference_gpu = builtin_catalog().find_gpu("V100-16GB");
+  c.gpu_speeds = {{builtin_catalog().find_gpu("K80"), 1.0},
+                  {builtin_catalog().find_gpu("V100-16GB"), 3.0}};
+  c.econ.checkpoints = true;
+  c.econ.interval_s = 1.0;
+  c.econ.checkpoint_s = 0.0;
+  c.econ.restart_s = 0.0;
+  return c;
+}
+
+struct Outcome {
+  std::vector<JobRecord> jobs;  //!< by arrival index
+  ReplicaMetrics metrics;
+};
+
+Outcome run(const Scenario& sc) {
+  const CompiledScenario cs = compile(sc);
+  Outcome o;
+  SingleRun r = run_single(cs.view(), [&o](const JobRecord* p, std::size_t n) {
+    o.jobs.insert(o.jobs.end(), p, p + n);
+  });
+  std::sort(o.jobs.begin(), o.jobs.end(), [](const JobRecord& a, const JobRecord& b) {
+    return a.class_idx != b.class_idx ? a.class_idx < b.class_idx : a.job_idx < b.job_idx;
+  });
+  o.metrics = r.metrics;
+  return o;
+}
+
+//! A random mix of 1- to 8-GPU jobs on a 4 x 4-GPU K80 pool and a 2 x 8-GPU V100 pool.
+Scenario random_mix(QueuePolicy policy, double k80_speed, double v100_speed) {
+  Scenario sc;
+  sc.name = "test";
+  sc.seed = 7;
+  sc.horizon_s = 4 * 86400.0;
+  sc.warmup_s = 86400.0;
+  add_pool(sc, "k80", "K80", 4, 4);
+  add_pool(sc, "v100", "V100-16GB", 2, 8);
+  sc.scheduler.queue = policy;
+  sc.scheduler.round_s = 360;
+  JobClass c = test::mm_class(1.0 / 900, 3600.0);
+  c.gpus.values = {1, 2, 4, 8};
+  c.gpus.probs = {0.6, 0.2, 0.15, 0.05};
+  c.reference_gpu = builtin_catalog().find_gpu("V100-16GB");
+  c.gpu_speeds = {{builtin_catalog().find_gpu("K80"), k80_speed},
+                  {builtin_catalog().find_gpu("V100-16GB"), v100_speed}};
+  c.econ.checkpoints = true;
+  c.econ.interval_s = 360;
+  c.econ.checkpoint_s = 5;
+  c.econ.restart_s = 30;
+  sc.workload.push_back(c);
+  sc.limits.max_active_jobs = 4096;
+  sc.limits.time_bins = 24;
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("sim::type_aware::speeds") {
+  SUBCASE("a class's duration multiplier is its reference speed over the pool's") {
+    const CompiledScenario cs = compile([] {
+      Scenario sc = k80_v100(QueuePolicy::fifo_perf, 100.0);
+      sc.workload.push_back(v100_class({{0, 1, 1, 0}}));
+      return sc;
+    }());
+    // V100 reference at speed 3, K80 at 1: 3x longer on the K80, 1x on the V100
+    CHECK(cs.slowdown[0] == 3.0);
+    CHECK(cs.slowdown[1] == 1.0);
+    // capacity-weighted mean speed of one K80 (1/3) and one V100 (1): 2/3
+    CHECK(cs.classes[0].mean_speed == doctest::Approx(2.0 / 3.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("sim::type_aware::fifo_perf") {
+  // A (t0, 6 s on a V100), B (t1, 3 s), C (t2, 3 s); a K80 runs them 3x slower.
+  const std::vector<TraceRow> rows = {{0, 6, 1, 0}, {1, 3, 1, 0}, {2, 3, 1, 0}};
+
+  SUBCASE("type-oblivious FIFO takes the lowest-indexed free GPU, here the slow K80") {
+    Scenario sc = k80_v100(QueuePolicy::fifo, 1000.0);
+    sc.workload.push_back(v100_class(rows));
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    // A on the K80 (pool 0): 0 + 3 x 6 = 18
+    CHECK(o.jobs[0].pool_idx == 0);
+    CHECK(o.jobs[0].finish_s == 18);
+    // B on the V100: 1 + 3 = 4; C waits for it: 4 + 3 = 7
+    CHECK(o.jobs[1].finish_s == 4);
+    CHECK(o.jobs[2].start_s == 4);
+    CHECK(o.jobs[2].finish_s == 7);
+  }
+
+  SUBCASE("fifo_perf takes the fastest type with room, else the next fastest, else waits") {
+    Scenario sc = k80_v100(QueuePolicy::fifo_perf, 1000.0);
+    sc.workload.push_back(v100_class(rows));
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    // A on the V100 (pool 1): 0 + 6 = 6
+    CHECK(o.jobs[0].pool_idx == 1);
+    CHECK(o.jobs[0].finish_s == 6);
+    // B finds the V100 busy and takes the K80: 1 + 3 x 3 = 10
+    CHECK(o.jobs[1].pool_idx == 0);
+    CHECK(o.jobs[1].finish_s == 10);
+    // C finds both busy and waits for the first release, the V100 at 6: 6 + 3 = 9
+    CHECK(o.jobs[2].pool_idx == 1);
+    CHECK(o.jobs[2].start_s == 6);
+    CHECK(o.jobs[2].finish_s == 9);
+  }
+
+  SUBCASE("with every speed equal, fifo_perf is plain FIFO exactly") {
+    const CompiledScenario a = compile(random_mix(QueuePolicy::fifo, 1.0, 1.0));
+    const CompiledScenario b = compile(random_mix(QueuePolicy::fifo_perf, 1.0, 1.0));
+    McOptions o;
+    o.replications = 4;
+    o.threads = 1;
+    const McStudy fa = run_monte_carlo(a.view(), o), fb = run_monte_carlo(b.view(), o);
+    REQUIRE(fa.replicas.size() == fb.replicas.size());
+    for (std::size_t k = 0; k < fa.replicas.size(); ++k) {
+      CAPTURE(k);
+      // hundreds of jobs each, with queueing (so placement choices matter)
+      CHECK(fa.replicas[k].metrics.jobs_completed > 100);
+      CHECK(metric_row(a.view(), fa.replicas[k].metrics) ==
+            metric_row(b.view(), fb.replicas[k].metrics));
+    }
+  }
+}
+
+TEST_CASE("sim::type_aware::max_min_fairness_perf") {
+  SUBCASE("at a round end the least-served job moves to the faster type, the other yields it") {
+    // Round 2 s. A (t0, 3 s on a V100) takes the V100, B (t0, 2 s) the K80. Normalized rates:
+    // mean speed 2/3, so 1.5 on the V100 and 0.5 on the K80. At t = 2: A has 3, B has 1, so B
+    // takes the V100 (both are preempted, keeping their checkpointed work: A 2 s of its 3, B 2/3
+    // of its 2) and A goes to the K80. B ends at 2 + 4/3. At t = 4 (round end) A, 1/3 short of
+    // done on the K80, moves to the free V100 and ends at 4 + 1/3.
+    Scenario sc = k80_v100(QueuePolicy::max_min_fairness_perf, 1000.0);
+    sc.scheduler.round_s = 2;
+    sc.workload.push_back(v100_class({{0, 3, 1, 0}, {0, 2, 1, 0}}));
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 2);
+    CHECK(o.jobs[1].finish_s == doctest::Approx(2 + 4.0 / 3).epsilon(1e-12));
+    CHECK(o.jobs[0].finish_s == doctest::Approx(4 + 1.0 / 3).epsilon(1e-12));
+    CHECK(o.jobs[0].pool_idx == 1);
+    // A at 2, B at 2, A again at 4
+    CHECK(o.metrics.classes[0].scheduler_preemptions == 3);
+  }
+
+  SUBCASE("two identical jobs get equal normalized throughput on a K80 + V100 cluster") {
+    // 600 s of V100 work each; together 1,200 s at 1 + 1/3 per second: both end near 900 s,
+    // alternating on the V100 round by round (10 s rounds).
+    const std::vector<TraceRow> rows = {{0, 600, 1, 0}, {0, 600, 1, 0}};
+    Scenario sc = k80_v100(QueuePolicy::max_min_fairness_perf, 10000.0);
+    sc.scheduler.round_s = 10;
+    sc.workload.push_back(v100_class(rows));
+    const Outcome fair = run(sc);
+    REQUIRE(fair.jobs.size() == 2);
+    // JCTs within 3 % of each other (a round is 1 % of the run)
+    CHECK(std::abs(fair.jobs[0].finish_s - fair.jobs[1].finish_s) <
+          0.03 * std::max(fair.jobs[0].finish_s, fair.jobs[1].finish_s));
+    // the last one ends when the total work is done at full speed: about 900 s
+    CHECK(std::max(fair.jobs[0].finish_s, fair.jobs[1].finish_s) ==
+          doctest::Approx(900).epsilon(0.02));
+    // fifo_perf, by contrast, gives one the V100 (600 s) and the other the K80 (1,800 s)
+    sc.scheduler.queue = QueuePolicy::fifo_perf;
+    const Outcome fifo = run(sc);
+    CHECK(fifo.jobs[0].finish_s == 600);
+    CHECK(fifo.jobs[1].finish_s == 1800);
+  }
+
+  SUBCASE("thread counts and batch sizes give bit-identical replicas") {
+    const CompiledScenario cs = compile(random_mix(QueuePolicy::max_min_fairness_perf, 0.3, 1.0));
+    const ModelView m = cs.view();
+    const auto study = [&](uint32_t threads, uint32_t batch) {
+      McOptions o;
+      o.replications = 6;
+      o.threads = threads;
+      o.batch = batch;
+      return run_monte_carlo(m, o);
+    };
+    const McStudy one = study(1, 6);
+    // the policy preempts in replica 0 and the replica does not saturate
+    CHECK(one.replicas[0].metrics.classes[0].scheduler_preemptions > 0);
+    CHECK_FALSE(one.replicas[0].metrics.saturated());
+    for (const McStudy& other : {study(2, 6), study(3, 2)}) {
+      REQUIRE(other.replicas.size() == one.replicas.size());
+      for (std::size_t k = 0; k < one.replicas.size(); ++k) {
+        CAPTURE(k);
+        CHECK(metric_row(m, other.replicas[k].metrics) == metric_row(m, one.replicas[k].metrics));
+      }
+    }
+  }
+}
