@@ -481,7 +481,7 @@
     return GP.section('teams', 'Teams and quotas', parts);
   }
 
-  // ---- (f1) energy and carbon beside cost (docs/energy.md) ------------------------------------
+  // ---- (f2) energy and carbon beside cost (docs/energy.md) ------------------------------------
   function energy() {
     const E = obj(R, 'energy');
     if (!E) return null;
@@ -522,7 +522,7 @@
     return GP.section('energy', 'Energy and carbon', parts);
   }
 
-  // ---- (f2) the recommendation of `gpuplan recommend`, as the assessment states it -------------
+  // ---- (f3) the recommendation of `gpuplan recommend`, as the assessment states it -------------
   function recommendation() {
     const rec = GP.isObj(A.recommendation) ? A.recommendation : null;
     if (!rec) return null;

@@ -9,6 +9,7 @@
 
 #include "sim/mc_metrics.h"
 #include "sim/single_run.h"
+#include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -33,23 +34,8 @@ JobClass of_team(JobClass c, const char* name, uint32_t team) {
   return c;
 }
 
-struct Outcome {
-  std::vector<JobRecord> jobs;  //!< by class, then arrival index
-  ReplicaMetrics metrics;
-};
-
-Outcome run(const Scenario& sc) {
-  const CompiledScenario cs = compile(sc);
-  Outcome o;
-  SingleRun r = run_single(cs.view(), [&o](const JobRecord* p, std::size_t n) {
-    o.jobs.insert(o.jobs.end(), p, p + n);
-  });
-  std::sort(o.jobs.begin(), o.jobs.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.class_idx != b.class_idx ? a.class_idx < b.class_idx : a.job_idx < b.job_idx;
-  });
-  o.metrics = r.metrics;
-  return o;
-}
+using test::Outcome;
+using test::run;
 
 //! Two teams of weights wa and wb on `nodes` x `gpus` GPUs sharing one cohort (nominal half
 //! each, borrowing unlimited, so quotas never hold a job back), under fair_share.

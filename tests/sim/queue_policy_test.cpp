@@ -9,6 +9,7 @@
 #include "sim/mc_metrics.h"
 #include "sim/mc_run.h"
 #include "sim/single_run.h"
+#include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -29,24 +30,8 @@ JobClass ranked_class(const char* name, const std::vector<TraceRow>& rows, doubl
   return c;
 }
 
-//! One run's records sorted by class, then arrival index, and its metrics.
-struct Outcome {
-  std::vector<JobRecord> jobs;
-  ReplicaMetrics metrics;
-};
-
-Outcome run(const Scenario& sc) {
-  const CompiledScenario cs = compile(sc);
-  Outcome o;
-  SingleRun r = run_single(cs.view(), [&o](const JobRecord* p, std::size_t n) {
-    o.jobs.insert(o.jobs.end(), p, p + n);
-  });
-  std::sort(o.jobs.begin(), o.jobs.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.class_idx != b.class_idx ? a.class_idx < b.class_idx : a.job_idx < b.job_idx;
-  });
-  o.metrics = r.metrics;
-  return o;
-}
+using test::Outcome;
+using test::run;
 
 //! One 1-GPU node running the given rows under `policy`.
 Outcome one_gpu(QueuePolicy policy, const std::vector<TraceRow>& rows, double restart_s = 0,

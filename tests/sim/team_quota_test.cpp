@@ -13,6 +13,7 @@
 #include "sim/mc_run.h"
 #include "sim/replica_buffers.h"
 #include "sim/single_run.h"
+#include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -43,23 +44,8 @@ Team team(const char* name, uint32_t nominal, std::optional<uint32_t> borrowing 
   return t;
 }
 
-struct Outcome {
-  std::vector<JobRecord> jobs;  //!< by class, then arrival index
-  ReplicaMetrics metrics;
-};
-
-Outcome run(const Scenario& sc) {
-  const CompiledScenario cs = compile(sc);
-  Outcome o;
-  SingleRun r = run_single(cs.view(), [&o](const JobRecord* p, std::size_t n) {
-    o.jobs.insert(o.jobs.end(), p, p + n);
-  });
-  std::sort(o.jobs.begin(), o.jobs.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.class_idx != b.class_idx ? a.class_idx < b.class_idx : a.job_idx < b.job_idx;
-  });
-  o.metrics = r.metrics;
-  return o;
-}
+using test::Outcome;
+using test::run;
 
 //! One 4-GPU node shared by teams t0 and t1 (nominal 2 each, cohort "org") under backfill.
 Scenario two_teams(Team a, Team b) {

@@ -11,6 +11,7 @@
 #include "sim/mc_metrics.h"
 #include "sim/mc_run.h"
 #include "sim/single_run.h"
+#include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -63,23 +64,8 @@ JobClass v100_class(const std::vector<TraceRow>& rows) {
   return c;
 }
 
-struct Outcome {
-  std::vector<JobRecord> jobs;  //!< by arrival index
-  ReplicaMetrics metrics;
-};
-
-Outcome run(const Scenario& sc) {
-  const CompiledScenario cs = compile(sc);
-  Outcome o;
-  SingleRun r = run_single(cs.view(), [&o](const JobRecord* p, std::size_t n) {
-    o.jobs.insert(o.jobs.end(), p, p + n);
-  });
-  std::sort(o.jobs.begin(), o.jobs.end(), [](const JobRecord& a, const JobRecord& b) {
-    return a.class_idx != b.class_idx ? a.class_idx < b.class_idx : a.job_idx < b.job_idx;
-  });
-  o.metrics = r.metrics;
-  return o;
-}
+using test::Outcome;
+using test::run;
 
 //! A random mix of 1- to 8-GPU jobs on a 4 x 4-GPU K80 pool and a 2 x 8-GPU V100 pool.
 Scenario random_mix(QueuePolicy policy, double k80_speed, double v100_speed) {
