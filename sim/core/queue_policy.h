@@ -223,6 +223,12 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
   const bool ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
   uint64_t held_teams = 0;  // fifo: teams whose first waiting job is over its quota
   uint32_t max_free = most_free_gpus(m, s);
+  // NOTE: the queue is in rank order, so a later job of the same class outranks no job an earlier
+  // one does not (same priority, a key no better): once make_room fails for a class at g GPUs,
+  // it fails for every later job of that class with >= g GPUs until a start changes the state.
+  // Skipping those calls is exact and keeps an overloaded ranked queue at O(window) per instant
+  // instead of O(window x active jobs). Team admission breaks the monotonicity: off with teams.
+  uint32_t no_room_class = NONE, no_room_gpus = 0;
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < window; ++scanned) {
     if (max_free == 0 && !preempt) break;
@@ -236,7 +242,17 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
       continue;
     }
     bool ok = !(one_node && j.gpus > max_free) && start(entry);
-    if (!ok && preempt && ranks_preempt && make_room(m, s, entry)) ok = start(entry);
+    if (!ok && preempt && ranks_preempt &&
+        !(j.class_idx == no_room_class && j.gpus >= no_room_gpus)) {
+      if (make_room(m, s, entry)) {
+        ok = start(entry);
+        no_room_class = NONE;  // victims preempted: the state changed
+      } else if (!teams_on(m)) {
+        no_room_gpus =
+            j.class_idx == no_room_class && no_room_gpus < j.gpus ? no_room_gpus : j.gpus;
+        no_room_class = j.class_idx;
+      }
+    }
     if (!ok && preempt && reclaim_room(m, s, entry)) ok = start(entry);  // team_reclaim.h
     if (!ok) {
       // NOTE: a job over its team's quota holds its team only (a Kueue queue per team).
@@ -247,6 +263,7 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
     }
     entry = NONE;
     ++started;
+    no_room_class = NONE;
     max_free = most_free_gpus(m, s);
   }
   drop_started(s, scanned, started);
