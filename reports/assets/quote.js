@@ -27,12 +27,13 @@
     if (s < 60) return number(s, 2) + ' s';
     return duration(s);
   }
-  // Energy and carbon: "84.0 MWh · 31.2 t" (reports/quote_render.cpp energy_text).
-  function energyText(o) {
+  // Energy and carbon: "84.0 MWh" over "31.2 t CO2e" (reports/quote_render.cpp energy_text has
+  // both on one line); two lines keep the ranked tables inside a 1,280 px window and an A4 page.
+  function energyCell(o) {
     const k = num(o, 'energy.kwh'), t = num(o, 'energy.tco2e');
-    if (!fin(k) || !fin(t)) return '–';
+    if (!fin(k) || !fin(t)) return td('–', true);
     const e = k >= 1e6 ? number(k / 1e6, 2) + ' GWh' : k >= 1e3 ? number(k / 1e3, 1) + ' MWh' : number(k, 0) + ' kWh';
-    return e + ' · ' + number(t, t < 10 ? 2 : t < 100 ? 1 : 0) + ' t';
+    return el('td', {class: 'num'}, [e, el('small', {}, number(t, t < 10 ? 2 : t < 100 ? 1 : 0) + ' t CO2e')]);
   }
   const nodesText = o => count(num(o, 'gpus')) + ' (' + count(num(o, 'nodes')) + '×)';
   // P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
@@ -87,14 +88,14 @@
       const miss = o.meets_deadline === false || o.within_budget === false;
       return el('tr', {class: n === 0 && ok ? 'best' : miss ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o), td(nodesText(o), true),
         td(str(o, 'pricing_label')), td(timeText(num(o, 'time_s.p50')), true), td(p90Text(o), true), td(moneyShort(num(o, 'monthly_usd')), true),
-        td(moneyShort(num(o, 'total_usd')), true), td(spotRisk(o, true)), td('$' + number(num(o, 'usd_per_tflops_hour'), 4), true), td(energyText(o), true), flagCell(row)]);
+        td(moneyShort(num(o, 'total_usd')), true), td(spotRisk(o, true)), td('$' + number(num(o, 'usd_per_tflops_hour'), 4), true), energyCell(o), flagCell(row)]);
     });
     const infeasible = arr(Q, 'training').filter(o => !GP.isObj(o) || o.feasible !== true).length;
     parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('P50', true), th('P90', true),
-      th('Per month', true), th('Total', true), th('Spot risk'), th('$/TFLOPS·h', true), th('Energy · CO2e', true), th('Flags')])), el('tbody', {}, rows)]));
+      th('Per month', true), th('Total', true), th('Spot risk'), th('$/TFLOPS·h', true), th('Energy', true), th('Flags')])), el('tbody', {}, rows)]));
     parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the deadline' + (GP.get(Q, 'options.training_budget') === true ? ' and budget' : '') +
       ' first, then by total cost. GPUs are whole nodes. P50/P90: time to finish, from the Monte Carlo of spot preemptions (equal to the failure-free time without spot). ' +
-      '$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. Energy · CO2e: facility energy of the whole run and its location-based carbon (see Assumptions). ' + infeasible + ' further instance/pricing combinations cannot run this job (see quote.json).'));
+      '$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. Energy: facility energy of the whole run, and below it its location-based carbon (t CO2e) (see Assumptions). ' + infeasible + ' further instance/pricing combinations cannot run this job (see quote.json).'));
     if (str(Q, 'spot_note.text')) parts.push(el('p', {class: 'note spot-note'}, [el('b', {}, 'Spot: '), str(Q, 'spot_note.text')]));
     return el('section', {}, parts);
   }
@@ -121,10 +122,10 @@
         td(nodesText(o), true), td(str(o, 'pricing_label')), td(latencyText(num(o, 'erlang_c.p99_latency_s')) + ' · ' + p99Sim, true),
         td(latencyText(num(o, 'erlang_c.mean_wait_s')) + ' · ' + (c ? latencyText(num(c, 'mean_wait_s')) : '–'), true),
         td(percent(num(o, 'utilization'), 0), true), td(moneyShort(num(o, 'monthly_usd')), true), td(moneyShort(num(o, 'total_usd')), true),
-        td('$' + number(num(o, 'usd_per_1k_requests'), 4), true), td(energyText(o), true), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
+        td('$' + number(num(o, 'usd_per_1k_requests'), 4), true), energyCell(o), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
     });
     parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('p99 model · sim', true),
-      th('Wait Erlang C · sim', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1k req', true), th('Energy · CO2e /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
+      th('Wait Erlang C · sim', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1k req', true), th('Energy /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
     const tol = percent(num(Q, 'options.sim_tolerance'), 0);
     parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the p99 target first, then by total cost over the term. "sim": the discrete-event engine run on the same queue (' +
       count(num(Q, 'options.sim_requests')) + ' requests); it agrees when the p99 is within ' + tol + ' and the mean wait within ' + tol + ' or 5% of the service time.'));
