@@ -18,10 +18,24 @@ namespace {
 namespace fs = std::filesystem;
 
 // Every file name a gpuplan command writes into its output folder (docs/outputs.md).
-constexpr std::string_view OUR_FILES[] = {
-    "result.json",         "report.html", "timeseries.csv", "classes.csv",  "replicas.csv",
-    "sweep.json",          "sweep.csv",   "sweep.html",     "compare.json", "compare.html",
-    "recommendation.json", "quote.html",  "quote.json",     "quote.pdf"};
+constexpr std::string_view OUR_FILES[] = {"result.json",
+                                          "report.html",
+                                          "timeseries.csv",
+                                          "classes.csv",
+                                          "replicas.csv",
+                                          "teams.csv",
+                                          "sweep.json",
+                                          "sweep.csv",
+                                          "sweep.html",
+                                          "compare.json",
+                                          "compare.html",
+                                          "recommendation.json",
+                                          "quote.html",
+                                          "quote.json",
+                                          "quote.pdf",
+                                          "metrics.om",
+                                          "grafana_dashboard.json",
+                                          "prometheus_rules.yml"};
 
 bool is_our_file(const std::string& name, const std::vector<std::string>& also_ours) {
   // NOTE: ".name.tmp" are the temporary files of gpuplan versions before the staged folder.

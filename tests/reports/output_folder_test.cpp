@@ -102,6 +102,16 @@ TEST_CASE("reports::output_folder") {
     // A --jobs file named by the command is one of its own files.
     CHECK(output_folder_problem(target, {"jobs.csv"}).empty());
   }
+  SUBCASE("every file a run writes is its own, so the same command can run again into it") {
+    // Why: teams.csv and the --openmetrics files were missing from the list, so a second run of
+    // a scenario with teams (or with --openmetrics) into the same folder was refused.
+    fs::create_directories(target);
+    for (const char* f :
+         {"result.json", "report.html", "timeseries.csv", "classes.csv", "replicas.csv",
+          "teams.csv", "metrics.om", "grafana_dashboard.json", "prometheus_rules.yml"})
+      std::ofstream(target / f) << "x";
+    CHECK(output_folder_problem(target).empty());
+  }
   SUBCASE("a file the command names itself (its --jobs file) is replaced, also at commit") {
     fs::create_directories(target);
     std::ofstream(target / "jobs.csv") << "old rows";
