@@ -119,7 +119,9 @@ CompiledScenario compile(const Scenario& sc) {
   v.n_nodes = static_cast<uint32_t>(out.node_pool.size());
 
   // Job classes.
-  double busy_gpus_expected = 0, provisioned_gpus = 0;
+  // [GPU] each class's expected busy GPUs at its durations as written (reference speed).
+  std::vector<double> class_busy_gpus;
+  double provisioned_gpus = 0;
   const double window = sc.horizon_s - sc.warmup_s;
   for (size_t p = 0; p < sc.pools.size(); ++p) {
     // NOTE: staged purchases provision their nodes only for part of the window.
@@ -132,6 +134,7 @@ CompiledScenario compile(const Scenario& sc) {
   for (const JobClass& jc : sc.workload) {
     ClassSpec c;
     c.pool_mask = 0;
+    class_busy_gpus.push_back(0);
     c.priority = static_cast<int32_t>(jc.priority);
     for (size_t p = 0; p < sc.pools.size(); ++p) {
       if (jc.may_use(p)) {
@@ -152,7 +155,7 @@ CompiledScenario compile(const Scenario& sc) {
           gpu_seconds += r.gpus * r.duration_s;
         if (r.submit_s < sc.horizon_s) out.expected_jobs += 1;
       }
-      if (window > 0) busy_gpus_expected += gpu_seconds / window;
+      if (window > 0) class_busy_gpus.back() += gpu_seconds / window;
     } else {
       const CompiledRate rate = compile_rate(jc.rate_per_s, sc.demand, jc.profile, sc.horizon_s);
       c.rate = rate.rate;
@@ -174,7 +177,7 @@ CompiledScenario compile(const Scenario& sc) {
         out.gpu_cum.push_back(i + 1 == jc.gpus.values.size() ? 1.0 : cum);
       }
       max_gpus = jc.gpus.max();
-      busy_gpus_expected += window_rate * jc.gpus.mean() * trained.value_or(jc.duration.mean());
+      class_busy_gpus.back() += window_rate * jc.gpus.mean() * trained.value_or(jc.duration.mean());
       out.expected_jobs += rate.segments.empty()
                                ? rate.rate * sc.horizon_s
                                : expected_arrivals(rate, sc.horizon_s, 0, sc.horizon_s);
@@ -189,15 +192,10 @@ CompiledScenario compile(const Scenario& sc) {
   }
   v.max_nodes_per_job = max_nodes_per_job;
 
-  // Duration multiplier per (class, pool); the mean slowdown weights the offered-load estimate.
-  double mean_slowdown = 0;
-  for (size_t c = 0; c < sc.workload.size(); ++c) {
-    for (size_t p = 0; p < sc.pools.size(); ++p) {
+  // Duration multiplier per (class, pool).
+  for (size_t c = 0; c < sc.workload.size(); ++c)
+    for (size_t p = 0; p < sc.pools.size(); ++p)
       out.slowdown.push_back(gpu_slowdown(sc, sc.workload[c], p));
-      mean_slowdown += out.slowdown.back();
-    }
-  }
-  mean_slowdown /= double(std::max<size_t>(1, out.slowdown.size()));
   // Each class's capacity-weighted mean speed over its pools: max-min fairness's normalization.
   for (size_t c = 0; c < out.classes.size(); ++c) {
     double gpus = 0, speed_gpus = 0;
@@ -209,8 +207,12 @@ CompiledScenario compile(const Scenario& sc) {
     }
     out.classes[c].mean_speed = gpus > 0 ? speed_gpus / gpus : 1.0;
   }
-  out.offered_load =
-      provisioned_gpus > 0 ? busy_gpus_expected * mean_slowdown / provisioned_gpus : 0;
+  // NOTE: a class's busy GPUs on an equal share of its pools are its reference-speed busy GPUs
+  // over its mean speed there (the harmonic mean of its slowdowns), as the load check counts.
+  double busy_gpus_expected = 0;
+  for (size_t c = 0; c < out.classes.size(); ++c)
+    busy_gpus_expected += class_busy_gpus[c] / out.classes[c].mean_speed;
+  out.offered_load = provisioned_gpus > 0 ? busy_gpus_expected / provisioned_gpus : 0;
   out.cluster_offered_load = out.offered_load;
   // NOTE: a class confined to some pools can swamp them while the cluster as a whole has room;
   // the load check's busiest pool set (models/offered_load.h) bounds the estimate from below.

@@ -183,6 +183,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
   s.policy.n_deferred = 0;
+  s.policy.round_end_at = NEVER;
   s.policy.deferring = false;
   for (uint32_t i = 0; i < s.policy.jobs.size; ++i) s.policy.jobs[i].review_gen = 0;
   s.totals = ReplicaTotals{};

@@ -58,11 +58,22 @@ GPUPLAN_HD inline void scheduler_stop(const ModelView& m, ReplicaState& s, uint3
   return m.sched.preemption_grace_s > 0 && s.policy.jobs[slot].stop_at < NEVER;
 }
 
-//! Preempts the running job in `slot` for the scheduler: stopped now without a warning, or, with
-//! a preemption grace, left running until the grace ends (its policy_review then stops it).
+//! [s] The final checkpoint write of the running job in `slot` if the scheduler stops it now: a
+//! job whose max-min round ends now saves at the end of its round, as Gavel's jobs do when their
+//! lease ends (the round's end is known in advance); 0 for any other preemption.
+[[nodiscard]] GPUPLAN_HD inline double round_end_save(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t slot) {
+  if (m.queue != QueuePolicy::max_min_fairness_perf || !round_ends(s, slot)) return 0.0;
+  const ClassRunSpec& cr = m.class_runs[s.jobs[slot].class_idx];
+  return cr.checkpoints ? cr.checkpoint_s : 0.0;
+}
+
+//! Preempts the running job in `slot` for the scheduler: stopped now (with a final checkpoint at
+//! a max-min round end, else without a warning), or, with a preemption grace, left running until
+//! the grace ends (its policy_review then stops it).
 GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!(m.sched.preemption_grace_s > 0)) {
-    scheduler_stop(m, s, slot, 0.0);
+    scheduler_stop(m, s, slot, round_end_save(m, s, slot));
     return;
   }
   PolicyJob& pj = s.policy.jobs[slot];
@@ -123,11 +134,20 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   return n_free;
 }
 
+//! True when make_room can find no victim now, whichever job asks: under max-min between rounds
+//! no running job is outranked (outranks), unless class priorities preempt or a job in its
+//! preemption grace could hand over its GPUs.
+[[nodiscard]] GPUPLAN_HD inline bool no_policy_victims_now(const ModelView& m,
+                                                           const ReplicaState& s) {
+  return between_rounds(m, s) && !m.sched.priority_preemption && !(m.sched.preemption_grace_s > 0);
+}
+
 //! Makes room for the queued job in `slot` by preempting running jobs it outranks, when that is
 //! enough: a job that fits in one node takes the eligible node that can be cleared and has the
 //! most free GPUs (lowest index on ties); a gang takes whole nodes of the first eligible pool
 //! with enough free or clearable nodes (free ones first, then by index). True when it preempted.
 [[nodiscard]] GPUPLAN_HD inline bool make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (no_policy_victims_now(m, s)) return false;
   const Job& j = s.jobs[slot];
   const uint64_t mask = job_pool_mask(m, s, slot);
   uint32_t* can = s.policy.node_gpus.data;  // GPUs free now or held by jobs it outranks
@@ -185,6 +205,7 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
   if (gen != pj.review_gen) return;
   if (s.jobs[slot].phase == JobPhase::running && m.queue == QueuePolicy::max_min_fairness_perf) {
     pj.lease_end = s.now;  // the pass after these events may preempt it; else it runs a round more
+    s.policy.round_end_at = s.now;
     set_review(m, s, slot, next_round_end(m, s.now));
     return;
   }

@@ -28,6 +28,8 @@ struct PolicyState {
   span<uint32_t> node_gpus;  //!< [n_nodes] scratch: GPUs a candidate could have on each node
   uint32_t n_deferred = 0;
   bool deferring = false;  //!< a pass is scanning the queue: victims wait in `deferred`
+  //! [s] max-min: the latest instant at which a running job's round ended (NEVER: none yet)
+  SimTime round_end_at = NEVER;
 };
 
 }  // namespace gpuplan

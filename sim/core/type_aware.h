@@ -84,6 +84,13 @@ namespace gpuplan {
   return s.now == s.policy.jobs[slot].lease_end;
 }
 
+//! True when no round ends at this instant under max_min_fairness_perf, so no running job can be
+//! a victim of the policy now (round_ends holds only at an instant where a review set
+//! round_end_at).
+[[nodiscard]] GPUPLAN_HD inline bool between_rounds(const ModelView& m, const ReplicaState& s) {
+  return m.queue == QueuePolicy::max_min_fairness_perf && s.now != s.policy.round_end_at;
+}
+
 //! [s] The first end of a global round after `now`: rounds are [k r, (k + 1) r) with r =
 //! round_s, so every running job's round ends at the same instants (Gavel's rounds).
 [[nodiscard]] GPUPLAN_HD inline SimTime next_round_end(const ModelView& m, SimTime now) {

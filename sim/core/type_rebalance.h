@@ -55,7 +55,7 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
 //! served first, then lets the ranked pass place the preempted jobs again.
 template <class Start>
 GPUPLAN_HD inline void rebalance_types(const ModelView& m, ReplicaState& s, const Start& start) {
-  if (m.queue != QueuePolicy::max_min_fairness_perf) return;
+  if (m.queue != QueuePolicy::max_min_fairness_perf || between_rounds(m, s)) return;
   bool moved = false;
   for (uint32_t k = 0; k < MAX_TYPE_MOVES; ++k) {
     const uint32_t slot = next_move_candidate(m, s);

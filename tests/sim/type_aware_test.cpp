@@ -109,6 +109,21 @@ TEST_CASE("sim::type_aware::speeds") {
     // capacity-weighted mean speed of one K80 (1/3) and one V100 (1): 2/3
     CHECK(cs.classes[0].mean_speed == doctest::Approx(2.0 / 3.0).epsilon(1e-12));
   }
+
+  SUBCASE("the offered load counts each pool's GPUs at the class's speed there") {
+    const CompiledScenario cs = compile([] {
+      Scenario sc = k80_v100(QueuePolicy::fifo_perf, 86400.0);
+      JobClass c = test::mm_class(1.0 / 900, 600.0);
+      c.reference_gpu = builtin_catalog().find_gpu("V100-16GB");
+      c.gpu_speeds = {{builtin_catalog().find_gpu("K80"), 1.0},
+                      {builtin_catalog().find_gpu("V100-16GB"), 3.0}};
+      sc.workload.push_back(c);
+      return sc;
+    }());
+    // 2/3 of a V100 busy on average, against one V100 plus one K80 at a third of its speed
+    // (4/3 V100s): 0.5 (an arithmetic mean of the slowdowns, 2, would say 2/3)
+    CHECK(cs.offered_load == doctest::Approx(0.5).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("sim::type_aware::fifo_perf") {
@@ -181,6 +196,32 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     CHECK(o.jobs[0].pool_idx == 1);
     // A at 2, B at 2, A again at 4
     CHECK(o.metrics.classes[0].scheduler_preemptions == 3);
+  }
+
+  SUBCASE("a job preempted at its round end saves then and loses only the write") {
+    // One V100, 100 s rounds, checkpoints every 1,000 s (none inside a run here) that take 5 s,
+    // no reload. A (t0, 150 s) runs; B (t50, 150 s) waits for the round end at 100, where it has
+    // less service (0 < 100) and takes the GPU; A, told by its round end, computed until 95 and
+    // wrote its checkpoint until 100: 55 s are left. At 200 both have held the GPU 100 s, a tie,
+    // so B keeps it and ends at 250; A ends at 250 + 55. (Stopped without a save, A would have
+    // lost all 100 s and ended at 400.)
+    Scenario sc;
+    sc.name = "test";
+    sc.seed = 42;
+    sc.horizon_s = 1000.0;
+    add_pool(sc, "v100", "V100-16GB", 1, 1);
+    sc.scheduler.queue = QueuePolicy::max_min_fairness_perf;
+    sc.scheduler.round_s = 100;
+    JobClass c = v100_class({{0, 150, 1, 0}, {50, 150, 1, 0}});
+    c.econ.interval_s = 1000.0;
+    c.econ.checkpoint_s = 5.0;
+    sc.workload.push_back(c);
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 2);
+    CHECK(o.jobs[1].finish_s == doctest::Approx(250).epsilon(1e-12));
+    CHECK(o.jobs[0].finish_s == doctest::Approx(305).epsilon(1e-12));
+    // A at 100 only
+    CHECK(o.metrics.classes[0].scheduler_preemptions == 1);
   }
 
   SUBCASE("two identical jobs get equal normalized throughput on a K80 + V100 cluster") {
