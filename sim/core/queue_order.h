@@ -89,16 +89,17 @@ namespace gpuplan {
 //! True when the queued job in slot a may preempt the running job in slot b: a higher class
 //! priority (with priority preemption on), or the same priority and a strictly better key under
 //! a preemptive policy (a shorter remaining time; a higher LAS queue; less normalized service,
-//! at the end of the running job's round under max_min_fairness_perf).
+//! at the end of the running job's round under max_min_fairness_perf). `key_a` is a's
+//! policy_key, computed once by callers that test a against many running jobs.
 [[nodiscard]] GPUPLAN_HD inline bool outranks(const ModelView& m, const ReplicaState& s, uint32_t a,
-                                              uint32_t b) {
+                                              double key_a, uint32_t b) {
   const int32_t pa = m.classes[s.jobs[a].class_idx].priority;
   const int32_t pb = m.classes[s.jobs[b].class_idx].priority;
   // NOTE: across teams only a borrowing team's jobs may go (sim/core/team_quota.h).
   if (!team_preemptable(m, s, a, b)) return false;
   if (pa != pb) return m.sched.priority_preemption && pa > pb;
   if (m.queue == QueuePolicy::max_min_fairness_perf && !round_ends(s, b)) return false;
-  return policy_preempts(m.queue) && policy_key(m, s, a) < policy_key(m, s, b);
+  return policy_preempts(m.queue) && key_a < policy_key(m, s, b);
 }
 
 //! Inserts the queued job in `slot` at its rank (after every job that ranks before it); false
@@ -106,14 +107,21 @@ namespace gpuplan {
 [[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
                                                    uint32_t slot) {
   if (s.queue_len == s.queue.size) return false;
-  uint32_t i = s.queue_len;  // shift jobs that rank after it back by one, from the tail
-  while (i > 0) {
-    const uint32_t prev = s.queue[(s.queue_head + i - 1) % s.queue.size];
-    if (!ranks_before(m, s, slot, prev)) break;
-    s.queue[(s.queue_head + i) % s.queue.size] = prev;
-    --i;
+  const uint32_t head = s.queue_head, size = s.queue.size;
+  // NOTE: the queue is in rank order and a waiting job's key does not change (its service and
+  // declared time are frozen; a LAS promotion takes it out and inserts it again), so the jobs it
+  // ranks before form a suffix: a binary search finds where, with O(log queue) keys, not O(queue).
+  uint32_t lo = 0, hi = s.queue_len;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (ranks_before(m, s, slot, s.queue[(head + mid) % size]))
+      hi = mid;
+    else
+      lo = mid + 1;
   }
-  s.queue[(s.queue_head + i) % s.queue.size] = slot;
+  for (uint32_t i = s.queue_len; i > lo; --i)
+    s.queue[(head + i) % size] = s.queue[(head + i - 1) % size];
+  s.queue[(head + lo) % size] = slot;
   s.queue_len += 1;
   return true;
 }

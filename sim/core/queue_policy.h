@@ -108,11 +108,12 @@ GPUPLAN_HD inline void stop_after_grace(const ModelView& m, ReplicaState& s, uin
 GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t slot, uint32_t n,
                                   uint32_t gpus) {
   uint32_t draining = draining_gpus(m, s, n);
+  const double key = policy_key(m, s, slot);
   while (s.node_free[n] + draining < gpus) {
     uint32_t victim = NONE;
     for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
       if (s.jobs[v].phase != JobPhase::running || !runs_on(m, s, v, n) || stopping(m, s, v) ||
-          !outranks(m, s, slot, v))
+          !outranks(m, s, slot, key, v))
         continue;
       if (victim == NONE || worse_victim(m, s, v, victim)) victim = v;
     }
@@ -134,6 +135,28 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   return n_free;
 }
 
+//! Fills s.policy.node_gpus with each node's free GPUs plus those held by running jobs on pools
+//! of `pools` that the queued job in `slot` outranks or that are in their preemption grace (only
+//! single-node jobs when `single_node`). True when there is any such job.
+GPUPLAN_HD inline bool room_per_node(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                     uint64_t pools, bool single_node) {
+  uint32_t* can = s.policy.node_gpus.data;
+  for (uint32_t n = 0; n < m.n_nodes; ++n) can[n] = s.node_free[n];
+  const double key = policy_key(m, s, slot);
+  bool any = false;
+  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+    const Job& r = s.jobs[v];
+    if (r.phase != JobPhase::running || !((pools >> r.pool) & 1) ||
+        (single_node && r.n_nodes != 1) || !(stopping(m, s, v) || outranks(m, s, slot, key, v)))
+      continue;
+    any = true;
+    const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
+    const uint32_t gpn = m.pools[r.pool].gpus_per_node;
+    for (uint32_t i = 0; i < r.n_nodes; ++i) can[nodes[i]] += r.n_nodes == 1 ? r.gpus : gpn;
+  }
+  return any;
+}
+
 //! True when make_room can find no victim now, whichever job asks: under max-min between rounds
 //! no running job is outranked (outranks), unless class priorities preempt or a job in its
 //! preemption grace could hand over its GPUs.
@@ -142,35 +165,29 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   return between_rounds(m, s) && !m.sched.priority_preemption && !(m.sched.preemption_grace_s > 0);
 }
 
+//! What make_room did: preempted, found running jobs it outranks but no room among them, or
+//! found none it outranks.
+enum class Room : uint8_t { made, no_fit, no_victims };
+
 //! Makes room for the queued job in `slot` by preempting running jobs it outranks, when that is
 //! enough: a job that fits in one node takes the eligible node that can be cleared and has the
 //! most free GPUs (lowest index on ties); a gang takes whole nodes of the first eligible pool
-//! with enough free or clearable nodes (free ones first, then by index). True when it preempted.
-[[nodiscard]] GPUPLAN_HD inline bool make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
-  if (no_policy_victims_now(m, s)) return false;
+//! with enough free or clearable nodes (free ones first, then by index).
+[[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
   const uint64_t mask = job_pool_mask(m, s, slot);
-  uint32_t* can = s.policy.node_gpus.data;  // GPUs free now or held by jobs it outranks
-  for (uint32_t n = 0; n < m.n_nodes; ++n) can[n] = s.node_free[n];
-  bool any = false;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-    const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || !(stopping(m, s, v) || outranks(m, s, slot, v))) continue;
-    any = true;
-    const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
-    const uint32_t gpn = m.pools[r.pool].gpus_per_node;
-    for (uint32_t i = 0; i < r.n_nodes; ++i) can[nodes[i]] += r.n_nodes == 1 ? r.gpus : gpn;
-  }
-  if (!any) return false;
+  if (!room_per_node(m, s, slot, ~0ull, false)) return Room::no_victims;
+  const uint32_t* can = s.policy.node_gpus.data;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
     uint32_t best = NONE;
     for (uint32_t n = 0; n < m.n_nodes; ++n) {
       if (!((mask >> m.node_pool[n]) & 1) || can[n] < j.gpus) continue;
       if (best == NONE || s.node_free[n] > s.node_free[best]) best = n;
     }
-    if (best == NONE) return false;
+    if (best == NONE) return Room::no_fit;
     clear_node(m, s, slot, best, j.gpus);
-    return true;
+    return Room::made;
   }
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (!((mask >> p) & 1)) continue;
@@ -189,9 +206,9 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
       if (can[n] != gpn || s.node_free[n] == gpn) continue;
       clear_node(m, s, slot, n, gpn);
     }
-    return true;
+    return Room::made;
   }
-  return false;
+  return Room::no_fit;
 }
 
 //! Handles a LAS review of the job in `slot` (stale when `gen` moved on): a running job has just
@@ -248,11 +265,14 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
   // one does not (same priority, a key no better): once make_room fails for a class at g GPUs,
   // it fails for every later job of that class with >= g GPUs until a start changes the state.
   // Skipping those calls is exact and keeps an overloaded ranked queue at O(window) per instant
-  // instead of O(window x active jobs). Team admission breaks the monotonicity: off with teams.
+  // instead of O(window x active jobs). Likewise once a job outranks no running job, no later one
+  // does (a start adds none: the started job ranks before them), so with no free GPU the scan
+  // ends there. Team admission breaks the monotonicity: both are off with teams.
   uint32_t no_room_class = NONE, no_room_gpus = 0;
+  bool victims_left = true;
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < window; ++scanned) {
-    if (max_free == 0 && !preempt) break;
+    if (max_free == 0 && !(preempt && victims_left)) break;
     uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
     const Job& j = s.jobs[entry];
     const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
@@ -263,11 +283,14 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
       continue;
     }
     bool ok = !(one_node && j.gpus > max_free) && start(entry);
-    if (!ok && preempt && ranks_preempt &&
+    if (!ok && preempt && ranks_preempt && victims_left &&
         !(j.class_idx == no_room_class && j.gpus >= no_room_gpus)) {
-      if (make_room(m, s, entry)) {
+      const Room room = make_room(m, s, entry);
+      if (room == Room::made) {
         ok = start(entry);
         no_room_class = NONE;  // victims preempted: the state changed
+      } else if (room == Room::no_victims && !teams_on(m)) {
+        victims_left = false;
       } else if (!teams_on(m)) {
         no_room_gpus =
             j.class_idx == no_room_class && no_room_gpus < j.gpus ? no_room_gpus : j.gpus;
@@ -295,6 +318,7 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
 //! `start(slot)` places and starts a queued job (false: it does not fit).
 template <class Start>
 GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, const Start& start) {
+  if (s.queue_len == 0) return;  // nothing to start, so nothing to preempt for
   const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption || reclaims(m);
   const bool strict = m.queue == QueuePolicy::fifo || m.queue == QueuePolicy::fifo_perf;
   s.policy.deferring = true;

@@ -13,19 +13,13 @@ namespace gpuplan {
 inline constexpr uint32_t MAX_TYPE_MOVES = 64;
 
 //! A node of a pool in `faster` (a mask) where the running job in `slot` fits on free GPUs plus
-//! the GPUs of running jobs it outranks; the one with the most free GPUs, lowest index; or NONE.
+//! the GPUs of running single-node jobs it outranks (room_per_node); the one with the most free
+//! GPUs, lowest index; or NONE.
 [[nodiscard]] GPUPLAN_HD inline uint32_t node_to_move_to(const ModelView& m, ReplicaState& s,
                                                          uint32_t slot, uint64_t faster) {
   const Job& j = s.jobs[slot];
-  uint32_t* can = s.policy.node_gpus.data;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) can[n] = s.node_free[n];
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-    const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || r.n_nodes != 1 || !((faster >> r.pool) & 1) ||
-        !outranks(m, s, slot, v))
-      continue;
-    can[s.job_nodes[v * m.max_nodes_per_job]] += r.gpus;
-  }
+  room_per_node(m, s, slot, faster, true);
+  const uint32_t* can = s.policy.node_gpus.data;
   uint32_t best = NONE;
   for (uint32_t n = 0; n < m.n_nodes; ++n) {
     if (!((faster >> m.node_pool[n]) & 1) || can[n] < j.gpus) continue;

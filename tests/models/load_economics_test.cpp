@@ -2,32 +2,20 @@
 //! checkpoints, spot fallback and TCO, with JSON-pointer errors.
 #include <doctest/doctest.h>
 
-#include "models/load.h"
+#include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
 namespace {
 
-struct Loaded {
-  std::optional<Scenario> sc;
-  std::vector<Diagnostic> all;
-  [[nodiscard]] bool has(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return true;
-    return false;
-  }
-};
+using gpuplan_models_test::Loaded;
 
 Loaded load(const std::string& pools, const std::string& cls = "", const std::string& top = "") {
   const std::string text = R"({"horizon": "1d", "pools": [)" + pools +
                            R"(], "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}},
                            "gpus": 8, "duration": "1h")" +
                            cls + "}]" + top + "}";
-  Diagnostics d;
-  Loaded r;
-  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
-  r.all = d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, "");
 }
 
 }  // namespace

@@ -4,33 +4,20 @@
 
 #include <cstdio>
 
-#include "models/load.h"
+#include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
 namespace {
 
-struct Loaded {
-  std::optional<Scenario> sc;
-  std::vector<Diagnostic> all;
-  //! The message at `pointer`, or "" when there is none.
-  [[nodiscard]] std::string at(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return x.format();
-    return "";
-  }
-};
+using gpuplan_models_test::Loaded;
 
 Loaded load(const std::string& pool_keys, const std::string& horizon = "1d") {
   const std::string text = R"({"horizon": ")" + horizon +
                            R"(", "pools": [{"name": "a", "instance": "p4d.24xlarge", "count": 1)" +
                            pool_keys + R"(}], "workload": [{"name": "w", "arrival": {"poisson":
                            {"rate": "1/h"}}, "gpus": 8, "duration": "1h"}]})";
-  Diagnostics d;
-  Loaded r;
-  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
-  r.all = d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, "");
 }
 
 }  // namespace
@@ -64,28 +51,29 @@ TEST_CASE("load::off_peak") {
     const std::string base = "/pools/0/off_peak";
     Loaded r = load(R"(, "off_peak": {"discount": 1.5, "hours": "22:00-06:00"})");
     CHECK_FALSE(r.sc);
-    CHECK(r.at(base + "/discount").find("scenario.json:1: /pools/0/off_peak/discount:") == 0);
+    CHECK(r.at(base + "/discount").format().find("scenario.json:1: /pools/0/off_peak/discount:") ==
+          0);
     r = load(R"(, "off_peak": {"discount": 0.3, "hours": "10pm-6am"})");
-    CHECK(r.at(base + "/hours").find("\"22:00-06:00\"") != std::string::npos);
+    CHECK(r.at(base + "/hours").format().find("\"22:00-06:00\"") != std::string::npos);
     r = load(R"(, "off_peak": {"discount": 0.3, "hours": ["08:00-08:00"]})");
-    CHECK(r.at(base + "/hours/0").find("starts where it ends") != std::string::npos);
+    CHECK(r.at(base + "/hours/0").format().find("starts where it ends") != std::string::npos);
     r = load(R"(, "off_peak": {"discount": 0.3, "hours": "25:00-06:00"})");
-    CHECK_FALSE(r.at(base + "/hours").empty());
+    CHECK_FALSE(r.at(base + "/hours").format().empty());
     r = load(R"(, "off_peak": {"discount": 0.3, "days": ["sunday"]})");
     // unknown day: the closest name is suggested
-    CHECK(r.at(base + "/days/0").find("sun") != std::string::npos);
+    CHECK(r.at(base + "/days/0").format().find("sun") != std::string::npos);
     r = load(R"(, "off_peak": {"discount": 0.3})");
-    CHECK(r.at(base).find("\"hours\"") != std::string::npos);
+    CHECK(r.at(base).format().find("\"hours\"") != std::string::npos);
     r = load(R"(, "off_peak": {"discount": 0.3, "days": ["sat"], "run_starts": "monday"})");
-    CHECK(r.at(base + "/run_starts").find("\"mon 00:00\"") != std::string::npos);
+    CHECK(r.at(base + "/run_starts").format().find("\"mon 00:00\"") != std::string::npos);
     r = load(R"(, "off_peak": {"discount": 0.3, "days": ["sat"], "at": 1})");
-    CHECK_FALSE(r.at(base + "/at").empty());
+    CHECK_FALSE(r.at(base + "/at").format().empty());
   }
   SUBCASE("a reserved pool has no off-peak price") {
     const Loaded r =
         load(R"(, "pricing": "reserved_1y", "off_peak": {"discount": 0.3, "days": ["sat"]})");
     CHECK_FALSE(r.sc);
-    CHECK(r.at("/pools/0/off_peak").find("on_demand") != std::string::npos);
+    CHECK(r.at("/pools/0/off_peak").format().find("on_demand") != std::string::npos);
   }
   SUBCASE("a schedule with more price changes than the limit is refused") {
     // 720 one-minute windows a day change the price 1,440 times a day, 10,080 a week; ten
@@ -99,6 +87,6 @@ TEST_CASE("load::off_peak") {
     }
     hours += "]";
     const Loaded r = load(R"(, "off_peak": {"discount": 0.3, "hours": )" + hours + "}", "3650d");
-    CHECK(r.at("/pools/0/off_peak").find("more than 1000000") != std::string::npos);
+    CHECK(r.at("/pools/0/off_peak").format().find("more than 1000000") != std::string::npos);
   }
 }

@@ -18,6 +18,13 @@ struct Loaded {
   std::vector<gpuplan::Diagnostic> all;  //!< d, sorted
   double seconds = 0;                    //!< [s] wall time of the load
 
+  //! True when a diagnostic names `pointer`.
+  [[nodiscard]] bool has(const std::string& pointer) const {
+    for (const auto& x : all)
+      if (x.pointer == pointer) return true;
+    return false;
+  }
+
   //! The diagnostic at `pointer` (fails the test when there is none).
   gpuplan::Diagnostic at(const std::string& pointer) const {
     for (const auto& x : all)
