@@ -88,7 +88,7 @@ TEST_CASE("sim::maintenance::exact") {
     // Two 4-GPU jobs: the 10 h one from t = 0, a 1 h one at 4 h, while the node drains (from
     // 5 h - 2 h = 3 h). Without the window the second would start at once.
     Scenario w = one_node({0.0, 4 * H}, 10 * H, 4, 100 * H);
-    w.workload[0].trace_rows[1].duration = H;
+    w.workload[0].trace_rows[1].duration_s = H;
     MaintenanceConfig mw = window(5 * H, 2 * H, DrainPolicy::wait);
     mw.drain_ahead_s = 2 * H;
     w.pools[0].maintenance.push_back(mw);
@@ -113,7 +113,7 @@ TEST_CASE("sim::maintenance::exact") {
     mw.every_s = 8 * H;
     sc.pools[0].maintenance.push_back(mw);
     sc.horizon_s = 24 * H;
-    sc.workload[0].trace_rows[0].duration = 1e6;  // runs past the horizon
+    sc.workload[0].trace_rows[0].duration_s = 1e6;  // runs past the horizon
     const test::Outcome o = test::run(sc);
     // starts at 5, 13 and 21 h (29 h is past the 24 h horizon): 3 windows, 3 stops
     CHECK(o.metrics.maintenance.node_windows == 3);
