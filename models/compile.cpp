@@ -1,6 +1,7 @@
 #include "models/compile.h"
 #include "models/compile_economics.h"
 #include "models/compile_failures.h"
+#include "models/compile_maintenance.h"
 #include "models/compile_teams.h"
 #include "models/offered_load.h"
 
@@ -83,6 +84,7 @@ ModelView CompiledScenario::view() const {
   v.failures = const_span(failures);
   v.failure_causes = const_span(failure_causes);
   v.pool_spares = const_span(pool_spares);
+  v.maintenance = const_span(maintenance);
   v.net = network.view();
   v.teams.class_team = const_span(class_team);
   v.teams.team_cohort = const_span(team_cohort);
@@ -226,6 +228,7 @@ CompiledScenario compile(const Scenario& sc) {
 
   compile_economics(sc, out);
   compile_failures(sc, out);
+  compile_maintenance(sc, out);
   compile_teams(sc, out);
   // Calendar room for the scheduler: one stale finish per job slot that a preemption leaves
   // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).

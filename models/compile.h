@@ -7,6 +7,7 @@
 #include "models/scenario.h"
 #include "sim/core/class_run_spec.h"
 #include "sim/core/failure_spec.h"
+#include "sim/core/maintenance_spec.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/model.h"
 
@@ -46,6 +47,8 @@ struct CompiledScenario {
   std::vector<double> flavor_gpus;        //!< [flavor] GPUs of the cluster of that type
   std::vector<std::string> team_names;    //!< parallel to the teams of ModelView::teams
   std::vector<std::string> flavor_names;  //!< GPU type of each flavor
+  //! Planned maintenance window batches of all pools (models/compile_maintenance.h).
+  std::vector<MaintenanceWindow> maintenance;
 
   std::vector<std::string> pool_names, class_names;
   std::vector<std::string> cause_names;  //!< failure causes, parallel to failure_causes

@@ -130,7 +130,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     }
     check_keys(o, p,
                {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
-                "on_prem", "spot", "elastic", "spares", "off_peak"});
+                "on_prem", "spot", "elastic", "spares", "off_peak", "maintenance"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -191,6 +191,8 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       load_off_peak(*v, p + "/off_peak", sc.horizon_s, pool);
     if (count) pool.count = static_cast<uint32_t>(*count);
     if (const json* v = get(o, "spares")) load_spares(*v, p + "/spares", o, count, pool);
+    if (const json* v = get(o, "maintenance"))
+      load_maintenance(*v, p + "/maintenance", o, count, sc.horizon_s, pool);
     info.name = pool.name;
     info.known = inst_ok && count.has_value();
     if (info.known) {

@@ -2,7 +2,7 @@
 //! The scenario loader, one section per file: load.cpp (top level, scheduler, --set),
 //! load_limits.cpp (the limits section and the limits derived from the scenario),
 //! load_catalog.cpp (catalog overlays), load_cluster.cpp (instances, pools), load_purchases.cpp
-//! (a pool's staged purchases),
+//! (a pool's staged purchases), load_maintenance.cpp (a pool's planned maintenance windows),
 //! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
 //! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints),
 //! load_tco.cpp (the TCO projection), load_energy.cpp (power, PUE, grid carbon), load_network.cpp
@@ -126,6 +126,12 @@ class Loader : public FieldReader {
   std::optional<double> failure_rate(const json& v, const std::string& p);
   void load_spares(const json& v, const std::string& p, const json& pool_obj,
                    std::optional<uint64_t> count, Pool& pool);
+  // load_maintenance.cpp
+  void load_maintenance(const json& v, const std::string& p, const json& pool_obj,
+                        std::optional<uint64_t> count, double horizon_s, Pool& pool);
+  std::optional<MaintenanceConfig> maintenance_window(const json& o, const std::string& p,
+                                                      std::optional<uint64_t> count,
+                                                      double horizon_s);
   // load_teams.cpp
   void load_teams(const json* v, Scenario& sc);
   //! `teams[].weight`: a number above 0 (fair_share), else a diagnostic at `p`.

@@ -13,6 +13,7 @@
 #include "models/plan_enums.h"
 #include "models/speed.h"
 #include "sim/core/failure_spec.h"
+#include "sim/core/maintenance_spec.h"
 #include "sim/core/team_spec.h"
 #include "sim/core/types.h"
 
@@ -46,6 +47,7 @@ GPUPLAN_ENUM_NAMES(ReclaimPolicy, "reclaim policy", "any", "lower_priority", "ne
 GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",
                    "loguniform", "empirical");
 GPUPLAN_ENUM_NAMES(FailureScope, "failure scope", "node", "job", "switch");
+GPUPLAN_ENUM_NAMES(DrainPolicy, "drain policy", "checkpoint", "kill", "wait");
 GPUPLAN_ENUM_NAMES(Precision, "precision", "fp32", "tf32", "bf16", "fp8", "fp16");
 GPUPLAN_ENUM_NAMES(economics::BillingGranularity, "billing granularity", "second", "hour",
                    "millisecond");

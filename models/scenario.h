@@ -13,6 +13,7 @@
 #include "models/catalog.h"
 #include "models/demand_profile.h"
 #include "models/failure_table.h"
+#include "models/maintenance_config.h"
 #include "models/names.h"
 #include "models/scenario_economics.h"
 #include "sim/core/team_spec.h"
@@ -139,6 +140,8 @@ struct Pool {
   //! Hot spares among `count`: the pool's last nodes, held back to replace failed ones
   //! (docs/failures.md); 0 <= spares < count.
   uint32_t spares = 0;
+  //! Planned maintenance windows of its nodes (docs/failures.md), in scenario order.
+  std::vector<MaintenanceConfig> maintenance;
 
   //! Nodes a fixed pool has from t = 0: `count` less every staged purchase.
   [[nodiscard]] uint32_t initial_count() const {

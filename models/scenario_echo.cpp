@@ -175,6 +175,18 @@ json off_peak_json(const economics::OffPeakSchedule& s) {
   return j;
 }
 
+json maintenance_json(const std::vector<MaintenanceConfig>& windows) {
+  json a = json::array();
+  for (const MaintenanceConfig& w : windows) {
+    json j = {{"start", w.start_s}, {"duration", w.duration_s}, {"first", w.first},
+              {"nodes", w.nodes},   {"batch", w.batch},         {"drain", name(w.drain)}};
+    if (w.every_s) j["every"] = *w.every_s;
+    if (w.drain == DrainPolicy::wait) j["drain_ahead"] = w.drain_ahead_s;
+    a.push_back(j);
+  }
+  return a;
+}
+
 json pool_json(const Pool& pool) {
   const PoolEconomics& e = pool.econ;
   json j = {{"name", pool.name},
@@ -199,6 +211,7 @@ json pool_json(const Pool& pool) {
   if (e.elastic) j["elastic"] = elastic_json(*e.elastic);
   if (e.off_peak) j["off_peak"] = off_peak_json(*e.off_peak);
   if (pool.spares > 0) j["spares"] = pool.spares;
+  if (!pool.maintenance.empty()) j["maintenance"] = maintenance_json(pool.maintenance);
   return j;
 }
 

@@ -251,6 +251,17 @@ json failures_section(const Scenario& sc, const CompiledScenario& cs, const Summ
           {"effective_training_time", mean("failures.effective_training_time")}};
 }
 
+//! Planned maintenance window totals (docs/failures.md); only for scenarios with windows.
+json maintenance_section(const CompiledScenario& cs, const Summary& s) {
+  const Means mean{s};
+  return {{"window_batches", cs.maintenance.size()},
+          {"node_windows", mean.count("maintenance.node_windows")},
+          {"interruptions", mean.count("maintenance.interruptions")},
+          {"lost_gpu_hours", mean("maintenance.lost_gpu_hours")},
+          {"node_hours", mean("maintenance.node_hours")},
+          {"gpu_hours", mean("maintenance.gpu_hours")}};
+}
+
 json timeseries_section(const CompiledScenario& cs, const Summary& s) {
   const ModelView v = cs.view();
   json t = json::array();
@@ -341,6 +352,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   if (s.single) add_replica_economics(r, sc, cs, *s.single);
   r["network"] = network_json(sc, cs, s);
   if (sc.failures) r["failures"] = failures_section(sc, cs, s);
+  if (!cs.maintenance.empty()) r["maintenance"] = maintenance_section(cs, s);
   if (sc.topology.kind != TopologyKind::none)
     r["topology"] =
         topology_json(sc, cs, s.stats.uplink_crossing_nodes, s.stats.uplink_congested_share);

@@ -22,7 +22,8 @@ void push_duration(std::vector<double>& row, const DurationStats& d) {
 std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
                                       const std::vector<std::string>& class_names,
                                       const std::vector<std::string>& cause_names,
-                                      const std::vector<std::string>& team_names) {
+                                      const std::vector<std::string>& team_names,
+                                      bool maintenance) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -63,10 +64,13 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
              {t + "gpu_hours_used", t + "gpu_hours_borrowed", t + "mean_gpus", t + "quota_use",
               t + "reclaim_preemptions", t + "cost_usd", t + "cost_share"});
   }
+  // NOTE: only with windows, so the rows of scenarios without maintenance keep their columns.
+  if (maintenance)
+    for (const char* k : MAINTENANCE_KEYS) p.push_back(std::string("maintenance.") + k);
   return p;
 }
 
-std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
+std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
   const GpuHours& h = r.gpu_hours;
   double class_cost = 0;
   for (const ClassMetrics& c : r.classes) class_cost += c.cost_usd;
@@ -107,6 +111,11 @@ std::vector<double> metric_row(const ModelView&, const ReplicaMetrics& r) {
     push_duration(row, t.jct_s);
     row.insert(row.end(), {t.gpu_hours_used, t.gpu_hours_borrowed, t.mean_gpus, t.quota_use,
                            double(t.reclaim_preemptions), t.cost_usd, t.cost_share});
+  }
+  if (m.maintenance.size > 0) {
+    const MaintenanceMetrics& mt = r.maintenance;
+    row.insert(row.end(), {double(mt.node_windows), double(mt.interruptions), mt.lost_gpu_hours,
+                           mt.node_hours, mt.gpu_hours});
   }
   return row;
 }

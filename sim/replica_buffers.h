@@ -8,6 +8,7 @@
 #include "sim/core/arrival_profile.h"
 #include "sim/core/class_run_spec.h"
 #include "sim/core/failure_spec.h"
+#include "sim/core/maintenance_spec.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/state.h"
 
@@ -103,6 +104,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.failures.node_draws, fails ? m.n_nodes : 0, R::work);
   place(s.failures.group_draws, fails ? m.net.n_groups : 0, R::work);
   place(s.failures.group_down, fails ? m.net.n_groups : 0, R::work);
+  place(s.maintenance.node_phase, m.maintenance.size > 0 ? m.n_nodes : 0, R::work);
 }
 
 //! Calls `visit(span)` for every array of the model view, so a backend can copy them to its own
@@ -127,6 +129,7 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.failures);
   visit(m.failure_causes);
   visit(m.pool_spares);
+  visit(m.maintenance);
   visit(m.teams.class_team);
   visit(m.teams.team_cohort);
   visit(m.teams.pool_flavor);

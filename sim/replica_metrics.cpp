@@ -199,6 +199,14 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   r.teams = team_metrics(m, s, r);
   r.failures_by_cause.assign(s.failures.by_cause.data,
                              s.failures.by_cause.data + s.failures.by_cause.size);
+  if (m.maintenance.size > 0) {
+    const MaintenanceTotals& t = s.maintenance.totals;
+    r.maintenance.node_windows = t.node_windows;
+    r.maintenance.interruptions = t.interruptions;
+    r.maintenance.lost_gpu_hours = t.lost_gpu_s / HOUR_S;
+    r.maintenance.node_hours = t.node_s / HOUR_S;
+    r.maintenance.gpu_hours = t.gpu_s / HOUR_S;
+  }
   return r;
 }
 

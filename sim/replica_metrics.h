@@ -87,6 +87,15 @@ struct FailureMetrics {
   double effective_training_time = 0;  //!< useful ÷ (busy + requeued) GPU-hours, all classes
 };
 
+//! Planned maintenance totals over the statistics window (docs/failures.md).
+struct MaintenanceMetrics {
+  uint64_t node_windows = 0;   //!< nodes taken out of service for maintenance
+  uint64_t interruptions = 0;  //!< job runs ended by a window start
+  double lost_gpu_hours = 0;   //!< [GPU-h] compute thrown away by those interruptions
+  double node_hours = 0;       //!< [node-h] nodes in maintenance
+  double gpu_hours = 0;        //!< [GPU-h] GPUs of the nodes in maintenance
+};
+
 //! Everything result.json reports for one replica.
 struct ReplicaMetrics {
   uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_unfinished = 0;
@@ -103,6 +112,7 @@ struct ReplicaMetrics {
   NetworkMetrics network;
   FailureMetrics failures;
   std::vector<uint64_t> failures_by_cause;  //!< failures per cause, in scenario order
+  MaintenanceMetrics maintenance;           //!< zero without maintenance windows
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
   std::vector<TeamMetrics> teams;  //!< empty without teams

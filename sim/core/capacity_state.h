@@ -15,6 +15,7 @@ enum class NodeState : uint8_t {
   unbought,      //!< a staged purchase not made yet (not billed, not provisioned)
   spare,         //!< a hot spare held back to replace a failed node (billed)
   failed,        //!< down for repair after a hardware failure (billed)
+  maintenance,   //!< out of service in a planned maintenance window (billed)
 };
 
 //! Per-pool capacity totals: reclaims over the statistics window [warmup, horizon), peak any time.

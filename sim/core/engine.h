@@ -8,6 +8,7 @@
 #include "sim/core/elastic.h"
 #include "sim/core/failures.h"
 #include "sim/core/fair_share.h"
+#include "sim/core/maintenance.h"
 #include "sim/core/preemption.h"
 #include "sim/core/purchases.h"
 #include "sim/core/queue_policy.h"
@@ -213,6 +214,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   start_price_series(m, s);
   init_preemption(m, s);
   init_failures(m, s);
+  init_maintenance(m, s);
   init_teams(s);
   for (uint32_t c = 0; c < m.classes.size; ++c) schedule_next_arrival(m, s, c);
 }
@@ -247,6 +249,9 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
       case EventKind::switch_failure:
         handle_switch_failure(m, s, e.target, e.gen);
         break;
+      case EventKind::maint_start:
+        handle_maintenance_start(m, s, e.target, e.gen);
+        break;
       case EventKind::node_return:
         handle_node_return(m, s, e.target);
         break;
@@ -255,6 +260,12 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         break;
       case EventKind::switch_repair:
         handle_switch_repair(m, s, e.target);
+        break;
+      case EventKind::maint_end:
+        handle_maintenance_end(m, s, e.target, e.gen);
+        break;
+      case EventKind::maint_drain:
+        handle_maintenance_drain(m, s, e.target, e.gen);
         break;
       case EventKind::node_purchase:
         handle_node_purchase(m, s, e.target);
@@ -291,6 +302,7 @@ GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   net_flush(m, s);
   finalize_job_runs(m, s);
   finalize_failures(m, s);
+  finalize_maintenance(m, s);
 }
 
 //! Runs one replica from start to horizon (or until it saturates).

@@ -9,8 +9,9 @@
 namespace gpuplan {
 
 //! Event kinds; declaration order is the tie-break at equal times (releases before arrivals):
-//! finishes, then spot reclaims and hardware failures (a job that ends at that instant completes),
-//! then capacity changes (returns, repairs, purchases, nodes ready, idle scale-in, price steps),
+//! finishes, then spot reclaims, hardware failures and planned maintenance starts (a job that ends
+//! at that instant completes), then capacity changes (returns, repairs, maintenance ends and
+//! drains (sim/core/maintenance.h), purchases, nodes ready, idle scale-in, price steps),
 //! then fallback timers, then queue-policy reviews, then arrivals.
 enum class EventKind : uint8_t {
   job_finish,       //!< target = job slot; stale when the slot's generation moved on
@@ -18,9 +19,12 @@ enum class EventKind : uint8_t {
   reclaim_wave,     //!< target = pool: a correlated reclaim wave (sim/core/preemption.h)
   node_failure,     //!< target = pool, gen = draw: a hardware failure (sim/core/failures.h)
   switch_failure,   //!< target = leaf group, gen = draw: a switch failure (sim/core/failures.h)
+  maint_start,      //!< target = maintenance batch, gen = repetition: its nodes go out
   node_return,      //!< target = node: reclaimed capacity can be bought again
   node_repair,      //!< target = node: a failed node is repaired
   switch_repair,    //!< target = leaf group: a failed switch is repaired
+  maint_end,        //!< target = maintenance batch, gen = repetition: its nodes are back
+  maint_drain,      //!< target = maintenance batch, gen = repetition: no new job on its nodes
   node_purchase,    //!< target = purchase index: staged nodes come online (sim/core/purchases.h)
   node_ready,       //!< target = node: an elastic node finished provisioning (sim/core/elastic.h)
   node_idle_check,  //!< target = node: scale in if it stayed idle for the pool's idle timeout

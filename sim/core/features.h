@@ -4,6 +4,7 @@
 //! write state nothing reads, so results are the same with or without the mask.
 #include "sim/core/class_run_spec.h"
 #include "sim/core/failure_spec.h"
+#include "sim/core/maintenance_spec.h"
 #include "sim/core/pool_supply_spec.h"
 
 namespace gpuplan {
@@ -15,11 +16,15 @@ inline constexpr uint32_t FEATURE_RUNS = 1u << 0;
 inline constexpr uint32_t FEATURE_ELASTIC = 1u << 1;
 //! Hardware fails: failure clocks, repairs, spares (sim/core/failures.h); needs FEATURE_RUNS.
 inline constexpr uint32_t FEATURE_FAILURES = 1u << 2;
+//! Planned maintenance windows: drains, stops, nodes out (sim/core/maintenance.h); needs
+//! FEATURE_RUNS.
+inline constexpr uint32_t FEATURE_MAINTENANCE = 1u << 3;
 
 //! The FEATURE_* bits model `m` needs.
 [[nodiscard]] GPUPLAN_HD inline uint32_t model_features(const ModelView& m) {
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
   if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
+  if (m.maintenance.size > 0) f |= FEATURE_RUNS | FEATURE_MAINTENANCE;
   // NOTE: scheduler preemption interrupts runs through the spot path, which books them.
   if (policy_preempts(m.queue) || m.sched.priority_preemption || m.teams.n_teams > 0)
     f |= FEATURE_RUNS;

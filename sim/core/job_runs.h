@@ -119,6 +119,12 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
   } else {
     for (uint32_t i = 0; i < j.n_nodes; ++i) set_node_free(s, nodes[i], gpn);
   }
+  // NOTE: a node draining for maintenance takes no new job, so GPUs freed there stay out.
+  if (m.features & FEATURE_MAINTENANCE) {
+    for (uint32_t i = 0; i < j.n_nodes; ++i)
+      if (s.maintenance.node_phase[nodes[i]] == static_cast<uint8_t>(MaintenancePhase::draining))
+        set_node_free(s, nodes[i], 0);
+  }
   s.running -= 1;
   s.busy_gpus -= j.gpus;
   s.pool_busy_gpus[j.pool] -= j.gpus;

@@ -60,6 +60,7 @@ struct ArrivalSegment;
 struct NodePurchase;
 struct FailureSpec;
 struct FailureCause;
+struct MaintenanceWindow;
 
 //! Everything the core needs to simulate one replica. Plain views; copyable to device.
 struct ModelView {
@@ -91,6 +92,8 @@ struct ModelView {
   span<const uint32_t> pool_spares;         //!< [n_pools] hot spares: each pool's last nodes
   NetworkView net;                          //!< topology tables (sim/core/network.h)
   TeamView teams;  //!< team quotas and cohorts (sim/core/team_quota.h); empty without teams
+  //! Planned maintenance window batches (sim/core/maintenance_spec.h); empty without maintenance.
+  span<const MaintenanceWindow> maintenance;
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 

@@ -23,16 +23,18 @@ namespace gpuplan {
 
 //! Ends the current run of the job in `slot` now, after a warning `notice` [s] ago (0: none):
 //! books lost work and overheads, keeps the checkpointed progress, frees its GPUs and requeues
-//! it. Spot reclaims, hardware failures (sim/core/failures.h) and preemptive queue policies
-//! (sim/core/queue_policy.h) all end runs here; counting is the caller's.
+//! it. `planned`: the stop was known ahead (maintenance), so a zero notice with a free checkpoint
+//! write still saves all compute. Spot reclaims, hardware failures (sim/core/failures.h),
+//! maintenance (sim/core/maintenance.h) and preemptive queue policies (sim/core/queue_policy.h)
+//! all end runs here; counting is the caller's.
 GPUPLAN_HD inline void interrupt_run(const ModelView& m, ReplicaState& s, uint32_t slot,
-                                     double notice) {
+                                     double notice, bool planned = false) {
   Job& j = s.jobs[slot];
   JobRun& jr = s.runs.jobs[slot];
   const ClassRunSpec& cr = m.class_runs[j.class_idx];
   const double elapsed = s.now - jr.run_start;
   double kept = 0, restart = 0, ckpt = 0, lost = 0;
-  if (cr.checkpoints && notice > 0 && notice >= cr.checkpoint_s &&
+  if (cr.checkpoints && (notice > 0 || planned) && notice >= cr.checkpoint_s &&
       elapsed - notice > jr.restart_s) {
     // Final checkpoint: compute stops at the notice (after the reload finished), and the write
     // fits in the notice period. A notice during the reload leaves nothing new to save.

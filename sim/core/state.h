@@ -7,6 +7,7 @@
 #include "sim/core/capacity_state.h"
 #include "sim/core/failure_state.h"
 #include "sim/core/job_run_state.h"
+#include "sim/core/maintenance_state.h"
 #include "sim/core/queue_policy_state.h"
 #include "sim/core/sketch.h"
 #include "sim/core/team_state.h"
@@ -117,6 +118,8 @@ struct ReplicaState {
   FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
   PolicyState policy;     //!< ranked queue policies (sim/core/queue_order.h, queue_policy.h)
   TeamState teams;        //!< team quota usage and totals (sim/core/team_quota.h)
+  //! Planned maintenance windows: node phases and totals (sim/core/maintenance.h).
+  MaintenanceState maintenance;
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;
