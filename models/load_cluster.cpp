@@ -130,7 +130,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     }
     check_keys(o, p,
                {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
-                "on_prem", "spot", "elastic", "spares", "off_peak"});
+                "on_prem", "spot", "elastic", "spares", "off_peak", "mig", "time_slicing"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -191,6 +191,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       load_off_peak(*v, p + "/off_peak", sc.horizon_s, pool);
     if (count) pool.count = static_cast<uint32_t>(*count);
     if (const json* v = get(o, "spares")) load_spares(*v, p + "/spares", o, count, pool);
+    load_pool_sharing(o, p, pool);  // load_sharing.cpp
     info.name = pool.name;
     info.known = inst_ok && count.has_value();
     if (info.known) {

@@ -19,6 +19,8 @@ inline constexpr uint32_t FEATURE_FAILURES = 1u << 2;
 //! The FEATURE_* bits model `m` needs.
 [[nodiscard]] GPUPLAN_HD inline uint32_t model_features(const ModelView& m) {
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
+  // NOTE: time-sliced re-rating reads a run's overheads, as link sharing does.
+  if (m.share.n_shared_pools > 0) f |= FEATURE_RUNS;
   if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
   // NOTE: scheduler preemption interrupts runs through the spot path, which books them.
   if (policy_preempts(m.queue) || m.sched.priority_preemption || m.teams.n_teams > 0)

@@ -117,6 +117,7 @@ struct ReplicaState {
   FailureState failures;  //!< hardware failures, repairs, spares (sim/core/failures.h)
   PolicyState policy;     //!< ranked queue policies (sim/core/queue_order.h, queue_policy.h)
   TeamState teams;        //!< team quota usage and totals (sim/core/team_quota.h)
+  SharedState share;      //!< MIG and time-sliced GPU occupancy (sim/core/shared_gpus.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;
