@@ -185,7 +185,8 @@ void Loader::load_class_sharing(const json& o, const std::string& p, JobClass& j
   if (jc.share.kind == ShareKind::whole) return;
   for (const char* key :
        {"gpus", "trace", "checkpoint", "spot_tolerant", "spot_fallback", "training"}) {
-    if (o.contains(key))
+    // NOTE: "spot_tolerant": false (as the scenario echo writes it) asks for nothing.
+    if (o.contains(key) && !(std::string(key) == "spot_tolerant" && o[key] == false))
       d_.error(child(p, key), DiagCode::infeasible,
                in_quotes(key) + " cannot be used with " +
                    in_quotes(jc.share.pointer.substr(p.size() + 1)) +
