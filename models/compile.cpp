@@ -2,6 +2,7 @@
 #include "models/compile_economics.h"
 #include "models/compile_failures.h"
 #include "models/compile_maintenance.h"
+#include "models/compile_sharing.h"
 #include "models/compile_teams.h"
 #include "models/offered_load.h"
 
@@ -92,6 +93,11 @@ ModelView CompiledScenario::view() const {
   v.teams.quotas = const_span(team_quotas);
   v.teams.weights = const_span(team_weights);
   v.teams.flavor_gpus = const_span(flavor_gpus);
+  v.share.pools = const_span(share_pools);
+  v.share.entry_sevenths = const_span(share_entry_sevenths);
+  v.share.class_kind = const_span(share_class_kind);
+  v.share.class_entries = const_span(share_class_entries);
+  v.share.class_fraction = const_span(share_class_fraction);
   v.features = model_features(v);
   return v;
 }
@@ -139,7 +145,7 @@ CompiledScenario compile(const Scenario& sc) {
     class_busy_gpus.push_back(0);
     c.priority = static_cast<int32_t>(jc.priority);
     for (size_t p = 0; p < sc.pools.size(); ++p) {
-      if (jc.may_use(p)) {
+      if (may_run_on(sc, jc, p)) {  // a shared pool serves only its kind of request
         c.pool_mask |= 1ull << p;
         c.node_gpus_max = std::max(c.node_gpus_max, out.pools[p].gpus_per_node);
       }
@@ -151,7 +157,7 @@ CompiledScenario compile(const Scenario& sc) {
       c.trace_n = static_cast<uint32_t>(jc.trace_rows.size());
       double gpu_seconds = 0;
       for (const TraceRow& r : jc.trace_rows) {
-        out.trace.push_back(TraceJob{r.submit_s, r.duration_s, r.gpus});
+        out.trace.push_back(TraceJob{r.submit_s, r.duration_s, shared_gpus(jc, r.gpus)});
         max_gpus = std::max(max_gpus, r.gpus);
         if (r.submit_s >= sc.warmup_s && r.submit_s < sc.horizon_s)
           gpu_seconds += r.gpus * r.duration_s;
@@ -175,11 +181,12 @@ CompiledScenario compile(const Scenario& sc) {
       double cum = 0;
       for (size_t i = 0; i < jc.gpus.values.size(); ++i) {
         cum += jc.gpus.probs[i];
-        out.gpu_values.push_back(jc.gpus.values[i]);
+        out.gpu_values.push_back(shared_gpus(jc, jc.gpus.values[i]));
         out.gpu_cum.push_back(i + 1 == jc.gpus.values.size() ? 1.0 : cum);
       }
       max_gpus = jc.gpus.max();
-      class_busy_gpus.back() += window_rate * jc.gpus.mean() * trained.value_or(jc.duration.mean());
+      class_busy_gpus.back() +=
+          window_rate * gpus_per_job(sc, jc) * trained.value_or(jc.duration.mean());
       out.expected_jobs += rate.segments.empty()
                                ? rate.rate * sc.horizon_s
                                : expected_arrivals(rate, sc.horizon_s, 0, sc.horizon_s);
@@ -230,6 +237,7 @@ CompiledScenario compile(const Scenario& sc) {
   compile_failures(sc, out);
   compile_maintenance(sc, out);
   compile_teams(sc, out);
+  compile_sharing(sc, out);  // after the offered load: MIG speed factors enter out.slowdown here
   // Calendar room for the scheduler: one stale finish per job slot that a preemption leaves
   // behind; under LAS one live review per slot and as many stale ones (sim/core/queue_order.h).
   if (policy_preempts(v.queue) || v.sched.priority_preemption || !sc.teams.empty())

@@ -89,6 +89,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   }
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
   load_failures(get(root, "failures"), sc);
+  check_sharing(sc);  // after pools, classes, scheduler, teams and failures (load_sharing.cpp)
   if (const json* v = get(root, "energy")) load_energy(*v, sc);
   // NOTE: the derived limits read finished values, so they are checked only when all are valid.
   if (d_.size() + d_.dropped() == errors_before) check_limits(sc);

@@ -128,9 +128,10 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       pool_infos_.push_back(info);
       continue;
     }
-    check_keys(o, p,
-               {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
-                "on_prem", "spot", "elastic", "spares", "off_peak", "maintenance"});
+    check_keys(
+        o, p,
+        {"name", "instance", "count", "purchases", "pricing", "billing", "upfront", "on_prem",
+         "spot", "elastic", "spares", "off_peak", "maintenance", "mig", "time_slicing"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -193,6 +194,7 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
     if (const json* v = get(o, "spares")) load_spares(*v, p + "/spares", o, count, pool);
     if (const json* v = get(o, "maintenance"))
       load_maintenance(*v, p + "/maintenance", o, count, sc.horizon_s, pool);
+    load_pool_sharing(o, p, pool);  // load_sharing.cpp
     info.name = pool.name;
     info.known = inst_ok && count.has_value();
     if (info.known) {

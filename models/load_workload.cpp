@@ -20,9 +20,10 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
     const json& o = arr[i];
     if (!object(o, p)) continue;
     check_keys(o, p,
-               {"name", "description", "arrival", "gpus", "duration", "trace", "pools",
-                "reference_gpu", "checkpoint", "spot_tolerant", "spot_fallback", "training",
-                "comm_fraction", "priority", "team", "speed", "gavel_job_type"});
+               {"name",          "description",    "arrival",       "gpus",       "duration",
+                "trace",         "pools",          "reference_gpu", "checkpoint", "spot_tolerant",
+                "spot_fallback", "training",       "comm_fraction", "priority",   "team",
+                "speed",         "gavel_job_type", "mig",           "gpu_share",  "gpu_fraction"});
     JobClass jc;
     jc.pointer = p;
     if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {
@@ -48,7 +49,8 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
         jc.reference_gpu = builtin_catalog().find_gpu(*g);
     }
     load_class_network(o, p, jc);
-    load_class_speed(o, p, jc);  // load_throughputs.cpp
+    load_class_speed(o, p, jc);    // load_throughputs.cpp
+    load_class_sharing(o, p, jc);  // load_sharing.cpp
     if (const json* t = get(o, "trace")) {
       for (const char* key : {"arrival", "gpus", "duration"}) {
         if (o.contains(key)) {
@@ -99,8 +101,12 @@ void Loader::load_synthetic(const json& o, const std::string& p, JobClass& jc, b
   if (const json* v = need(o, p, "arrival", "e.g. {\"poisson\": {\"rate\": \"12/h\"}}")) {
     load_arrival(*v, p + "/arrival", jc);
   }
-  if (const json* v = need(o, p, "gpus", "GPUs per job, e.g. 8 or {\"choice\": {...}}")) {
-    if (load_gpus(*v, p + "/gpus", jc.gpus) && pools_ok) check_fits(jc, jc.gpus.max(), p + "/gpus");
+  // NOTE: a shared-GPU class takes one MIG instance or time-sliced replica instead of "gpus".
+  if (jc.share.kind == ShareKind::whole) {
+    if (const json* v = need(o, p, "gpus", "GPUs per job, e.g. 8 or {\"choice\": {...}}")) {
+      if (load_gpus(*v, p + "/gpus", jc.gpus) && pools_ok)
+        check_fits(jc, jc.gpus.max(), p + "/gpus");
+    }
   }
   if (jc.training && jc.training->tokens) {
     check_trained_class(o, p, jc);

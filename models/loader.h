@@ -132,6 +132,10 @@ class Loader : public FieldReader {
   std::optional<MaintenanceConfig> maintenance_window(const json& o, const std::string& p,
                                                       std::optional<uint64_t> count,
                                                       double horizon_s);
+  // load_sharing.cpp
+  void load_pool_sharing(const json& o, const std::string& p, Pool& pool);
+  void load_class_sharing(const json& o, const std::string& p, JobClass& jc);
+  void check_sharing(const Scenario& sc);
   // load_teams.cpp
   void load_teams(const json* v, Scenario& sc);
   //! `teams[].weight`: a number above 0 (fair_share), else a diagnostic at `p`.

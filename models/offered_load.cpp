@@ -1,4 +1,5 @@
 #include "models/offered_load.h"
+#include "models/compile_sharing.h"
 
 #include <algorithm>
 #include <map>
@@ -44,7 +45,7 @@ ClassWork class_work(const Scenario& sc, const JobClass& jc, double horizon_s) {
   }
   // NOTE: load_scale and rate profiles count, at their mean over the window (as compile's load).
   w.rate = compile_rate(jc.rate_per_s, sc.demand, jc.profile, horizon_s);
-  w.gpus = jc.gpus.mean();
+  w.gpus = gpus_per_job(sc, jc);  // shared GPUs: the share a job holds (compile_sharing.h)
   w.duration_s = training_duration_s(sc, jc).value_or(jc.duration.mean());
   w.window = window_mean_rate(w.rate, sc.horizon_s, sc.warmup_s) * w.gpus * w.duration_s;
   return w;
@@ -54,7 +55,7 @@ ClassWork class_work(const Scenario& sc, const JobClass& jc, double horizon_s) {
 std::vector<uint32_t> pools_of(const Scenario& sc, const JobClass& jc) {
   std::vector<uint32_t> out;
   for (uint32_t p = 0; p < sc.pools.size(); ++p)
-    if (jc.may_use(p)) out.push_back(p);
+    if (may_run_on(sc, jc, p)) out.push_back(p);
   return out;
 }
 

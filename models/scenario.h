@@ -18,6 +18,7 @@
 #include "models/scenario_economics.h"
 #include "sim/core/team_spec.h"
 #include "models/scenario_energy.h"
+#include "models/scenario_sharing.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {
@@ -106,6 +107,7 @@ struct JobClass {
   uint32_t priority = 0;  //!< higher is served first and may preempt lower (scheduler section)
   std::string team_name;  //!< `team` as written ("" = none)
   uint32_t team = 0;      //!< index into Scenario::teams (when it has teams)
+  ClassSharing share;     //!< a MIG instance or a time-sliced GPU instead of whole GPUs
 
   //! Whether this class may run on pool `pool_idx` (every pool when it names none).
   [[nodiscard]] bool may_use(size_t pool_idx) const {
@@ -142,6 +144,7 @@ struct Pool {
   uint32_t spares = 0;
   //! Planned maintenance windows of its nodes (docs/failures.md), in scenario order.
   std::vector<MaintenanceConfig> maintenance;
+  PoolSharing sharing;  //!< MIG layout or time-slicing of its GPUs (whole GPUs by default)
 
   //! Nodes a fixed pool has from t = 0: `count` less every staged purchase.
   [[nodiscard]] uint32_t initial_count() const {

@@ -212,6 +212,15 @@ json pool_json(const Pool& pool) {
   if (e.off_peak) j["off_peak"] = off_peak_json(*e.off_peak);
   if (pool.spares > 0) j["spares"] = pool.spares;
   if (!pool.maintenance.empty()) j["maintenance"] = maintenance_json(pool.maintenance);
+  const PoolSharing& ps = pool.sharing;  // docs/sharing.md, "In the engine"
+  if (ps.kind == ShareKind::mig && ps.mig != nullptr) {
+    json layout = json::array();
+    for (uint32_t i = 0; i < ps.layout.n; ++i)
+      layout.push_back(ps.mig->profiles[ps.layout.instances[i].profile_idx].name);
+    j["mig"] = layout;
+  } else if (ps.kind == ShareKind::time_sliced) {
+    j["time_slicing"] = {{"replicas", ps.replicas}, {"interference", ps.interference}};
+  }
   return j;
 }
 
@@ -317,7 +326,10 @@ json class_json(const Scenario& sc, const JobClass& jc) {
   } else {
     j["arrival"] = {{"poisson", {{"rate", jc.rate_per_s}}}};
     if (!jc.profile.empty()) j["arrival"]["profile"] = profile_json(jc.profile, json::object());
-    j["gpus"] = gpus_json(jc.gpus);
+    if (jc.share.kind == ShareKind::whole) j["gpus"] = gpus_json(jc.gpus);
+    if (jc.share.kind == ShareKind::mig) j["mig"] = jc.share.mig_profile;
+    if (jc.share.kind == ShareKind::time_sliced) j["gpu_share"] = "time_sliced";
+    if (jc.share.fraction != 1) j["gpu_fraction"] = jc.share.fraction;
     // NOTE: with training.tokens the speed model sets the duration, and "duration" is refused.
     if (!(jc.training && jc.training->tokens)) j["duration"] = distribution_json(jc.duration);
   }

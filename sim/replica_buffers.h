@@ -61,7 +61,9 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.bin_spend_usd, m.n_bins, R::result);
   place(s.bin_provisioned_gpu_s, m.n_bins, R::result);
   place(s.records, record_capacity, R::result);
-  const std::size_t net_jobs = m.net.n_levels > 0 ? m.max_active_jobs : 0;
+  // NOTE: time-sliced GPUs re-rate their jobs with the network model's job state.
+  const bool shared = m.share.n_shared_pools > 0;
+  const std::size_t net_jobs = m.net.n_levels > 0 || shared ? m.max_active_jobs : 0;
   place(s.net.jobs, net_jobs, R::work);
   place(s.net.uplink_load, m.net.n_groups, R::work);
   place(s.net.uplink_mark, m.net.n_groups, R::work);
@@ -95,6 +97,12 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.teams.victims, m.teams.n_teams > 0 ? m.max_active_jobs : 0, R::work);
   place(s.teams.totals, m.teams.n_teams, R::result);
   place(s.teams.bin_gpu_s, std::size_t(m.teams.n_teams) * m.n_bins, R::result);
+  const std::size_t shared_gpus = shared ? std::size_t(m.n_nodes) * m.max_gpus_per_node : 0;
+  place(s.share.gpu_used, shared_gpus, R::work);
+  place(s.share.gpu_jobs, shared_gpus * m.share.max_slots, R::work);
+  place(s.share.job_gpu, shared ? m.max_active_jobs : 0, R::work);
+  place(s.share.job_entry, shared ? m.max_active_jobs : 0, R::work);
+  place(s.share.pool_busy_sevenths, shared ? m.pools.size : 0, R::work);
   const bool fails = m.failures.size > 0;
   place(s.failures.by_cause, fails ? m.failure_causes.size : 0, R::result);
   place(s.failures.pool_draws, fails ? m.pools.size : 0, R::work);
@@ -134,6 +142,10 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.teams.team_cohort);
   visit(m.teams.pool_flavor);
   visit(m.teams.quotas);
+  visit(m.share.pools);
+  visit(m.share.entry_sevenths);
+  visit(m.share.class_kind);
+  visit(m.share.class_entries);
   for_each_network_array(m.net, visit);
 }
 

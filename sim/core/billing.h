@@ -13,8 +13,12 @@ namespace gpuplan {
 //! Spend rate of pool p now [USD/s]: provisioned nodes × node price + busy GPUs × energy price.
 [[nodiscard]] GPUPLAN_HD inline double pool_cost_rate(const ModelView& m, const ReplicaState& s,
                                                       uint32_t p) {
-  return s.pool_nodes_up[p] * s.billing.pool_price_node_s[p] +
-         s.pool_busy_gpus[p] * m.pool_supply[p].price_per_busy_gpu_s;
+  const double rate = s.pool_nodes_up[p] * s.billing.pool_price_node_s[p] +
+                      s.pool_busy_gpus[p] * m.pool_supply[p].price_per_busy_gpu_s;
+  if (m.share.n_shared_pools == 0) return rate;
+  // busy shared GPUs in sevenths (sim/core/shared_gpus.h)
+  return rate + double(s.share.pool_busy_sevenths[p]) / SHARE_SEVENTHS *
+                    m.pool_supply[p].price_per_busy_gpu_s;
 }
 
 //! Rate [USD/s] one busy GPU of pool p is charged to its job class.

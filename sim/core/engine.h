@@ -13,6 +13,7 @@
 #include "sim/core/purchases.h"
 #include "sim/core/queue_policy.h"
 #include "sim/core/rng.h"
+#include "sim/core/shared_gpus.h"
 #include "sim/core/stats.h"
 #include "sim/core/type_rebalance.h"
 
@@ -81,7 +82,9 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   Job& j = s.jobs[slot];
   const uint64_t pool_mask = job_pool_mask(m, s, slot);  // spot tolerance and fallback
   uint32_t* nodes = &s.job_nodes[slot * m.max_nodes_per_job];
-  const uint32_t n_nodes = nodes_for(m, s, j.class_idx, j.gpus, pool_mask, nodes);  // type_aware.h
+  const bool shared = shared_class(m, j.class_idx);  // MIG or time-sliced (shared_gpus.h)
+  const uint32_t n_nodes = shared ? shared_place(m, s, slot, pool_mask, nodes)
+                                  : nodes_for(m, s, j.class_idx, j.gpus, pool_mask, nodes);
   if (n_nodes == 0) return false;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
     set_node_free(s, nodes[0], s.node_free[nodes[0]] - j.gpus);
@@ -93,9 +96,9 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   j.n_nodes = n_nodes;
   j.phase = JobPhase::running;
   note_ranked_start(m, s, slot);
-  if (j.start == NEVER) j.start = s.now;     // first start: a restart after preemption keeps it
-  const bool rated = net_start(m, s, slot);  // sets j.finish
-  j.finish += begin_run(m, s, slot, pool);   // restart and checkpoint overheads
+  if (j.start == NEVER) j.start = s.now;  // first start: a restart after preemption keeps it
+  const bool rated = net_start(m, s, slot) && (!shared || shared_start(m, s, slot));  // j.finish
+  j.finish += begin_run(m, s, slot, pool);  // restart and checkpoint overheads
   s.running += 1;
   s.busy_gpus += j.gpus;
   s.pool_busy_gpus[pool] += j.gpus;
@@ -111,6 +114,8 @@ GPUPLAN_HD inline void handle_finish(const ModelView& m, ReplicaState& s, uint32
   if (!net_release(m, s, slot)) saturate(s, SaturationCause::event_overflow);
   note_job_finished(m, s, slot);  // books its run's overheads (sim/core/job_runs.h)
   release_job_gpus(m, s, slot);
+  if (shared_class(m, j.class_idx) && !shared_release(m, s, slot))
+    saturate(s, SaturationCause::event_overflow);
   note_job_released(m, s, slot);  // nodes left idle start their scale-in clock
   if (j.counted) record_completion(s, j);
   if (s.n_records < s.records.size) {
@@ -175,6 +180,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   reset_events(s.events);
   reset_cluster(m, s);
   net_reset(m, s);
+  reset_shared(m, s);
   for (uint32_t i = 0; i < s.jobs.size; ++i) {
     s.jobs[i].phase = JobPhase::free;
     s.jobs[i].gen = 0;

@@ -23,6 +23,8 @@ inline constexpr uint32_t FEATURE_MAINTENANCE = 1u << 3;
 //! The FEATURE_* bits model `m` needs.
 [[nodiscard]] GPUPLAN_HD inline uint32_t model_features(const ModelView& m) {
   uint32_t f = m.net.n_levels > 0 ? FEATURE_RUNS : 0u;
+  // NOTE: time-sliced re-rating reads a run's overheads, as link sharing does.
+  if (m.share.n_shared_pools > 0) f |= FEATURE_RUNS;
   if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
   if (m.maintenance.size > 0) f |= FEATURE_RUNS | FEATURE_MAINTENANCE;
   // NOTE: scheduler preemption interrupts runs through the spot path, which books them.

@@ -3,6 +3,7 @@
 //! Only models/compile.cpp fills these; the core never sees strings, JSON or catalogs.
 #include "sim/core/network_types.h"
 #include "sim/core/scheduler_spec.h"
+#include "sim/core/shared_types.h"
 #include "sim/core/team_spec.h"
 #include "sim/core/types.h"
 
@@ -94,6 +95,8 @@ struct ModelView {
   TeamView teams;  //!< team quotas and cohorts (sim/core/team_quota.h); empty without teams
   //! Planned maintenance window batches (sim/core/maintenance_spec.h); empty without maintenance.
   span<const MaintenanceWindow> maintenance;
+  TeamView teams;    //!< team quotas and cohorts (sim/core/team_quota.h); empty without teams
+  SharedView share;  //!< MIG and time-sliced pools (sim/core/shared_gpus.h); empty without them
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 

@@ -147,6 +147,19 @@ GPUPLAN_HD inline void net_progress(const ModelView& m, ReplicaState& s, uint32_
   return jr.run_start + run_wall_s(compute, jr.restart_s, jr.interval_s, ckpt);
 }
 
+//! Gives the running job in `slot`, whose progress net_progress has just brought up to now, the
+//! new `stretch` [simulated s per reference s] and moves its finish event (generation bump + new
+//! event); false when the calendar overflowed. Link sharing and time-sliced GPUs re-rate with it.
+[[nodiscard]] GPUPLAN_HD inline bool move_finish(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                                 double stretch) {
+  Job& j = s.jobs[slot];
+  s.net.jobs[slot].stretch = stretch;
+  j.finish = rerated_finish(m, s, slot);
+  j.gen += 1;
+  s.net.rate_changes += 1;
+  return schedule_finish(s, slot);
+}
+
 //! Adds uplink g's load since its last change to its window statistics (crossing node-seconds,
 //! congested seconds) and restarts its clock at s.now. Congested: the crossing nodes' line rates
 //! add up to more than the uplink carries, so link_frac() slows them down.
@@ -202,11 +215,7 @@ GPUPLAN_HD inline bool net_rerate(const ModelView& m, ReplicaState& s, uint32_t 
     if (comm == jn.comm_slowdown) continue;
     net_progress(m, s, slot);
     jn.comm_slowdown = comm;
-    jn.stretch = jn.gpu_slowdown * comm;
-    j.finish = rerated_finish(m, s, slot);
-    j.gen += 1;
-    s.net.rate_changes += 1;
-    ok = schedule_finish(s, slot) && ok;
+    ok = move_finish(m, s, slot, jn.gpu_slowdown * comm) && ok;
   }
   return ok;
 }

@@ -120,6 +120,7 @@ struct ReplicaState {
   TeamState teams;        //!< team quota usage and totals (sim/core/team_quota.h)
   //! Planned maintenance windows: node phases and totals (sim/core/maintenance.h).
   MaintenanceState maintenance;
+  SharedState share;  //!< MIG and time-sliced GPU occupancy (sim/core/shared_gpus.h)
 
   // Optional per-job records (host): empty span = off; sim/single_run.h drains them as they fill.
   span<JobRecord> records;

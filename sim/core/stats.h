@@ -66,6 +66,21 @@ GPUPLAN_HD inline void advance_teams(const ModelView& m, ReplicaState& s, SimTim
   }
 }
 
+//! Integrates busy shared GPUs (sevenths of a GPU, sim/core/shared_gpus.h) from s.now to t as
+//! advance_to does whole ones: `dt` [s] is the part inside the statistics window.
+GPUPLAN_HD inline void advance_shared_busy(const ModelView& m, ReplicaState& s, SimTime t,
+                                           double dt) {
+  const double busy = double(s.share.busy_sevenths) / SHARE_SEVENTHS;
+  if (dt > 0) {
+    s.totals.busy_gpu_s += busy * dt;
+    for (uint32_t p = 0; p < m.pools.size; ++p)
+      s.pool_busy_gpu_s[p] += double(s.share.pool_busy_sevenths[p]) / SHARE_SEVENTHS * dt;
+  }
+  BinSegment g;
+  for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);)
+    s.bin_busy_gpu_s[g.bin] += busy * g.dt;
+}
+
 //! Integrates the piecewise-constant state from s.now to t (time bins, window totals, per pool).
 GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t) {
   if (t <= s.now) return;
@@ -104,6 +119,7 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
     s.bin_provisioned_gpu_s[g.bin] += gpus * g.dt;
   }
   advance_teams(m, s, t);
+  if (m.share.n_shared_pools > 0) advance_shared_busy(m, s, t, dt);
   s.now = t;
 }
 

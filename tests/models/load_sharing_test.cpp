@@ -1,0 +1,139 @@
+//! Loading shared GPUs (docs/sharing.md, "In the engine"): a pool's MIG layout or time-slicing,
+//! a class's MIG profile or time-sliced share, with JSON-pointer errors for what cannot run.
+#include <doctest/doctest.h>
+
+#include "models/compile.h"
+#include "models/load.h"
+
+using namespace gpuplan;
+
+namespace {
+
+struct Loaded {
+  std::optional<Scenario> sc;
+  std::vector<Diagnostic> all;
+  //! The diagnostic at `pointer`; fails the test when there is none.
+  [[nodiscard]] Diagnostic at(const std::string& pointer) const {
+    for (const auto& x : all)
+      if (x.pointer == pointer) return x;
+    FAIL("no diagnostic at " << pointer);
+    return {};
+  }
+};
+
+//! A 2-node p4de.24xlarge (8 x A100-80GB) pool with `pool_extra` keys, one class with `cls`
+//! keys, and `top` keys after the workload.
+Loaded load(const std::string& pool_extra, const std::string& cls, const std::string& top = "") {
+  const std::string text =
+      "{\"horizon\": \"1d\",\n\"pools\": [{\"name\": \"p\", \"instance\": \"p4de.24xlarge\", "
+      "\"count\": 2" +
+      pool_extra +
+      "}],\n\"workload\": [{\"name\": \"w\", \"arrival\": {\"poisson\": {\"rate\": \"1/h\"}}, "
+      "\"duration\": \"1h\"" +
+      cls + "}]" + top + "}";
+  Diagnostics d;
+  Loaded r;
+  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+  r.all = d.sorted();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("load::sharing") {
+  SUBCASE("a MIG layout is placed as the vendor allows, and a class takes one instance") {
+    const Loaded r = load(R"(, "mig": ["3g.40gb", "2x2g.20gb"])", R"(, "mig": "2g.20gb")");
+    REQUIRE(r.sc);
+    const PoolSharing& ps = r.sc->pools[0].sharing;
+    CHECK(ps.kind == ShareKind::mig);
+    REQUIRE(ps.layout.n == 3);
+    // 3g only fits at slice 4 once the two 2g take slices 0-1 and 2-3
+    CHECK(ps.layout.instances[0].start == 4);
+    CHECK(ps.layout.instances[1].start == 0);
+    CHECK(ps.layout.instances[2].start == 2);
+    const CompiledScenario cs = compile(*r.sc);
+    const ModelView v = cs.view();
+    // the class may take layout entries 1 and 2 (its 2g.20gb instances): mask 0b110
+    CHECK(v.share.class_entries[0] == 6u);
+    // a 2g.20gb instance has 28 of 108 SMs: the class's duration stretches by 108 / 28
+    CHECK(cs.slowdown[0] == doctest::Approx(108.0 / 28.0));
+    // the pool still counts 8 physical GPUs per node
+    CHECK(cs.pools[0].gpus_per_node == 8);
+  }
+
+  SUBCASE("\"7x1g.10gb\" as one string is seven instances") {
+    const Loaded r = load(R"(, "mig": "7x1g.10gb")", R"(, "mig": "1g.10gb")");
+    REQUIRE(r.sc);
+    CHECK(r.sc->pools[0].sharing.layout.n == 7);
+  }
+
+  SUBCASE("a layout the vendor does not allow is refused at the pool's mig key") {
+    const Loaded r = load(R"(, "mig": ["4g.40gb", "4g.40gb"])", R"(, "mig": "4g.40gb")");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/pools/0/mig").message.find("more instances than the vendor allows") !=
+          std::string::npos);
+    const Loaded r2 =
+        load(R"(, "mig": ["3g.40gb", "3g.40gb", "1g.10gb"])", R"(, "mig": "1g.10gb")");
+    CHECK_FALSE(r2.sc);
+    CHECK(r2.at("/pools/0/mig").message.find("not a layout the vendor allows") !=
+          std::string::npos);
+  }
+
+  SUBCASE("a profile the GPU lacks names the GPU's profiles") {
+    const Loaded r = load(R"(, "mig": ["1g.5gb"])", R"(, "mig": "1g.5gb")");
+    CHECK_FALSE(r.sc);
+    // 1g.5gb is an A100-40GB profile; the A100-80GB's smallest is 1g.10gb
+    CHECK(r.at("/pools/0/mig/0").message.find("1g.10gb") != std::string::npos);
+  }
+
+  SUBCASE("a GPU without MIG is refused") {
+    const std::string text =
+        R"({"horizon": "1d", "pools": [{"name": "p", "instance": "g5.xlarge", "count": 1,
+        "mig": "7x1g.10gb"}], "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}},
+        "duration": "1h", "mig": "1g.10gb"}]})";
+    Diagnostics d;
+    CHECK_FALSE(load_scenario_text(text, "scenario.json", "", LoadOptions{}, d));
+    const auto all = d.sorted();
+    REQUIRE_FALSE(all.empty());
+    CHECK(all[0].pointer == "/pools/0/mig");
+    CHECK(all[0].message.find("has no MIG") != std::string::npos);
+  }
+
+  SUBCASE("a class asking for a profile no pool offers is refused") {
+    const Loaded r = load(R"(, "mig": "7x1g.10gb")", R"(, "mig": "3g.40gb")");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/workload/0/mig").message.find("no pool this class may use offers") !=
+          std::string::npos);
+  }
+
+  SUBCASE("time-slicing takes replicas and an interference") {
+    const Loaded r = load(R"(, "time_slicing": {"replicas": 4, "interference": 0.1})",
+                          R"(, "gpu_share": "time_sliced")");
+    REQUIRE(r.sc);
+    CHECK(r.sc->pools[0].sharing.replicas == 4);
+    CHECK(r.sc->pools[0].sharing.interference == doctest::Approx(0.1));
+    const Loaded bad =
+        load(R"(, "time_slicing": {"replicas": 0})", R"(, "gpu_share": "time_sliced")");
+    CHECK_FALSE(bad.sc);
+    CHECK(bad.at("/pools/0/time_slicing/replicas").code == DiagCode::out_of_range);
+  }
+
+  SUBCASE("a shared class with gpus, or whole-GPU jobs with only shared pools, are refused") {
+    const Loaded r = load(R"(, "mig": "7x1g.10gb")", R"(, "mig": "1g.10gb", "gpus": 1)");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/workload/0/gpus").message.find("cannot be used with \"mig\"") !=
+          std::string::npos);
+    const Loaded w = load(R"(, "mig": "7x1g.10gb")", R"(, "gpus": 1)");
+    CHECK_FALSE(w.sc);
+    CHECK(w.at("/workload/0").message.find("every pool this class may use shares") !=
+          std::string::npos);
+  }
+
+  SUBCASE("sharing refuses preempting policies and failures") {
+    const Loaded r = load(R"(, "time_slicing": {"replicas": 2})", R"(, "gpu_share": "time_sliced")",
+                          R"(, "scheduler": {"queue": "las"}, "failures": {})");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/scheduler/queue").code == DiagCode::infeasible);
+    CHECK(r.at("/failures").code == DiagCode::infeasible);
+  }
+}
