@@ -205,10 +205,12 @@ void Loader::check_sharing(const Scenario& sc) {
   // Pools: what a shared pool cannot combine with (yet).
   for (const Pool& pool : sc.pools) {
     if (pool.sharing.kind == ShareKind::whole) continue;
-    if (pool.econ.spot || pool.econ.elastic || !pool.purchases.empty() || pool.spares > 0)
+    if (pool.econ.spot || pool.econ.elastic || !pool.purchases.empty() || pool.spares > 0 ||
+        !pool.maintenance.empty())
       d_.error(pool.sharing.pointer, DiagCode::infeasible,
                "a shared pool (MIG or time-sliced) keeps all its nodes for the whole run: spot, "
-               "elastic, staged purchases and spares are not modelled with sharing");
+               "elastic, staged purchases, spares and maintenance windows are not modelled with "
+               "sharing");
   }
   const bool ranked_ok =
       sc.scheduler.queue == QueuePolicy::fifo || sc.scheduler.queue == QueuePolicy::backfill ||

@@ -2,23 +2,13 @@
 //! errors for bad rates and spares.
 #include <doctest/doctest.h>
 
-#include "models/load.h"
+#include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
 namespace {
 
-struct Loaded {
-  std::optional<Scenario> sc;
-  std::vector<Diagnostic> all;
-  //! The diagnostic at `pointer`; fails the test when there is none.
-  [[nodiscard]] Diagnostic at(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return x;
-    FAIL("no diagnostic at " << pointer);
-    return {};
-  }
-};
+using gpuplan_models_test::Loaded;
 
 //! A 4-node pool with `pool_extra` keys, one class, and `top` keys after the workload.
 Loaded load(const std::string& pool_extra, const std::string& top) {
@@ -29,11 +19,7 @@ Loaded load(const std::string& pool_extra, const std::string& top) {
       "}],\n\"workload\": [{\"name\": \"w\", \"arrival\": {\"poisson\": {\"rate\": \"1/h\"}}, "
       "\"gpus\": 8, \"duration\": \"1h\"}]" +
       top + "}";
-  Diagnostics d;
-  Loaded r;
-  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
-  r.all = d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, "");
 }
 
 }  // namespace

@@ -3,23 +3,13 @@
 #include <doctest/doctest.h>
 
 #include "models/compile.h"
-#include "models/load.h"
+#include "tests/models/loaded.h"
 
 using namespace gpuplan;
 
 namespace {
 
-struct Loaded {
-  std::optional<Scenario> sc;
-  std::vector<Diagnostic> all;
-  //! The diagnostic at `pointer`; fails the test when there is none.
-  [[nodiscard]] Diagnostic at(const std::string& pointer) const {
-    for (const auto& x : all)
-      if (x.pointer == pointer) return x;
-    FAIL("no diagnostic at " << pointer);
-    return {};
-  }
-};
+using gpuplan_models_test::Loaded;
 
 //! A 2-node p4de.24xlarge (8 x A100-80GB) pool with `pool_extra` keys, one class with `cls`
 //! keys, and `top` keys after the workload.
@@ -31,11 +21,7 @@ Loaded load(const std::string& pool_extra, const std::string& cls, const std::st
       "}],\n\"workload\": [{\"name\": \"w\", \"arrival\": {\"poisson\": {\"rate\": \"1/h\"}}, "
       "\"duration\": \"1h\"" +
       cls + "}]" + top + "}";
-  Diagnostics d;
-  Loaded r;
-  r.sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
-  r.all = d.sorted();
-  return r;
+  return gpuplan_models_test::load_text(text, "");
 }
 
 }  // namespace
@@ -135,5 +121,13 @@ TEST_CASE("load::sharing") {
     CHECK_FALSE(r.sc);
     CHECK(r.at("/scheduler/queue").code == DiagCode::infeasible);
     CHECK(r.at("/failures").code == DiagCode::infeasible);
+  }
+
+  SUBCASE("a shared pool refuses maintenance windows (its nodes never go out)") {
+    const Loaded r = load(R"(, "time_slicing": {"replicas": 2},
+                          "maintenance": [{"start": "1h", "duration": "2h"}])",
+                          R"(, "gpu_share": "time_sliced")");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/pools/0/time_slicing").code == DiagCode::infeasible);
   }
 }
