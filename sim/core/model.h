@@ -92,11 +92,10 @@ struct ModelView {
   span<const FailureCause> failure_causes;  //!< every cause, in scenario order
   span<const uint32_t> pool_spares;         //!< [n_pools] hot spares: each pool's last nodes
   NetworkView net;                          //!< topology tables (sim/core/network.h)
-  TeamView teams;  //!< team quotas and cohorts (sim/core/team_quota.h); empty without teams
-  //! Planned maintenance window batches (sim/core/maintenance_spec.h); empty without maintenance.
-  span<const MaintenanceWindow> maintenance;
   TeamView teams;    //!< team quotas and cohorts (sim/core/team_quota.h); empty without teams
   SharedView share;  //!< MIG and time-sliced pools (sim/core/shared_gpus.h); empty without them
+  //! Planned maintenance window batches (sim/core/maintenance_spec.h); empty without maintenance.
+  span<const MaintenanceWindow> maintenance;
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
 
