@@ -53,6 +53,38 @@ bool is_date(const std::string& s) {
   return s.size() == 7 || (s[7] == '-' && digits(8, 2));
 }
 
+// Reads a row's "derived" object at `p`/derived into `row` (after its prices): one non-empty rule
+// per term, each for a price the row gives. False on any error.
+bool read_derived(FieldReader& r, const json& v, const std::string& p, InstanceType& row,
+                  Diagnostics& d) {
+  const std::string dp = fields::child(p, "derived");
+  if (!r.object(v, dp,
+                "the rule of each derived price by term, e.g. {\"spot\": \"midpoint of ...\"}"))
+    return false;
+  r.check_keys(v, dp, terms());
+  bool ok = true;
+  for (size_t k = 0; k < terms().size(); ++k) {
+    const json* x = FieldReader::get(v, terms()[k].c_str());
+    if (x == nullptr) continue;
+    const std::string xp = fields::child(dp, terms()[k]);
+    auto rule = r.string(*x, xp);
+    if (rule && rule->empty()) {
+      d.error(xp, DiagCode::out_of_range, "a derived price needs its rule; the rule is empty");
+      rule.reset();
+    }
+    const auto pricing = static_cast<Pricing>(k);
+    if (rule && !price_of(row.price_per_hour, pricing)) {
+      d.error(xp, DiagCode::infeasible,
+              "a rule for " + in_quotes(terms()[k]) +
+                  ", but price_per_hour has no such price; give the price or drop the rule");
+      rule.reset();
+    }
+    ok = ok && rule.has_value();
+    if (rule) row.derived.push_back(DerivedPrice{pricing, *rule});
+  }
+  return ok;
+}
+
 // Reads one overlay row at `p`; nullopt when a required field is missing or bad.
 std::optional<InstanceType> read_row(FieldReader& r, const json& o, const std::string& p,
                                      const Catalog& base, Diagnostics& d) {
@@ -60,7 +92,7 @@ std::optional<InstanceType> read_row(FieldReader& r, const json& o, const std::s
     return std::nullopt;
   r.check_keys(o, p,
                {"id", "provider", "gpu", "gpus_per_node", "region", "price_per_hour", "source",
-                "as_of", "notes", "intra_node_fabric", "nics", "nic_gbps"});
+                "as_of", "notes", "intra_node_fabric", "nics", "nic_gbps", "derived"});
   InstanceType row;
   bool ok = true;
   const auto text = [&](const char* key, const char* hint, std::string& out) {
@@ -112,6 +144,7 @@ std::optional<InstanceType> read_row(FieldReader& r, const json& o, const std::s
   } else {
     ok = false;
   }
+  if (const json* v = FieldReader::get(o, "derived")) ok = read_derived(r, *v, p, row, d) && ok;
   if (const json* v = FieldReader::get(o, "region"))
     row.region = r.string(*v, p + "/region").value_or("");
   if (const json* v = FieldReader::get(o, "notes"))
@@ -163,6 +196,11 @@ json overlay_to_json(const CatalogOverlay& overlay) {
               {"region", it.region}, {"price_per_hour", prices_json(it.price_per_hour)},
               {"source", it.source}, {"as_of", it.as_of}};
     if (!it.notes.empty()) j["notes"] = it.notes;
+    if (!it.derived.empty()) {
+      json rules = json::object();
+      for (const DerivedPrice& dp : it.derived) rules[std::string(pricing_key(dp.term))] = dp.rule;
+      j["derived"] = std::move(rules);
+    }
     rows.push_back(std::move(j));
   }
   json unmapped = json::array();
@@ -249,9 +287,15 @@ void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay) {
       continue;
     }
     InstanceType merged = *old;
+    merged.derived.clear();
     std::vector<std::string> kept;
     for (size_t k = 0; k < terms().size(); ++k) {
       const auto pricing = static_cast<Pricing>(k);
+      // A term the overlay gives takes the overlay's rule (none = published); a kept term keeps
+      // the built-in rule, so a derived price never reads as published after an overlay.
+      const InstanceType& from = price_of(row.price_per_hour, pricing) ? row : *old;
+      if (const std::string* rule = from.derived_rule(pricing))
+        merged.derived.push_back(DerivedPrice{pricing, *rule});
       if (auto v = price_of(row.price_per_hour, pricing)) {
         term(merged.price_per_hour, pricing) = v;
       } else if (price_of(old->price_per_hour, pricing)) {

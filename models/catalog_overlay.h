@@ -42,16 +42,19 @@ struct CatalogOverlay {
 //! Reads and validates the overlay file `path`: a JSON object with "gpuplan_catalog_overlay": 1,
 //! "currency" and "instances"; each row needs "id", "price_per_hour" (at least one term, each a
 //! number >= 0), "source" and "as_of", and a row whose id is not in `base` also "gpu" (a known
-//! GPU) and "gpus_per_node". nullopt with diagnostics at `file:line: /pointer` of the overlay
-//! (an io_error at `pointer` of the naming document when the file cannot be read).
+//! GPU) and "gpus_per_node". A row may give "derived": {term: rule} for prices the provider does
+//! not publish, each rule non-empty and for a term the row prices (as the built-in rows). nullopt
+//! with diagnostics at `file:line: /pointer` of the overlay (an io_error at `pointer` of the naming
+//! document when the file cannot be read).
 [[nodiscard]] std::optional<CatalogOverlay> read_catalog_overlay(const std::string& path,
                                                                  const Catalog& base,
                                                                  const std::string& pointer,
                                                                  Diagnostics& diags);
 
 //! Applies `overlay` to `catalog`: a row with a built-in id keeps that row's hardware and takes
-//! the overlay's region, source, as_of and the prices of the terms the overlay gives (the other
-//! terms stay, with a note naming their origin); a new id is added as given.
+//! the overlay's region, source, as_of and the prices of the terms the overlay gives, with the
+//! overlay's derived rules for those terms (the other terms stay, with their built-in rules and a
+//! note naming their origin); a new id is added as given.
 void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay);
 
 }  // namespace gpuplan

@@ -235,6 +235,66 @@ TEST_CASE("catalog::overlay") {
     CHECK(contains(d.to_text(), "/instances/0/gpu: missing required key \"gpu\""));
     CHECK(contains(d.to_text(), "/instances/0/price_per_hour/on_demand"));
   }
+  SUBCASE("a row's derived rules are read, written back and applied with its prices") {
+    const std::string f =
+        s.write("derived.json",
+                R"({"gpuplan_catalog_overlay": 1, "currency": "USD", "instances": [
+            {"id": "p5.48xlarge", "source": "AWS Price List, 2026-09-01", "as_of": "2026-09-01",
+             "price_per_hour": {"on_demand": 55.04, "reserved_1y": 38.53},
+             "derived": {"reserved_1y": "on-demand x 0.70: the p5en 1-yr Savings Plan ratio"}}]})");
+    Diagnostics d;
+    const auto o = read_catalog_overlay(f, builtin_catalog(), "", d);
+    REQUIRE_MESSAGE(o, d.to_text());
+    const InstanceType* p5 = row(*o, "p5.48xlarge");
+    REQUIRE(p5);
+    REQUIRE(p5->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(contains(*p5->derived_rule(Pricing::reserved_1y), "x 0.70"));
+    // on-demand has no rule: it is the published figure.
+    CHECK(p5->derived_rule(Pricing::on_demand) == nullptr);
+    // The written overlay carries the rule, so an overlay round-trips through a file.
+    const nlohmann::json j = overlay_to_json(*o);
+    CHECK(j["instances"][0]["derived"]["reserved_1y"] ==
+          "on-demand x 0.70: the p5en 1-yr Savings Plan ratio");
+
+    // Applied to a catalog whose row derives its spot and 1-yr prices: the overlay's 1-yr rule
+    // replaces the built-in one, the kept spot price keeps its own rule.
+    Catalog c;
+    c.gpus = builtin_catalog().gpus;
+    InstanceType base = *builtin_catalog().find_instance("p5.48xlarge");
+    base.price_per_hour = {90.0, 60.0, 40.0, 25.0, std::nullopt};
+    base.derived = {{Pricing::reserved_1y, "on-demand x 0.59: an older rule of the built-in row"},
+                    {Pricing::spot, "midpoint of the spot prices $20-30 of the built-in row"}};
+    c.upsert(base);
+    apply_overlay(c, *o);
+    const InstanceType* merged = c.find_instance("p5.48xlarge");
+    // The overlay's 1-yr price 38.53 with its rule, not the built-in 60 and its "x 0.59".
+    CHECK(*merged->price_per_hour.reserved_1y == doctest::Approx(38.53));
+    CHECK(contains(*merged->derived_rule(Pricing::reserved_1y), "x 0.70"));
+    // Spot (not in the overlay) stays 25 with the built-in rule; 3-yr stays 40, published.
+    CHECK(*merged->price_per_hour.spot == doctest::Approx(25.0));
+    REQUIRE(merged->derived_rule(Pricing::spot) != nullptr);
+    CHECK(contains(*merged->derived_rule(Pricing::spot), "midpoint"));
+    CHECK(merged->derived_rule(Pricing::reserved_3y) == nullptr);
+    CHECK(merged->derived.size() == 2);
+  }
+  SUBCASE("a derived rule for a price the row lacks, or an empty rule, is an input error") {
+    const std::string f =
+        s.write("bad_derived.json",
+                R"({"gpuplan_catalog_overlay": 1, "currency": "USD", "instances": [
+            {"id": "p5.48xlarge", "source": "x", "as_of": "2026-09-01",
+             "price_per_hour": {"on_demand": 55.04},
+             "derived": {"spot": "midpoint of observed spot prices", "on_demand": "",
+                         "weekly": "x"}}]})");
+    Diagnostics d;
+    CHECK_FALSE(read_catalog_overlay(f, builtin_catalog(), "", d));
+    const std::string text = d.to_text();
+    CHECK(contains(text, "/instances/0/derived/spot"));
+    CHECK(contains(text, "price_per_hour has no such price"));
+    CHECK(contains(text, "/instances/0/derived/on_demand"));
+    CHECK(contains(text, "the rule is empty"));
+    // An unknown term is an unknown key, as in price_per_hour.
+    CHECK(contains(text, "/instances/0/derived/weekly"));
+  }
   SUBCASE("applying an overlay replaces the terms it gives and notes the ones it keeps") {
     Catalog c = builtin_catalog();
     const double spot_before = *c.find_instance("p5.48xlarge")->price_per_hour.spot;
