@@ -59,23 +59,39 @@ TEST_CASE("models::catalog") {
         CHECK(it.price_per_hour.spot.value_or(0) <= *it.price_per_hour.on_demand);
       }
     }
-    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 4 GCP + 3 Azure + 4 Lambda + 2 on-prem = 41.
-    CHECK(c.instances.size() == 41);
+    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 7 g4dn + p6-b200 + 4 GCP + 3 Azure + 4 Lambda
+    // + 2 on-prem = 49.
+    CHECK(c.instances.size() == 49);
   }
   SUBCASE("list prices match DATA.md 4 and derived prices state their derivation") {
-    // p4d.24xlarge: $32.7726/h on-demand, 1-yr $2.40 x 8 = $19.20 (DATA.md 4.1 [V]).
+    // p4d.24xlarge after the June-2025 cut: $21.957642/h on-demand, 1-yr reserved $13.921094
+    // (instances.vantage.sh data of 2026-01-21, tsaol/aws-gpu), both published.
     const InstanceType* p4d = c.find_instance("p4d.24xlarge");
     REQUIRE(p4d);
-    CHECK(*p4d->price_per_hour.on_demand == doctest::Approx(32.7726));
-    CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(19.2));
+    CHECK(*p4d->price_per_hour.on_demand == doctest::Approx(21.9576));
+    CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(13.9211));
+    CHECK(p4d->derived_rule(Pricing::reserved_1y) == nullptr);
+    CHECK(p4d->as_of == "2026-01-21");
     // p5en post-cut $63.296/h (dstack PR #4110 [V]).
     CHECK(*c.find_instance("p5en.48xlarge")->price_per_hour.on_demand == doctest::Approx(63.296));
-    // p5 reserved derived from the P4 discount: 98.32 x 0.59 = 58.01, with its rule.
+    // p5 after the June-2025 cut: $55.04/h on-demand (was $98.32); its 1-yr price is derived
+    // from the p5en Savings Plan ratio: 55.04 x 40.43 / 63.296 = 35.1565, with its rule.
     const InstanceType* p5 = c.find_instance("p5.48xlarge");
-    CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(58.0088));
+    CHECK(*p5->price_per_hour.on_demand == doctest::Approx(55.04));
+    CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(35.1565));
     REQUIRE(p5->derived_rule(Pricing::reserved_1y) != nullptr);
-    CHECK(p5->derived_rule(Pricing::reserved_1y)->find("x 0.59") != std::string::npos);
+    CHECK(p5->derived_rule(Pricing::reserved_1y)->find("x 0.6387") != std::string::npos);
     CHECK(p5->derived_rule(Pricing::on_demand) == nullptr);
+    // T4 (g4dn.xlarge $0.526/h) and B200 (p6-b200.48xlarge $113.9328/h) rows, 2026-01-21.
+    const InstanceType* g4dn = c.find_instance("g4dn.xlarge");
+    REQUIRE(g4dn);
+    CHECK(g4dn->gpu == "T4");
+    CHECK(*g4dn->price_per_hour.on_demand == doctest::Approx(0.526));
+    const InstanceType* b200 = c.find_instance("p6-b200.48xlarge");
+    REQUIRE(b200);
+    CHECK(b200->gpu == "B200");
+    CHECK(b200->gpus_per_node == 8);
+    CHECK(*b200->price_per_hour.on_demand == doctest::Approx(113.9328));
     // p5en 1-yr and 3-yr are the published Savings Plan rates $40.43 and $27.72, not derived.
     const InstanceType* p5en = c.find_instance("p5en.48xlarge");
     CHECK(*p5en->price_per_hour.reserved_3y == doctest::Approx(27.72));
@@ -186,9 +202,10 @@ TEST_CASE("models::catalog_table") {
     CHECK(sel.instances[0]->id == "p5.48xlarge");
   }
   SUBCASE("the table aligns columns and flags old prices as stale") {
-    const CatalogSelection sel = select_instances(c, {"", "aws"});
+    const CatalogSelection sel = select_instances(c, {"", ""});
     const std::string table = format_catalog_table(sel.instances, today);
-    // p5en is dated 2026-08-06 (fresh); p4d 2025-01 (stale on 2026-11-29).
+    // p5en is dated 2026-08-06 and p4d 2026-01-21 (fresh); ND96asr v4 2024-01-29 (stale on
+    // 2026-11-29).
     const auto line_of = [&](const std::string& id) {
       std::string key = "\n";
       key += id;
@@ -196,18 +213,21 @@ TEST_CASE("models::catalog_table") {
       const size_t at = table.find(key) + 1;
       return table.substr(at, table.find('\n', at) - at);
     };
-    CHECK(line_of("p4d.24xlarge").find("stale") != std::string::npos);
+    CHECK(line_of("Standard_ND96asr_v4").find("stale") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("stale") == std::string::npos);
     CHECK(line_of("p5en.48xlarge").find("stale") == std::string::npos);
-    // $/GPU-h of p4d: 32.7726 / 8 = 4.10.
-    CHECK(line_of("p4d.24xlarge").find("4.10") != std::string::npos);
+    // $/GPU-h of p4d: 21.9576 / 8 = 2.74.
+    CHECK(line_of("p4d.24xlarge").find("2.74") != std::string::npos);
     CHECK(line_of("p4d.24xlarge").find("8xA100-40GB") != std::string::npos);
     CHECK(line_of("p4d.24xlarge").find("4x100G") != std::string::npos);
     // p5's reserved prices are derived, marked '~' and explained under the table.
-    CHECK(line_of("p5.48xlarge").find("58.01~") != std::string::npos);
+    CHECK(line_of("p5.48xlarge").find("35.16~") != std::string::npos);
     CHECK(line_of("p5en.48xlarge").find("40.43 ") != std::string::npos);
     CHECK(table.find("~ derived: not published") != std::string::npos);
     // Aligned: the as_of column starts at the same offset on every row.
-    CHECK(line_of("p4d.24xlarge").find("2025-01") == line_of("g6e.48xlarge").find("2025-01"));
+    CHECK(line_of("p4d.24xlarge").find("2026-01-21") == line_of("g6e.48xlarge").find("2026-01-21"));
+    CHECK(line_of("p4d.24xlarge").find("2026-01-21") ==
+          line_of("Standard_ND96asr_v4").find("2024-01-29"));
   }
   SUBCASE("the JSON output carries sources, per-GPU prices and the stale flag") {
     const CatalogSelection sel = select_instances(c, {"", "on_prem"});

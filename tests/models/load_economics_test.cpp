@@ -34,8 +34,8 @@ TEST_CASE("load::economics") {
     // an elastic pool's node slots are its max; it starts with its min
     CHECK(p.count == 4);
     CHECK(p.econ.elastic->initial_nodes == 1);
-    // 70% off the p4d on-demand $32.7726 per node-hour = $9.83178
-    CHECK(p.price_per_node_hour == doctest::Approx(32.7726 * 0.3).epsilon(1e-12));
+    // 70% off the p4d on-demand $21.9576 per node-hour = $6.58728
+    CHECK(p.price_per_node_hour == doctest::Approx(21.9576 * 0.3).epsilon(1e-12));
     // 6.95 waves per hour, 30 s notice, 600 s idle timeout, 60 s minimum
     CHECK(p.econ.spot->wave_rate_per_hour == doctest::Approx(6.95).epsilon(1e-12));
     CHECK(*p.econ.spot->notice_s == 30);

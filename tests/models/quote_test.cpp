@@ -173,15 +173,15 @@ TEST_CASE("quote::training") {
   SUBCASE("the cost is GPUs x hours x the catalog price per GPU-hour") {
     const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
     const double hours = opt.timing.p50_s / 3600;
-    // 824 GPUs x 715.8 h x ($98.32 / 8 per GPU-hour) = $7.25M
-    CHECK(opt.total_usd == doctest::Approx(824 * hours * (98.32 / 8)));
-    CHECK(opt.total_usd == doctest::Approx(7.249e6).epsilon(1e-3));
+    // 824 GPUs x 715.8 h x ($55.04 / 8 per GPU-hour) = $4.058M
+    CHECK(opt.total_usd == doctest::Approx(824 * hours * (55.04 / 8)));
+    CHECK(opt.total_usd == doctest::Approx(4.058e6).epsilon(1e-3));
   }
   SUBCASE("a 1-year reservation bills the whole year even for a 30-day job") {
     const TrainingOption opt =
         size_training(req, o, p5, h100, PricingPlan{Pricing::reserved_1y, 0});
-    // 103 nodes x $58.0088 per node-hour x 8,760 h
-    CHECK(opt.total_usd == doctest::Approx(103 * 58.0088 * 8760));
+    // 103 nodes x $35.1565 per node-hour (p5 1-yr, derived) x 8,760 h
+    CHECK(opt.total_usd == doctest::Approx(103 * 35.1565 * 8760));
   }
   SUBCASE("spot at the measured hazard misses the deadline and offers its fastest cluster") {
     // at 103 nodes, 52 spot nodes x 0.24 per node-hour give a cluster MTBF of 4.8 min, below the

@@ -73,8 +73,8 @@ TEST_CASE("tools::quote") {
     // 8.4e23 / (0.4 x 989e12) / 2,592,000 s = 818.9 GPUs -> 103 whole 8-GPU nodes
     CHECK(best["gpus"] == 824);
     const double hours = best["time_s"]["p50"].get<double>() / 3600;
-    // 824 GPUs x 715.8 h x $98.32 / 8 per GPU-hour = $7.25M
-    CHECK(best["total_usd"].get<double>() == doctest::Approx(824 * hours * 98.32 / 8));
+    // 824 GPUs x 715.8 h x $55.04 / 8 per GPU-hour = $4.06M
+    CHECK(best["total_usd"].get<double>() == doctest::Approx(824 * hours * 55.04 / 8));
   }
 
   SUBCASE("the inference figures are checked by the engine and agree") {
