@@ -94,10 +94,12 @@ ModelView CompiledScenario::view() const {
   v.teams.weights = const_span(team_weights);
   v.teams.flavor_gpus = const_span(flavor_gpus);
   v.share.pools = const_span(share_pools);
-  v.share.entry_sevenths = const_span(share_entry_sevenths);
+  v.share.entry_units = const_span(share_entry_units);
   v.share.class_kind = const_span(share_class_kind);
   v.share.class_entries = const_span(share_class_entries);
   v.share.class_fraction = const_span(share_class_fraction);
+  v.share.class_milli = const_span(share_class_milli);
+  v.share.class_mem_mib = const_span(share_class_mem_mib);
   v.features = model_features(v);
   return v;
 }

@@ -49,12 +49,14 @@ struct CompiledScenario {
   std::vector<std::string> flavor_names;  //!< GPU type of each flavor
   //! Planned maintenance window batches of all pools (models/compile_maintenance.h).
   std::vector<MaintenanceWindow> maintenance;
-  // Shared GPUs (models/compile_sharing.h; all empty without MIG or time-sliced pools).
-  std::vector<SharedPoolSpec> share_pools;     //!< [n_pools]
-  std::vector<uint32_t> share_entry_sevenths;  //!< compute slices of every MIG layout entry
-  std::vector<ShareKind> share_class_kind;     //!< [n_classes]
-  std::vector<uint32_t> share_class_entries;   //!< [n_classes * n_pools]
-  std::vector<double> share_class_fraction;    //!< [n_classes] compute share a job can use
+  // Shared GPUs (models/compile_sharing.h; all empty without shared pools).
+  std::vector<SharedPoolSpec> share_pools;    //!< [n_pools]
+  std::vector<uint32_t> share_entry_units;    //!< SHARE_UNITS of every MIG layout entry
+  std::vector<ShareKind> share_class_kind;    //!< [n_classes]
+  std::vector<uint32_t> share_class_entries;  //!< [n_classes * n_pools]
+  std::vector<double> share_class_fraction;   //!< [n_classes] compute share a job can use
+  std::vector<uint32_t> share_class_milli;    //!< [n_classes] fractional: [milli-GPU]
+  std::vector<uint32_t> share_class_mem_mib;  //!< [n_classes] fractional: [MiB] GPU memory
 
   std::vector<std::string> pool_names, class_names;
   std::vector<std::string> cause_names;  //!< failure causes, parallel to failure_causes

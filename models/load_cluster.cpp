@@ -128,10 +128,10 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       pool_infos_.push_back(info);
       continue;
     }
-    check_keys(
-        o, p,
-        {"name", "instance", "count", "purchases", "pricing", "billing", "upfront", "on_prem",
-         "spot", "elastic", "spares", "off_peak", "maintenance", "mig", "time_slicing"});
+    check_keys(o, p,
+               {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
+                "on_prem", "spot", "elastic", "spares", "off_peak", "maintenance", "mig",
+                "time_slicing", "fractional"});
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {

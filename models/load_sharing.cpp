@@ -1,9 +1,13 @@
-// Shared GPUs in a scenario (docs/sharing.md, "In the engine"): a pool's "mig" layout or
-// "time_slicing", a class's "mig" profile or "gpu_share", and the checks between them.
+// Shared GPUs in a scenario (docs/sharing.md, "In the engine"): a pool's "mig" layout,
+// "time_slicing" or "fractional" packing, a class's "mig" profile, "gpu_share" or "gpu_milli",
+// and the checks between them.
 #include "models/loader.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+
+#include "models/compile_sharing.h"
 
 namespace gpuplan::loading {
 namespace {
@@ -48,15 +52,52 @@ std::string layout_text(const sharing::MigGpuSpec& spec, const sharing::MigLayou
   return out;
 }
 
+//! The packing rules a fractional pool takes (sim/sharing/pack_policy.h's names).
+const std::vector<std::string> FRACTIONAL_PACKING = {"best_fit", "worst_fit"};
+
+//! [MiB] of "<number>GB" (GB taken as GiB, as GPU memory is sold: "80GB" fits an 80GB GPU),
+//! "<number>MiB", or a number of GB; nullopt when unreadable or not above 0.
+std::optional<double> memory_mib(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<double>() * 1024;
+  if (!v.is_string()) return std::nullopt;
+  const std::string s = v.get<std::string>();
+  size_t end = 0;
+  double x = 0;
+  try {
+    x = std::stod(s, &end);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::string unit = s.substr(end);
+  unit.erase(0, unit.find_first_not_of(' '));
+  for (char& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (!std::isfinite(x)) return std::nullopt;
+  if (unit == "gb" || unit == "gib") return x * 1024;
+  if (unit == "mib" || unit == "mb") return x;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void Loader::load_pool_sharing(const json& o, const std::string& p, Pool& pool) {
   const json* mig = get(o, "mig");
   const json* ts = get(o, "time_slicing");
-  if (mig != nullptr && ts != nullptr) {
-    d_.error(p + "/time_slicing", DiagCode::infeasible,
-             "a pool's GPUs are either MIG-partitioned or time-sliced, not both; split the pool "
-             "in two");
+  const json* frac = get(o, "fractional");
+  if ((mig != nullptr) + (ts != nullptr) + (frac != nullptr) > 1) {
+    d_.error(p + (frac != nullptr ? "/fractional" : "/time_slicing"), DiagCode::infeasible,
+             "a pool's GPUs are either MIG-partitioned, time-sliced or fractional, not two of "
+             "them; split the pool");
+    return;
+  }
+  if (frac != nullptr) {
+    const std::string q = p + "/fractional";
+    if (!object(*frac, q, "an object, e.g. {\"packing\": \"best_fit\"}")) return;
+    check_keys(*frac, q, {"packing"});
+    pool.sharing.kind = ShareKind::fractional;
+    pool.sharing.pointer = q;
+    if (const json* v = get(*frac, "packing"))
+      if (auto k = choice(*v, q + "/packing", "packing rule", FRACTIONAL_PACKING))
+        pool.sharing.packing = static_cast<PackPolicy>(*k);
     return;
   }
   if (ts != nullptr) {
@@ -154,11 +195,41 @@ void Loader::load_pool_sharing(const json& o, const std::string& p, Pool& pool) 
 void Loader::load_class_sharing(const json& o, const std::string& p, JobClass& jc) {
   const json* mig = get(o, "mig");
   const json* share = get(o, "gpu_share");
-  if (mig != nullptr && share != nullptr) {
-    d_.error(p + "/gpu_share", DiagCode::infeasible,
-             "a class asks for either a MIG instance (\"mig\") or a time-sliced GPU "
-             "(\"gpu_share\"), not both");
+  const json* milli = get(o, "gpu_milli");
+  if ((mig != nullptr) + (share != nullptr) + (milli != nullptr) > 1) {
+    d_.error(p + (milli != nullptr ? "/gpu_milli" : "/gpu_share"), DiagCode::infeasible,
+             "a class asks for one of a MIG instance (\"mig\"), a time-sliced GPU "
+             "(\"gpu_share\") or a milli-GPU share (\"gpu_milli\"), not two");
     return;
+  }
+  const json* memory = get(o, "gpu_memory");
+  if (memory != nullptr && milli == nullptr)
+    d_.error(p + "/gpu_memory", DiagCode::infeasible,
+             "\"gpu_memory\" goes with \"gpu_milli\" (a fractional GPU share)");
+  if (milli != nullptr) {
+    jc.share.kind = ShareKind::fractional;
+    jc.share.pointer = p + "/gpu_milli";
+    if (milli->is_number() && (milli->get<double>() <= 0 || milli->get<double>() > MILLI_PER_GPU))
+      d_.error(p + "/gpu_milli", DiagCode::out_of_range,
+               "a fractional job holds 1 to 1000 milli-GPU of one GPU; got " + milli->dump());
+    else if (auto n = integer(*milli, p + "/gpu_milli", 1, MILLI_PER_GPU))
+      jc.share.milli = static_cast<uint32_t>(*n);
+    if (memory != nullptr) {
+      const std::optional<double> mib = memory_mib(*memory);
+      if (!mib)
+        d_.error(p + "/gpu_memory", DiagCode::bad_unit,
+                 "GPU memory as \"20GB\", \"512MiB\" or a number of GB; got " + memory->dump());
+      else if (!(*mib > 0) || *mib > 1e9)
+        d_.error(p + "/gpu_memory", DiagCode::out_of_range,
+                 "GPU memory is above 0 and at most 1e9 MiB; got " + memory->dump());
+      else
+        jc.share.mem_mib = static_cast<uint32_t>(std::ceil(*mib));
+    }
+    if (get(o, "gpu_fraction") != nullptr)
+      d_.error(p + "/gpu_fraction", DiagCode::infeasible,
+               "\"gpu_fraction\" cannot be used with \"gpu_milli\": a fractional job's milli is "
+               "a guaranteed share and it runs at full speed (docs/sharing.md, \"Fractional "
+               "GPUs\")");
   }
   if (mig != nullptr) {
     if (auto s = name(*mig, p + "/mig")) {
@@ -190,8 +261,9 @@ void Loader::load_class_sharing(const json& o, const std::string& p, JobClass& j
       d_.error(child(p, key), DiagCode::infeasible,
                in_quotes(key) + " cannot be used with " +
                    in_quotes(jc.share.pointer.substr(p.size() + 1)) +
-                   ": a shared-GPU job takes one MIG instance or one time-sliced replica, is drawn "
-                   "from the class's arrival and duration, and runs without checkpoints or spot");
+                   ": a shared-GPU job takes one MIG instance, one time-sliced replica or a "
+                   "milli-GPU share, is drawn from the class's arrival and duration, and runs "
+                   "without checkpoints or spot");
   }
   jc.gpus.values = {1};  // one (shared) GPU, for the host-side estimates
   jc.gpus.probs = {1.0};
@@ -208,7 +280,8 @@ void Loader::check_sharing(const Scenario& sc) {
     if (pool.econ.spot || pool.econ.elastic || !pool.purchases.empty() || pool.spares > 0 ||
         !pool.maintenance.empty())
       d_.error(pool.sharing.pointer, DiagCode::infeasible,
-               "a shared pool (MIG or time-sliced) keeps all its nodes for the whole run: spot, "
+               "a shared pool (MIG, time-sliced or fractional) keeps all its nodes for the whole "
+               "run: spot, "
                "elastic, staged purchases, spares and maintenance windows are not modelled with "
                "sharing");
   }
@@ -239,6 +312,13 @@ void Loader::check_sharing(const Scenario& sc) {
       const bool unknown = ps.kind == ShareKind::mig && ps.mig == nullptr;
       const bool serves = unknown || serving_entries(ps, jc.share) != 0;
       served |= serves && jc.may_use(k);
+      if (serves && jc.may_use(k) && jc.share.kind == ShareKind::fractional &&
+          sc.pools[k].gpu != nullptr && jc.share.mem_mib > gpu_mem_mib(*sc.pools[k].gpu))
+        d_.error(jc.pointer + "/gpu_memory", DiagCode::infeasible,
+                 "a job of this class asks for " + std::to_string(jc.share.mem_mib) +
+                     " MiB of GPU memory; one " + sc.pools[k].gpu->id + " of pool " +
+                     in_quotes(sc.pools[k].name) + " has " +
+                     std::to_string(gpu_mem_mib(*sc.pools[k].gpu)) + " MiB");
       const auto at = std::find(jc.pool_indices.begin(), jc.pool_indices.end(), k);
       if (serves || at == jc.pool_indices.end()) continue;
       const Pool& pool = sc.pools[k];
@@ -246,12 +326,14 @@ void Loader::check_sharing(const Scenario& sc) {
           pool.sharing.kind == ShareKind::mig
               ? "MIG instances " + layout_text(*pool.sharing.mig, pool.sharing.layout)
           : pool.sharing.kind == ShareKind::time_sliced ? "time-sliced GPUs"
+          : pool.sharing.kind == ShareKind::fractional  ? "fractional (milli-GPU) GPUs"
                                                         : "whole GPUs";
       d_.error(jc.pointer + "/pools/" + std::to_string(at - jc.pool_indices.begin()),
                DiagCode::infeasible,
                "pool " + in_quotes(pool.name) + " offers " + offers + ", which this class (" +
                    (jc.share.kind == ShareKind::mig           ? "MIG " + jc.share.mig_profile
                     : jc.share.kind == ShareKind::time_sliced ? "a time-sliced GPU"
+                    : jc.share.kind == ShareKind::fractional  ? "a milli-GPU share"
                                                               : "whole GPUs") +
                    ") cannot use");
     }
@@ -270,8 +352,12 @@ void Loader::check_sharing(const Scenario& sc) {
         : jc.share.kind == ShareKind::time_sliced
             ? std::string("no pool this class may use is time-sliced; give a pool "
                           "\"time_slicing\": {\"replicas\": N}")
+        : jc.share.kind == ShareKind::fractional
+            ? std::string("no pool this class may use is fractional; give a pool "
+                          "\"fractional\": {\"packing\": \"best_fit\"}")
             : std::string("every pool this class may use shares its GPUs; a class asking for "
-                          "whole GPUs needs a pool without \"mig\" or \"time_slicing\""));
+                          "whole GPUs needs a pool without \"mig\", \"time_slicing\" or "
+                          "\"fractional\""));
   }
 }
 

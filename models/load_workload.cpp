@@ -23,7 +23,8 @@ void Loader::load_workload(const json& arr, Scenario& sc) {
                {"name",          "description",    "arrival",       "gpus",       "duration",
                 "trace",         "pools",          "reference_gpu", "checkpoint", "spot_tolerant",
                 "spot_fallback", "training",       "comm_fraction", "priority",   "team",
-                "speed",         "gavel_job_type", "mig",           "gpu_share",  "gpu_fraction"});
+                "speed",         "gavel_job_type", "mig",           "gpu_share",  "gpu_fraction",
+                "gpu_milli",     "gpu_memory"});
     JobClass jc;
     jc.pointer = p;
     if (const json* v = need(o, p, "name", "names the class in results, e.g. \"training\"")) {

@@ -220,6 +220,8 @@ json pool_json(const Pool& pool) {
     j["mig"] = layout;
   } else if (ps.kind == ShareKind::time_sliced) {
     j["time_slicing"] = {{"replicas", ps.replicas}, {"interference", ps.interference}};
+  } else if (ps.kind == ShareKind::fractional) {
+    j["fractional"] = {{"packing", ps.packing == PackPolicy::worst_fit ? "worst_fit" : "best_fit"}};
   }
   return j;
 }
@@ -329,6 +331,8 @@ json class_json(const Scenario& sc, const JobClass& jc) {
     if (jc.share.kind == ShareKind::whole) j["gpus"] = gpus_json(jc.gpus);
     if (jc.share.kind == ShareKind::mig) j["mig"] = jc.share.mig_profile;
     if (jc.share.kind == ShareKind::time_sliced) j["gpu_share"] = "time_sliced";
+    if (jc.share.kind == ShareKind::fractional) j["gpu_milli"] = jc.share.milli;
+    if (jc.share.mem_mib > 0) j["gpu_memory"] = std::to_string(jc.share.mem_mib) + "MiB";
     if (jc.share.fraction != 1) j["gpu_fraction"] = jc.share.fraction;
     // NOTE: with training.tokens the speed model sets the duration, and "duration" is refused.
     if (!(jc.training && jc.training->tokens)) j["duration"] = distribution_json(jc.duration);

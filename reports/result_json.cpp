@@ -262,6 +262,18 @@ json maintenance_section(const CompiledScenario& cs, const Summary& s) {
           {"gpu_hours", mean("maintenance.gpu_hours")}};
 }
 
+//! Fractional (milli-GPU) pools (docs/sharing.md): their GPU allocation ratio and the jobs that
+//! found no GPU with room; only for scenarios with such pools.
+json sharing_section(const Scenario& sc, const Summary& s) {
+  const Means mean{s};
+  json ratio = json::object();
+  for (const Pool& pool : sc.pools)
+    if (pool.sharing.kind == ShareKind::fractional)
+      ratio[pool.name] = mean("per_pool." + pool.name + ".gpu_utilization");
+  return {{"gpu_allocation_ratio", ratio},
+          {"jobs_waited_for_room", mean.count("sharing.jobs_waited_for_room")}};
+}
+
 json timeseries_section(const CompiledScenario& cs, const Summary& s) {
   const ModelView v = cs.view();
   json t = json::array();
@@ -353,6 +365,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   r["network"] = network_json(sc, cs, s);
   if (sc.failures) r["failures"] = failures_section(sc, cs, s);
   if (!cs.maintenance.empty()) r["maintenance"] = maintenance_section(cs, s);
+  if (cs.scalars.share.n_frac_pools > 0) r["sharing"] = sharing_section(sc, s);
   if (sc.topology.kind != TopologyKind::none)
     r["topology"] =
         topology_json(sc, cs, s.stats.uplink_crossing_nodes, s.stats.uplink_congested_share);

@@ -22,8 +22,8 @@ void push_duration(std::vector<double>& row, const DurationStats& d) {
 std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names,
                                       const std::vector<std::string>& class_names,
                                       const std::vector<std::string>& cause_names,
-                                      const std::vector<std::string>& team_names,
-                                      bool maintenance) {
+                                      const std::vector<std::string>& team_names, bool maintenance,
+                                      bool fractional) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -67,6 +67,7 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
   // NOTE: only with windows, so the rows of scenarios without maintenance keep their columns.
   if (maintenance)
     for (const char* k : MAINTENANCE_KEYS) p.push_back(std::string("maintenance.") + k);
+  if (fractional) p.push_back("sharing.jobs_waited_for_room");
   return p;
 }
 
@@ -117,6 +118,7 @@ std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
     row.insert(row.end(), {double(mt.node_windows), double(mt.interruptions), mt.lost_gpu_hours,
                            mt.node_hours, mt.gpu_hours});
   }
+  if (m.share.n_frac_pools > 0) row.push_back(double(r.jobs_waited_for_room));
   return row;
 }
 

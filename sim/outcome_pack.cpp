@@ -23,13 +23,13 @@ void for_each_field(Metrics& m, F& f) {
   // (sim/replica_metrics.h) gains or loses a field: add the new field here, in declaration order.
   auto& [jobs_submitted, jobs_completed, jobs_unfinished, wait_s, jct_s, gpu_utilization,
          mean_queued_jobs, mean_jobs_in_system, cost_usd, saturation, saturated_at_s, events,
-         gpu_hours, preemption, network, failures, failures_by_cause, maintenance, pools, classes,
-         teams] = m;
+         gpu_hours, preemption, network, failures, failures_by_cause, maintenance,
+         jobs_waited_for_room, pools, classes, teams] = m;
   f(jobs_submitted), f(jobs_completed), f(jobs_unfinished), f(wait_s), f(jct_s);
   f(gpu_utilization), f(mean_queued_jobs), f(mean_jobs_in_system), f(cost_usd);
   f(saturation), f(saturated_at_s), f(events);
   f(gpu_hours), f(preemption), f(network), f(failures), f(failures_by_cause), f(maintenance);
-  f(pools), f(classes), f(teams);
+  f(jobs_waited_for_room), f(pools), f(classes), f(teams);
 }
 
 //! Calls f on every field of a ReplicaOutcome (sim/mc_batch.h), metrics first.

@@ -102,7 +102,13 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.share.gpu_jobs, shared_gpus * m.share.max_slots, R::work);
   place(s.share.job_gpu, shared ? m.max_active_jobs : 0, R::work);
   place(s.share.job_entry, shared ? m.max_active_jobs : 0, R::work);
-  place(s.share.pool_busy_sevenths, shared ? m.pools.size : 0, R::work);
+  place(s.share.pool_busy_units, shared ? m.pools.size : 0, R::work);
+  const bool frac = m.share.n_frac_pools > 0;
+  place(s.share.gpu_mem_used, frac ? shared_gpus : 0, R::work);
+  place(s.share.gpu_next, frac ? shared_gpus : 0, R::work);
+  place(s.share.gpu_prev, frac ? shared_gpus : 0, R::work);
+  place(s.share.level_head, std::size_t(m.share.n_frac_pools) * (MILLI_PER_GPU + 1), R::work);
+  place(s.share.level_bits, std::size_t(m.share.n_frac_pools) * LEVEL_WORDS, R::work);
   const bool fails = m.failures.size > 0;
   place(s.failures.by_cause, fails ? m.failure_causes.size : 0, R::result);
   place(s.failures.pool_draws, fails ? m.pools.size : 0, R::work);
@@ -143,9 +149,12 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.teams.pool_flavor);
   visit(m.teams.quotas);
   visit(m.share.pools);
-  visit(m.share.entry_sevenths);
+  visit(m.share.entry_units);
   visit(m.share.class_kind);
   visit(m.share.class_entries);
+  visit(m.share.class_fraction);
+  visit(m.share.class_milli);
+  visit(m.share.class_mem_mib);
   for_each_network_array(m.net, visit);
 }
 

@@ -161,6 +161,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
                                      ? s.net.comm_slowdown_sum / double(s.net.multi_node_completed)
                                      : 1.0;
   r.network.rate_changes = s.net.rate_changes;
+  r.jobs_waited_for_room = s.share.jobs_waited_for_room;
 
   // NOTE: means are exact (sums); quantiles come from the per-class sketches, merged for the total.
   std::vector<uint32_t> wait_all(SKETCH_BINS, 0), jct_all(SKETCH_BINS, 0);

@@ -113,6 +113,8 @@ struct ReplicaMetrics {
   FailureMetrics failures;
   std::vector<uint64_t> failures_by_cause;  //!< failures per cause, in scenario order
   MaintenanceMetrics maintenance;           //!< zero without maintenance windows
+  //! Fractional (milli-GPU) jobs in the window that found no GPU with room when first tried
+  uint64_t jobs_waited_for_room = 0;
   std::vector<PoolMetrics> pools;
   std::vector<ClassMetrics> classes;
   std::vector<TeamMetrics> teams;  //!< empty without teams

@@ -16,9 +16,9 @@ namespace gpuplan {
   const double rate = s.pool_nodes_up[p] * s.billing.pool_price_node_s[p] +
                       s.pool_busy_gpus[p] * m.pool_supply[p].price_per_busy_gpu_s;
   if (m.share.n_shared_pools == 0) return rate;
-  // busy shared GPUs in sevenths (sim/core/shared_gpus.h)
-  return rate + double(s.share.pool_busy_sevenths[p]) / SHARE_SEVENTHS *
-                    m.pool_supply[p].price_per_busy_gpu_s;
+  // busy shared GPUs in SHARE_UNITS (sim/core/shared_gpus.h)
+  return rate +
+         double(s.share.pool_busy_units[p]) / SHARE_UNITS * m.pool_supply[p].price_per_busy_gpu_s;
 }
 
 //! Rate [USD/s] one busy GPU of pool p is charged to its job class.

@@ -38,6 +38,15 @@ GPUPLAN_HD inline uint32_t lowest_bit(uint64_t w) {
 #endif
 }
 
+//! Index of the highest set bit of a non-zero word.
+GPUPLAN_HD inline uint32_t highest_bit(uint64_t w) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(63 - __clzll(static_cast<long long>(w)));
+#else
+  return static_cast<uint32_t>(63 - __builtin_clzll(w));
+#endif
+}
+
 //! Number of set bits of a word.
 GPUPLAN_HD inline uint32_t count_bits(uint64_t w) {
 #if defined(__CUDA_ARCH__)

@@ -1,14 +1,17 @@
 #pragma once
 //! Shared GPUs in the engine (docs/sharing.md, "In the engine"). A shared job holds one entry of
 //! one GPU: a MIG instance of its profile (its duration already divided by the instance's speed
-//! factor at compile, as any per-pool slowdown) or one time-slicing replica. A time-sliced GPU is
+//! factor at compile, as any per-pool slowdown), one time-slicing replica, or a milli-GPU share
+//! and memory of a fractional GPU (sim/core/fractional_gpus.h). A time-sliced GPU is
 //! processor sharing: each of its k jobs runs at 1 / (k (1 + interference)) of its solo speed (full
 //! speed alone) when each could use the whole GPU; a class that uses only a fraction u of a GPU
 //! gets min(u, L) of it, max-min fair (time_slice_level). Whenever k changes the others are
 //! re-rated by the network model's mechanism
 //! (net_progress, then move_finish: work done so far kept, finish event moved). Shared jobs hold
-//! no whole GPUs (Job::gpus = 0); busy shared GPUs are counted here in sevenths of a GPU: a MIG
-//! instance counts its compute slices, a time-sliced GPU with any job counts whole.
+//! no whole GPUs (Job::gpus = 0); busy shared GPUs are counted here in SHARE_UNITS: a MIG
+//! instance counts its compute slices, a time-sliced GPU with any job counts whole, a fractional
+//! job its milli (so a fractional pool's utilization is its GPU allocation ratio).
+#include "sim/core/fractional_gpus.h"
 #include "sim/core/network.h"
 
 namespace gpuplan {
@@ -18,7 +21,7 @@ namespace gpuplan {
   return m.share.n_shared_pools > 0;
 }
 
-//! True when class c asks for a shared GPU (a MIG instance or a time-sliced replica).
+//! True when class c asks for a shared GPU (a MIG instance, a time-sliced replica or milli-GPU).
 [[nodiscard]] GPUPLAN_HD inline bool shared_class(const ModelView& m, uint32_t c) {
   return sharing_on(m) && m.share.class_kind[c] != ShareKind::whole;
 }
@@ -69,25 +72,31 @@ namespace gpuplan {
 GPUPLAN_HD inline void reset_shared(const ModelView& m, ReplicaState& s) {
   if (!sharing_on(m)) return;
   for (uint32_t i = 0; i < s.share.gpu_used.size; ++i) s.share.gpu_used[i] = 0;
-  for (uint32_t p = 0; p < m.pools.size; ++p) s.share.pool_busy_sevenths[p] = 0;
-  s.share.busy_sevenths = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    s.share.pool_busy_units[p] = 0;
+    if (m.share.pools[p].kind == ShareKind::fractional) frac_reset_pool(m, s, p);
+  }
+  s.share.busy_units = 0;
+  s.share.jobs_waited_for_room = 0;
 }
 
-//! Adds (`on`) or removes busy shared compute of pool p [sevenths of a GPU].
-GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t sevenths, bool on) {
+//! Adds (`on`) or removes busy shared compute of pool p [SHARE_UNITS].
+GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t units, bool on) {
   if (on) {
-    s.share.pool_busy_sevenths[p] += sevenths;
-    s.share.busy_sevenths += sevenths;
+    s.share.pool_busy_units[p] += units;
+    s.share.busy_units += units;
   } else {
-    s.share.pool_busy_sevenths[p] -= sevenths;
-    s.share.busy_sevenths -= sevenths;
+    s.share.pool_busy_units[p] -= units;
+    s.share.busy_units -= units;
   }
 }
 
 //! Finds a GPU for the queued shared job in `slot` in the pools of `pool_mask` it may use, in pool
 //! order, nodes and GPUs in index order: MIG, the first free instance of its profile; time-sliced,
-//! the GPU with the fewest jobs below its replicas (the fastest), ties to the lowest. Writes the
-//! node to nodes[0] and remembers GPU and entry; returns 1, or 0 when nothing is free.
+//! the GPU with the fewest jobs below its replicas (the fastest), ties to the lowest; fractional,
+//! the pool's packing rule over its free-milli lists (frac_pick, no scan). Writes the node to
+//! nodes[0] and remembers GPU and entry; returns 1, or 0 when nothing is free (a fractional job
+//! then counts once in jobs_waited_for_room; its job_gpu is NONE while it waits).
 [[nodiscard]] GPUPLAN_HD inline uint32_t shared_place(const ModelView& m, ReplicaState& s,
                                                       uint32_t slot, uint64_t pool_mask,
                                                       uint32_t* nodes) {
@@ -97,6 +106,11 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t se
     const uint32_t allowed = m.share.class_entries[c * m.pools.size + p];
     if (allowed == 0 || !((pool_mask >> p) & 1)) continue;
     const SharedPoolSpec& sp = m.share.pools[p];
+    if (sp.kind == ShareKind::fractional) {
+      best = frac_pick(m, s, p, m.share.class_milli[c], m.share.class_mem_mib[c]);
+      if (best != NONE) break;
+      continue;
+    }
     const PoolSpec& pool = m.pools[p];
     for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes && best_load != 0; ++n) {
       for (uint32_t g = 0; g < pool.gpus_per_node && best_load != 0; ++g) {
@@ -115,7 +129,15 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t se
       }
     }
   }
-  if (best == NONE) return 0;
+  if (best == NONE) {
+    // NOTE: a slot's job_gpu is a real GPU once its job started (sharing has no preemption), so
+    // NONE marks this job as counted.
+    if (m.share.class_kind[c] == ShareKind::fractional && s.share.job_gpu[slot] != NONE) {
+      s.share.job_gpu[slot] = NONE;
+      if (s.jobs[slot].counted) ++s.share.jobs_waited_for_room;
+    }
+    return 0;
+  }
   nodes[0] = best / m.max_gpus_per_node;
   s.share.job_gpu[slot] = best;
   s.share.job_entry[slot] = best_entry;
@@ -153,13 +175,19 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t se
   if (sp.kind == ShareKind::mig) {
     const uint32_t e = s.share.job_entry[slot];
     s.share.gpu_used[gpu] |= 1u << e;
-    note_shared_busy(s, j.pool, m.share.entry_sevenths[sp.entry0 + e], true);
+    note_shared_busy(s, j.pool, m.share.entry_units[sp.entry0 + e], true);
+    return true;
+  }
+  if (sp.kind == ShareKind::fractional) {
+    const uint32_t milli = m.share.class_milli[j.class_idx];
+    frac_move(m, s, j.pool, gpu, milli, m.share.class_mem_mib[j.class_idx], true);
+    note_shared_busy(s, j.pool, milli * (SHARE_UNITS / MILLI_PER_GPU), true);
     return true;
   }
   const uint32_t k = ++s.share.gpu_used[gpu];
   s.share.gpu_jobs[gpu * m.share.max_slots + k - 1] = slot;
   s.share.job_entry[slot] = k - 1;
-  if (k == 1) note_shared_busy(s, j.pool, SHARE_SEVENTHS, true);
+  if (k == 1) note_shared_busy(s, j.pool, SHARE_UNITS, true);
   JobNet& jn = s.net.jobs[slot];
   if (m.net.n_levels == 0) {  // net_start keeps no rate without a topology: start one here
     jn.gpu_slowdown = m.slowdown[j.class_idx * m.pools.size + j.pool];
@@ -186,7 +214,13 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t se
   if (sp.kind == ShareKind::mig) {
     const uint32_t e = s.share.job_entry[slot];
     s.share.gpu_used[gpu] &= ~(1u << e);
-    note_shared_busy(s, j.pool, m.share.entry_sevenths[sp.entry0 + e], false);
+    note_shared_busy(s, j.pool, m.share.entry_units[sp.entry0 + e], false);
+    return true;
+  }
+  if (sp.kind == ShareKind::fractional) {
+    const uint32_t milli = m.share.class_milli[j.class_idx];
+    frac_move(m, s, j.pool, gpu, milli, m.share.class_mem_mib[j.class_idx], false);
+    note_shared_busy(s, j.pool, milli * (SHARE_UNITS / MILLI_PER_GPU), false);
     return true;
   }
   uint32_t* jobs = &s.share.gpu_jobs[gpu * m.share.max_slots];
@@ -195,7 +229,7 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t se
   jobs[pos] = jobs[k];  // the last job takes the leaver's place
   s.share.job_entry[jobs[pos]] = pos;
   if (k == 0) {
-    note_shared_busy(s, j.pool, SHARE_SEVENTHS, false);
+    note_shared_busy(s, j.pool, SHARE_UNITS, false);
     return true;
   }
   return rerate_time_sliced(m, s, gpu, NONE, k, time_slice_level(m, s, gpu, k, sp.interference));

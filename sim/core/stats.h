@@ -66,15 +66,15 @@ GPUPLAN_HD inline void advance_teams(const ModelView& m, ReplicaState& s, SimTim
   }
 }
 
-//! Integrates busy shared GPUs (sevenths of a GPU, sim/core/shared_gpus.h) from s.now to t as
+//! Integrates busy shared GPUs (SHARE_UNITS, sim/core/shared_gpus.h) from s.now to t as
 //! advance_to does whole ones: `dt` [s] is the part inside the statistics window.
 GPUPLAN_HD inline void advance_shared_busy(const ModelView& m, ReplicaState& s, SimTime t,
                                            double dt) {
-  const double busy = double(s.share.busy_sevenths) / SHARE_SEVENTHS;
+  const double busy = double(s.share.busy_units) / SHARE_UNITS;
   if (dt > 0) {
     s.totals.busy_gpu_s += busy * dt;
     for (uint32_t p = 0; p < m.pools.size; ++p)
-      s.pool_busy_gpu_s[p] += double(s.share.pool_busy_sevenths[p]) / SHARE_SEVENTHS * dt;
+      s.pool_busy_gpu_s[p] += double(s.share.pool_busy_units[p]) / SHARE_UNITS * dt;
   }
   BinSegment g;
   for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);)

@@ -4,11 +4,12 @@
 //! Plain data; check_gpu_request says what is wrong with one (loaders turn that into diagnostics).
 #include <cstdint>
 
+#include "sim/core/shared_types.h"
 #include "sim/sharing/mig.h"
 
 namespace gpuplan::sharing {
 
-inline constexpr uint16_t MILLI_PER_GPU = 1000;  //!< [milli-GPU] one whole GPU
+inline constexpr uint16_t MILLI_PER_GPU = gpuplan::MILLI_PER_GPU;  //!< [milli-GPU] one GPU
 
 //! How a request uses GPUs.
 enum class GpuShareKind : uint8_t {

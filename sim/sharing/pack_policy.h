@@ -16,14 +16,16 @@
 #include <cstdint>
 
 #include "sim/core/portable.h"
+#include "sim/core/shared_types.h"
 #include "sim/sharing/fragmentation.h"
 #include "sim/sharing/shared_node.h"
 
 namespace gpuplan::sharing {
 
-//! How pods are packed onto shared GPUs.
-enum class PackPolicy : uint8_t { best_fit, worst_fit, random, fgd };
-inline constexpr uint32_t N_PACK_POLICIES = 4;
+// How pods are packed onto shared GPUs: the engine's enum (sim/core/shared_types.h), whose
+// fractional pools apply best_fit's and worst_fit's GPU rule (pick_share_gpu) pool-wide.
+using gpuplan::N_PACK_POLICIES;
+using gpuplan::PackPolicy;
 
 //! Best/worst-fit score of placing `p` on `n` (lower = tighter fit); `max_cpu_milli` and
 //! `max_gpu_milli` are the largest node's capacities.

@@ -1,5 +1,6 @@
-//! Loading shared GPUs (docs/sharing.md, "In the engine"): a pool's MIG layout or time-slicing,
-//! a class's MIG profile or time-sliced share, with JSON-pointer errors for what cannot run.
+//! Loading shared GPUs (docs/sharing.md, "In the engine"): a pool's MIG layout, time-slicing or
+//! fractional packing, a class's MIG profile, time-sliced share or milli-GPU, with JSON-pointer
+//! errors for what cannot run.
 #include <doctest/doctest.h>
 
 #include "models/compile.h"
@@ -129,5 +130,79 @@ TEST_CASE("load::sharing") {
                           R"(, "gpu_share": "time_sliced")");
     CHECK_FALSE(r.sc);
     CHECK(r.at("/pools/0/time_slicing").code == DiagCode::infeasible);
+  }
+}
+
+TEST_CASE("load::sharing::fractional") {
+  SUBCASE("a fractional pool packs by worst_fit, and a class holds milli and GPU memory") {
+    const Loaded r = load(R"(, "fractional": {"packing": "worst_fit"})",
+                          R"(, "gpu_milli": 300, "gpu_memory": "20GB")");
+    REQUIRE(r.sc);
+    CHECK(r.sc->pools[0].sharing.kind == ShareKind::fractional);
+    CHECK(r.sc->pools[0].sharing.packing == PackPolicy::worst_fit);
+    CHECK(r.sc->workload[0].share.milli == 300);
+    // "20GB" is 20 GiB = 20,480 MiB (GPU memory is sold in GiB)
+    CHECK(r.sc->workload[0].share.mem_mib == 20480);
+    const CompiledScenario cs = compile(*r.sc);
+    const ModelView v = cs.view();
+    CHECK(v.share.n_frac_pools == 1);
+    // one A100-80GB has 80 GiB
+    CHECK(v.share.pools[0].gpu_mem_mib == 81920);
+    CHECK(v.share.class_milli[0] == 300);
+    // a fractional job holds no whole GPUs
+    CHECK(cs.gpu_values[0] == 0);
+  }
+
+  SUBCASE("packing defaults to best_fit; random and fgd are not engine rules") {
+    const Loaded r = load(R"(, "fractional": {})", R"(, "gpu_milli": 1000)");
+    REQUIRE(r.sc);
+    CHECK(r.sc->pools[0].sharing.packing == PackPolicy::best_fit);
+    const Loaded bad = load(R"(, "fractional": {"packing": "fgd"})", R"(, "gpu_milli": 10)");
+    CHECK_FALSE(bad.sc);
+    CHECK(bad.at("/pools/0/fractional/packing").code == DiagCode::unknown_name);
+  }
+
+  SUBCASE("gpu_milli outside 1..1000 is refused at its pointer") {
+    for (const char* milli : {"0", "-5", "1001"}) {
+      CAPTURE(milli);
+      const Loaded r = load(R"(, "fractional": {})", std::string(R"(, "gpu_milli": )") + milli);
+      CHECK_FALSE(r.sc);
+      CHECK(r.at("/workload/0/gpu_milli").code == DiagCode::out_of_range);
+    }
+    const Loaded half = load(R"(, "fractional": {})", R"(, "gpu_milli": 2.5)");
+    CHECK_FALSE(half.sc);
+    CHECK(half.at("/workload/0/gpu_milli").code == DiagCode::wrong_type);
+  }
+
+  SUBCASE("memory above the GPU's, or unreadable, is refused") {
+    const Loaded r = load(R"(, "fractional": {})", R"(, "gpu_milli": 100, "gpu_memory": "81GB")");
+    CHECK_FALSE(r.sc);
+    // 81 GiB = 82,944 MiB above the A100-80GB's 81,920
+    CHECK(r.at("/workload/0/gpu_memory").message.find("81920 MiB") != std::string::npos);
+    const Loaded u =
+        load(R"(, "fractional": {})", R"(, "gpu_milli": 100, "gpu_memory": "20 apples")");
+    CHECK_FALSE(u.sc);
+    CHECK(u.at("/workload/0/gpu_memory").code == DiagCode::bad_unit);
+    const Loaded z = load(R"(, "fractional": {})", R"(, "gpu_milli": 100, "gpu_memory": "0GB")");
+    CHECK_FALSE(z.sc);
+    CHECK(z.at("/workload/0/gpu_memory").code == DiagCode::out_of_range);
+  }
+
+  SUBCASE("a milli class needs a fractional pool, and takes no gpu_fraction or second request") {
+    const Loaded r = load("", R"(, "gpu_milli": 100)");
+    CHECK_FALSE(r.sc);
+    CHECK(r.at("/workload/0/gpu_milli").message.find("no pool this class may use is fractional") !=
+          std::string::npos);
+    const Loaded f = load(R"(, "fractional": {})", R"(, "gpu_milli": 100, "gpu_fraction": 0.5)");
+    CHECK_FALSE(f.sc);
+    CHECK(f.at("/workload/0/gpu_fraction").code == DiagCode::infeasible);
+    const Loaded two =
+        load(R"(, "fractional": {})", R"(, "gpu_milli": 100, "gpu_share": "time_sliced")");
+    CHECK_FALSE(two.sc);
+    CHECK(two.at("/workload/0/gpu_milli").code == DiagCode::infeasible);
+    const Loaded pool =
+        load(R"(, "fractional": {}, "time_slicing": {"replicas": 2})", R"(, "gpu_milli": 100)");
+    CHECK_FALSE(pool.sc);
+    CHECK(pool.at("/pools/0/fractional").code == DiagCode::infeasible);
   }
 }

@@ -2,13 +2,13 @@
 //! against hand-computed schedules and processor-sharing queueing theory.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "sim/core/shared_gpus.h"
 #include "sim/sharing/time_slicing.h"
 #include "sim/single_run.h"
+#include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -46,17 +46,6 @@ JobClass shared_trace(const std::vector<std::pair<double, double>>& jobs, ShareK
   return c;
 }
 
-//! Runs `sc` once; returns its records in arrival order and its metrics.
-std::pair<std::vector<JobRecord>, ReplicaMetrics> run(const Scenario& sc) {
-  const CompiledScenario cs = compile(sc);
-  std::vector<JobRecord> out;
-  const SingleRun r = run_single(
-      cs.view(), [&out](const JobRecord* p, std::size_t n) { out.insert(out.end(), p, p + n); });
-  std::sort(out.begin(), out.end(),
-            [](const JobRecord& a, const JobRecord& b) { return a.job_idx < b.job_idx; });
-  return {out, r.metrics};
-}
-
 }  // namespace
 
 TEST_CASE("sim::shared_gpus::time_sliced") {
@@ -70,7 +59,7 @@ TEST_CASE("sim::shared_gpus::time_sliced") {
   SUBCASE("two overlapping jobs share the GPU and the survivor speeds up again") {
     Scenario sc = time_sliced_gpu(2, 0.0, 100);
     sc.workload.push_back(shared_trace({{0, 10}, {2, 4}}, ShareKind::time_sliced));
-    const auto [r, m] = run(sc);
+    const auto [r, m] = test::run(sc);
     REQUIRE(r.size() == 2);
     // A alone for 2 s (8 s of work left); both at half speed from t = 2: B's 4 s take 8 s, so B
     // ends at 10 while A does 4 more; A's last 4 s at full speed end at 14
@@ -86,7 +75,7 @@ TEST_CASE("sim::shared_gpus::time_sliced") {
   SUBCASE("interference slows both shared jobs by 1 + x") {
     Scenario sc = time_sliced_gpu(2, 0.5, 100);
     sc.workload.push_back(shared_trace({{0, 10}, {2, 4}}, ShareKind::time_sliced));
-    const auto [r, m] = run(sc);
+    const auto [r, m] = test::run(sc);
     REQUIRE(r.size() == 2);
     // shared speed 1 / (2 x 1.5) = 1/3: B's 4 s take 12 s (ends 14), A does 4 of its 8 left,
     // then its last 4 s alone end at 18
@@ -97,7 +86,7 @@ TEST_CASE("sim::shared_gpus::time_sliced") {
   SUBCASE("one replica makes the second job wait for the first") {
     Scenario sc = time_sliced_gpu(1, 0.0, 100);
     sc.workload.push_back(shared_trace({{0, 10}, {2, 4}}, ShareKind::time_sliced));
-    const auto [r, m] = run(sc);
+    const auto [r, m] = test::run(sc);
     REQUIRE(r.size() == 2);
     // B starts when A ends at 10 and runs alone for 4 s
     CHECK(r[1].start_s == 10);
@@ -140,7 +129,7 @@ TEST_CASE("sim::shared_gpus::mig") {
     Scenario sc = seven_1g(20);
     std::vector<std::pair<double, double>> jobs(8, {0.0, 1.0});
     sc.workload.push_back(shared_trace(jobs, ShareKind::mig));
-    const auto [r, m] = run(sc);
+    const auto [r, m] = test::run(sc);
     REQUIRE(r.size() == 8);
     // a 1 s job runs 108 / 14 s on a 1g.10gb instance (A100 listing: 14 of 108 SMs)
     const double d = 108.0 / 14.0;
@@ -170,7 +159,7 @@ TEST_CASE("sim::shared_gpus::mig") {
     // class 0 (MIG) may use pool 0 only, class 1 (whole) pool 1 only
     CHECK(cs.classes[0].pool_mask == 1);
     CHECK(cs.classes[1].pool_mask == 2);
-    const auto [r, m] = run(sc);
+    const auto [r, m] = test::run(sc);
     REQUIRE(r.size() == 3);
     for (const JobRecord& j : r) CHECK(j.pool_idx == (j.class_idx == 0 ? 0u : 1u));
   }
