@@ -82,7 +82,10 @@ std::vector<PoolSetLoad> pool_set_loads(const Scenario& sc) {
   for (const JobClass& jc : sc.workload)
     for (size_t p = 0; p < sc.pools.size(); ++p) slowdown.push_back(gpu_slowdown(sc, jc, p));
   std::vector<PoolSetLoad> out;
-  for (auto& [key, s] : sets) {
+  for (auto& entry : sets) {
+    // NOTE: a named reference, not a structured binding: clang 14 (the sanitizer build) refuses
+    // lambdas that capture a binding.
+    PoolSetLoad& s = entry.second;
     for (uint32_t p : s.pools) s.gpus += double(sc.pools[p].count) * gpus_per_node(sc, p);
     if (!(s.gpus > 0)) continue;
     std::vector<size_t> inside;  // the classes whose pools all lie in the set

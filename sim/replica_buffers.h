@@ -44,6 +44,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.events.lanes, m.classes.size, R::work);
   place(s.node_free, m.n_nodes, R::work);
   place(s.level_bits, std::size_t(m.max_gpus_per_node + 1) * s.words, R::work);
+  place(s.level_nodes, m.max_gpus_per_node + 1, R::work);
   place(s.jobs, m.max_active_jobs, R::work);
   place(s.job_nodes, std::size_t(m.max_active_jobs) * m.max_nodes_per_job, R::work);
   place(s.free_slots, m.max_active_jobs, R::work);

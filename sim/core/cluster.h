@@ -5,10 +5,13 @@
 
 namespace gpuplan {
 
+//! Puts `node` in or out of free-GPU `level`, keeping the level's node count (its popcount).
 GPUPLAN_HD inline void set_level_bit(ReplicaState& s, uint32_t level, uint32_t node, bool on) {
   uint64_t& w = s.level_bits[level * s.words + node / 64];
   const uint64_t bit = 1ull << (node % 64);
+  const bool was = (w & bit) != 0;
   w = on ? (w | bit) : (w & ~bit);
+  s.level_nodes[level] += uint32_t(on) - uint32_t(was);  // +1, 0 or -1 (unsigned wrap)
 }
 
 //! Changes a node's free GPUs, keeping the level index in step.
@@ -21,6 +24,7 @@ GPUPLAN_HD inline void set_node_free(ReplicaState& s, uint32_t node, uint32_t fr
 //! Marks every node fully free (at replica start).
 GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
   for (uint32_t i = 0; i < (m.max_gpus_per_node + 1) * s.words; ++i) s.level_bits[i] = 0;
+  for (uint32_t l = 0; l <= m.max_gpus_per_node; ++l) s.level_nodes[l] = 0;
   for (uint32_t n = 0; n < m.n_nodes; ++n) {
     s.node_free[n] = m.pools[m.node_pool[n]].gpus_per_node;
     set_level_bit(s, s.node_free[n], n, true);
@@ -29,11 +33,10 @@ GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
 
 //! The most free GPUs of any node (0 when every node is full), from the level index.
 [[nodiscard]] GPUPLAN_HD inline uint32_t most_free_gpus(const ModelView& m, const ReplicaState& s) {
-  for (uint32_t level = m.max_gpus_per_node; level > 0; --level) {
-    const uint64_t* bits = &s.level_bits[level * s.words];
-    for (uint32_t w = 0; w < s.words; ++w)
-      if (bits[w] != 0) return level;
-  }
+  // NOTE: from the level counts, not the bitsets: a full cluster (every ranked pass with a
+  // waiting queue) then costs one read per level instead of every word of every level.
+  for (uint32_t level = m.max_gpus_per_node; level > 0; --level)
+    if (s.level_nodes[level] != 0) return level;
   return 0;
 }
 
@@ -60,6 +63,7 @@ GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
 [[nodiscard]] GPUPLAN_HD inline uint32_t best_fit_node(const ModelView& m, const ReplicaState& s,
                                                        uint32_t gpus, uint64_t pool_mask) {
   for (uint32_t level = gpus; level <= m.max_gpus_per_node; ++level) {
+    if (s.level_nodes[level] == 0) continue;  // no node at this level: skip its words
     const uint32_t node = first_node_at_level(m, s, level, 0, m.n_nodes, pool_mask);
     if (node != NONE) return node;
   }

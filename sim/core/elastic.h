@@ -84,7 +84,7 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
     const uint64_t max_gpus = uint64_t(pool.n_nodes) * pool.gpus_per_node;
     uint64_t queued = 0;
     for (uint32_t i = 0; i < s.queue_len; ++i) {
-      const uint32_t slot = s.queue[(s.queue_head + i) % s.queue.size];
+      const uint32_t slot = queue_at(s, i);
       if (s.jobs[slot].gpus <= max_gpus && ((job_pool_mask(m, s, slot) >> p) & 1))
         queued += s.jobs[slot].gpus;
     }

@@ -157,7 +157,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
           s.head_blocked = true;
           return;
         }
-        s.queue_head = (s.queue_head + 1) % s.queue.size;
+        s.queue_head = queue_pos(s, 1);
         s.queue_len -= 1;
       }
       return;

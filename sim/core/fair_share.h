@@ -34,7 +34,7 @@ inline constexpr uint32_t MAX_FAIR_TEAMS = 64;
 template <class Start>
 GPUPLAN_HD inline void schedule_fair_share(const ModelView& m, ReplicaState& s, const Start& start,
                                            uint32_t window) {
-  const uint32_t nt = m.teams.n_teams, size = s.queue.size, len = s.queue_len;
+  const uint32_t nt = m.teams.n_teams, len = s.queue_len;
   uint32_t cursor[MAX_FAIR_TEAMS], passed[MAX_FAIR_TEAMS];
   for (uint32_t t = 0; t < nt; ++t) cursor[t] = passed[t] = 0;
   uint64_t out = 0;  // teams none of whose queued jobs fits now
@@ -56,7 +56,7 @@ GPUPLAN_HD inline void schedule_fair_share(const ModelView& m, ReplicaState& s, 
     uint32_t i = cursor[best];
     bool ok = false;
     for (; i < len && passed[best] < window && !ok; ++i) {
-      uint32_t& entry = s.queue[(s.queue_head + i) % size];
+      uint32_t& entry = queue_at(s, i);
       if (entry == NONE || team_of(m, s, entry) != best) continue;
       const Job& j = s.jobs[entry];
       const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;

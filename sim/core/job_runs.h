@@ -157,13 +157,12 @@ GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, ui
 //! Closes a scan's gaps in the queue: of its first `scanned` entries, the `started` ones (set to
 //! NONE) leave, and the jobs that stay move up to the end of the scanned part, keeping their order.
 GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t started) {
-  const uint32_t size = s.queue.size;
   uint32_t to = scanned;
   for (uint32_t from = scanned; from-- > 0;) {
-    const uint32_t slot = s.queue[(s.queue_head + from) % size];
-    if (slot != NONE) s.queue[(s.queue_head + --to) % size] = slot;
+    const uint32_t slot = queue_at(s, from);
+    if (slot != NONE) queue_at(s, --to) = slot;
   }
-  s.queue_head = (s.queue_head + started) % size;
+  s.queue_head = queue_pos(s, started);
   s.queue_len -= started;
 }
 
@@ -174,17 +173,17 @@ GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t 
   const Job& j = s.jobs[slot];
   uint32_t i = s.queue_len;  // shift later jobs back by one, from the tail
   while (i > 0) {
-    const uint32_t prev = s.queue[(s.queue_head + i - 1) % s.queue.size];
+    const uint32_t prev = queue_at(s, i - 1);
     const Job& q = s.jobs[prev];
     const bool later =
         q.submit > j.submit ||
         (q.submit == j.submit &&
          (q.class_idx > j.class_idx || (q.class_idx == j.class_idx && q.job_idx > j.job_idx)));
     if (!later) break;
-    s.queue[(s.queue_head + i) % s.queue.size] = prev;
+    queue_at(s, i) = prev;
     --i;
   }
-  s.queue[(s.queue_head + i) % s.queue.size] = slot;
+  queue_at(s, i) = slot;
   s.queue_len += 1;
   return true;
 }

@@ -10,6 +10,7 @@ namespace gpuplan {
 [[nodiscard]] GPUPLAN_HD inline uint32_t worst_fit_node(const ModelView& m, const ReplicaState& s,
                                                         uint32_t gpus, uint64_t pool_mask) {
   for (uint32_t level = m.max_gpus_per_node; level >= gpus && level > 0; --level) {
+    if (s.level_nodes[level] == 0) continue;  // no node at this level: skip its words
     const uint32_t node = first_node_at_level(m, s, level, 0, m.n_nodes, pool_mask);
     if (node != NONE) return node;
   }

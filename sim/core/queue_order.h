@@ -107,21 +107,19 @@ namespace gpuplan {
 [[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
                                                    uint32_t slot) {
   if (s.queue_len == s.queue.size) return false;
-  const uint32_t head = s.queue_head, size = s.queue.size;
   // NOTE: the queue is in rank order and a waiting job's key does not change (its service and
   // declared time are frozen; a LAS promotion takes it out and inserts it again), so the jobs it
   // ranks before form a suffix: a binary search finds where, with O(log queue) keys, not O(queue).
   uint32_t lo = 0, hi = s.queue_len;
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
-    if (ranks_before(m, s, slot, s.queue[(head + mid) % size]))
+    if (ranks_before(m, s, slot, queue_at(s, mid)))
       hi = mid;
     else
       lo = mid + 1;
   }
-  for (uint32_t i = s.queue_len; i > lo; --i)
-    s.queue[(head + i) % size] = s.queue[(head + i - 1) % size];
-  s.queue[(head + lo) % size] = slot;
+  for (uint32_t i = s.queue_len; i > lo; --i) queue_at(s, i) = queue_at(s, i - 1);
+  queue_at(s, lo) = slot;
   s.queue_len += 1;
   return true;
 }
@@ -168,7 +166,7 @@ GPUPLAN_HD inline void set_review(const ModelView& m, ReplicaState& s, uint32_t 
 //! policies draw its declared duration and insert it at its rank, the others append it.
 GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!m.sched.ranked) {
-    s.queue[(s.queue_head + s.queue_len) % s.queue.size] = slot;
+    queue_at(s, s.queue_len) = slot;
     s.queue_len += 1;
     return;
   }

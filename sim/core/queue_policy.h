@@ -235,12 +235,10 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
     return;
   }
   if (s.jobs[slot].phase != JobPhase::queued) return;
-  const uint32_t size = s.queue.size;
   uint32_t i = 0;  // take it out of the queue, keeping the others' order
-  while (i < s.queue_len && s.queue[(s.queue_head + i) % size] != slot) ++i;
+  while (i < s.queue_len && queue_at(s, i) != slot) ++i;
   if (i == s.queue_len) return;
-  for (; i + 1 < s.queue_len; ++i)
-    s.queue[(s.queue_head + i) % size] = s.queue[(s.queue_head + i + 1) % size];
+  for (; i + 1 < s.queue_len; ++i) queue_at(s, i) = queue_at(s, i + 1);
   s.queue_len -= 1;
   pj.las_run_s = pj.las_wait_s = 0;
   pj.since = s.now;
@@ -257,7 +255,6 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
 template <class Start>
 GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Start& start,
                                   bool preempt, bool strict, uint32_t window) {
-  const uint32_t size = s.queue.size;
   const bool ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
   uint64_t held_teams = 0;  // fifo: teams whose first waiting job is over its quota
   uint32_t max_free = most_free_gpus(m, s);
@@ -273,7 +270,7 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < window; ++scanned) {
     if (max_free == 0 && !(preempt && victims_left)) break;
-    uint32_t& entry = s.queue[(s.queue_head + scanned) % size];
+    uint32_t& entry = queue_at(s, scanned);
     const Job& j = s.jobs[entry];
     const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
     // NOTE: fifo keeps each team's order: behind a job over its team's quota, the team waits.

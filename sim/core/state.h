@@ -79,6 +79,7 @@ struct ReplicaState {
   span<uint64_t>
       level_bits;      //!< [(max_gpus_per_node + 1) * words] bit i: node i has that many free
   uint32_t words = 0;  //!< 64-bit words per level
+  span<uint32_t> level_nodes;  //!< [max_gpus_per_node + 1] nodes with that many free GPUs
 
   // Jobs.
   span<Job> jobs;             //!< [max_active_jobs] slots
@@ -127,5 +128,18 @@ struct ReplicaState {
   uint32_t n_records = 0;
   bool records_truncated = false;
 };
+
+//! Position in the queue ring of the job `i` places behind the head (i <= queue.size).
+[[nodiscard]] GPUPLAN_HD inline uint32_t queue_pos(const ReplicaState& s, uint32_t i) {
+  // NOTE: head < size and i <= size, so one subtraction wraps the ring: no integer division, which
+  // the ranked scans and insertions paid for every entry they touched.
+  const uint32_t k = s.queue_head + i;
+  return k >= s.queue.size ? k - s.queue.size : k;
+}
+
+//! The job `i` places behind the queue's head (0 = head).
+[[nodiscard]] GPUPLAN_HD inline uint32_t& queue_at(ReplicaState& s, uint32_t i) {
+  return s.queue[queue_pos(s, i)];
+}
 
 }  // namespace gpuplan
