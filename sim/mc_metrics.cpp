@@ -13,6 +13,14 @@ double per(double x, double n) {
   return n > 0 ? x / n : 0;
 }
 
+//! [USD] spend billed to no class (idle capacity): the total less the classes' shares. NOTE: the
+//! shares are sums of the same spend split by busy GPUs, so a fully used cluster leaves float
+//! residue (~1e-14 of the total) that is not idle spend: it and any negative residue read 0.
+double idle_cost(double total, double class_cost) {
+  const double idle = total - class_cost;
+  return idle > 1e-12 * total ? idle : 0;
+}
+
 void push_duration(std::vector<double>& row, const DurationStats& d) {
   row.insert(row.end(), {d.mean, d.p50, d.p90, d.p99});
 }
@@ -81,7 +89,7 @@ std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
   push_duration(row, r.jct_s);
   row.insert(row.end(), {r.gpu_utilization, r.mean_queued_jobs, r.mean_jobs_in_system,
                          double(r.events), r.saturated() ? 1.0 : 0.0, r.cost_usd,
-                         per(r.cost_usd, h.provisioned), r.cost_usd - class_cost,
+                         per(r.cost_usd, h.provisioned), idle_cost(r.cost_usd, class_cost),
                          per(r.cost_usd, double(r.jobs_completed)), per(r.cost_usd, h.useful)});
   row.insert(row.end(), {h.provisioned, h.busy, h.useful, h.lost, h.checkpoint, h.restart});
   const PreemptionMetrics& pr = r.preemption;
