@@ -10,6 +10,7 @@
 #include "sim/single_run.h"
 #include "tests/sim/run_records.h"
 #include "tests/sim/scenario_builder.h"
+#include "tests/sim/replicate_mean.h"
 
 using namespace gpuplan;
 
@@ -112,10 +113,9 @@ TEST_CASE("sim::shared_gpus::time_sliced") {
       CHECK(r.metrics.wait_s.mean == 0);
       means.push_back(r.metrics.jct_s.mean);
     }
-    double mean = 0, var = 0;
-    for (double x : means) mean += x / means.size();
-    for (double x : means) var += (x - mean) * (x - mean) / (means.size() - 1);
-    const double half_width = 3.0 * std::sqrt(var / means.size());  // ~99.7 % CI
+    // NOTE: no structured binding: CAPTURE's lambda may not capture one under clang 14
+    const test::ReplicateMean band = test::replicate_mean(means);  // ~99.7 % band
+    const double mean = band.mean, half_width = band.half_width;
     CAPTURE(mean);
     CAPTURE(half_width);
     // theory 2 s inside the CI, and the CI itself tight (below 2 % of the mean)
