@@ -6,12 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/economics/billing.h"
+
 namespace gpuplan::price_import {
 
 using json = nlohmann::json;
 
 //! Hours in one year of a reservation term [h] (providers amortise over 365-day years).
-inline constexpr double HOURS_PER_YEAR = 8760.0;
+using economics::HOURS_PER_YEAR;
 
 //! Member `key` of `o` as a string; "" when `o` is not an object or the member is absent or not
 //! a string.

@@ -13,8 +13,6 @@ namespace {
 using economics::HOURS_PER_MONTH;
 using nlohmann::json;
 
-inline constexpr double HOURS_PER_YEAR = 8760.0;
-
 json series(const Eigen::VectorXd& v) {
   return json(std::vector<double>(v.data(), v.data() + v.size()));
 }
