@@ -204,7 +204,10 @@ TEST_CASE("study::result::economics") {
     const json& tco = s.result["tco"];
     REQUIRE(tco.is_object());
     CHECK(tco["replications"] == n);
-    for (const auto& [name, option] : tco["options"].items()) {
+    for (const auto& item : tco["options"].items()) {
+      // NOTE: named, not bound: clang 14 cannot capture a structured binding in CAPTURE.
+      const std::string name = item.key();
+      const json& option = item.value();
       CAPTURE(name);
       // the mean NPV is the mean of each replication's own projection
       double sum = 0;

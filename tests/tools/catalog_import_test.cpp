@@ -37,9 +37,12 @@ TEST_CASE("tools::catalog_import") {
   const fs::path overlay = tmp / "prices.json";
 
   SUBCASE("each provider's price file imports into an overlay of catalog rows") {
-    for (const auto& [file, id] : {std::pair{"aws_ec2_offer.json", "p5.48xlarge"},
-                                   std::pair{"azure_retail_prices.json", "Standard_ND96asr_v4"},
-                                   std::pair{"gcp_compute_skus.json", "a2-highgpu-8g"}}) {
+    for (const auto& row : {std::pair{"aws_ec2_offer.json", "p5.48xlarge"},
+                            std::pair{"azure_retail_prices.json", "Standard_ND96asr_v4"},
+                            std::pair{"gcp_compute_skus.json", "a2-highgpu-8g"}}) {
+      // NOTE: named, not bound: clang 14 cannot capture a structured binding in CAPTURE.
+      const char* const file = row.first;
+      const char* const id = row.second;
       CAPTURE(file);
       fs::remove(overlay);
       const CliRun r =
