@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
-# AddressSanitizer + UndefinedBehaviorSanitizer: builds the test suites, gpuplan and the libFuzzer
-# harnesses with clang into build-san/ (CUDA and MPI off) and runs the sim, models, topologies,
-# study, reports and tools suites there. Any sanitizer report fails the suite that hit it.
-#   tools/sanitize.sh            install clang if missing, build, test
-#   tools/sanitize.sh --build    build only (e.g. before tools/fuzz/run.sh)
-# NOTE: the browser suite (Chromium rendering the same HTML) and the mpi suite (OpenMPI is not
-# built with ASan and reports its own leaks) are left to the Release run of tools/test.sh.
+# AddressSanitizer + UndefinedBehaviorSanitizer: builds with clang into build-san/ (CUDA, MPI and
+# benchmarks off) and runs test suites there. Any sanitizer report fails the suite that hit it.
+#   tools/sanitize.sh            the library suites: sim, models, topologies, study, reports (CI)
+#   tools/sanitize.sh --all      also `gpuplan` and the tools suite (every bundled scenario through
+#                                the sanitized CLI against its golden file; about 25 min more)
+#   tools/sanitize.sh --build    build the library suites and the libFuzzer harnesses only
+# NOTE: CI runs the default: the tools suite under ASan takes longer than the rest of the step
+# together (docs/reliability.md, "Sanitizers"). The browser, metrics and mpi suites (Chromium,
+# promtool, OpenMPI) are left to the Release run of tools/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib.sh
 apt_install_missing sanitize clang libclang-rt-14-dev libomp-14-dev
+mode=${1:-}
+suites=(sim models topologies study reports)
+targets=(test_sim test_models test_topologies test_study test_reports fuzzers)
+if [[ $mode == --all ]]; then
+  suites+=(tools)
+  targets+=(gpuplan test_tools)
+fi
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DGPUPLAN_CUDA=OFF -DGPUPLAN_MPI=OFF -DGPUPLAN_BENCH=OFF -DGPUPLAN_SANITIZE=ON \
   -DGPUPLAN_FUZZ=ON "${launcher[@]}" >/dev/null
-cmake --build build-san -j"$(nproc)" --target gpuplan test_sim test_models test_topologies \
-  test_study test_reports test_tools fuzzers
-[[ ${1:-} == --build ]] && exit 0
+cmake --build build-san -j"$(nproc)" --target "${targets[@]}"
+[[ $mode == --build ]] && exit 0
 cd build-san
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --output-on-failure -R '^(sim|models|topologies|study|reports|tools)$'
+pattern=$(IFS='|'; echo "${suites[*]}")
+# The suites are independent processes: one per core.
+ctest --output-on-failure -j"$(nproc)" -R "^($pattern)\$"

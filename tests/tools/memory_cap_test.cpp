@@ -130,8 +130,20 @@ TEST_CASE("tools::memory_cap") {
                    ",\n  \"limits\": {\"max_topology_size\": 1e9}"));
     const CliRun r = capped("validate " + file.string());
     CAPTURE(r.output.substr(0, 2000));
+#ifdef GPUPLAN_TEST_ASAN
+    // NOTE: AddressSanitizer's `new` does not throw std::bad_alloc when it cannot allocate (it
+    // reports and exits), and it has no address-space cap: the topology's many small
+    // allocations reach the resident-size limit instead. Checked here: the cap stopped it and
+    // no memory error came first. Exit 3 itself is checked by the Release build of this test.
+    CHECK(r.status != 0);
+    const bool capped_rss = r.output.find("hard rss limit exhausted") != std::string::npos;
+    const bool refused_size = r.output.find("allocation-size-too-big") != std::string::npos ||
+                              r.output.find("out of memory") != std::string::npos;
+    CHECK((capped_rss || refused_size));
+#else
     CHECK(r.status == 3);
     CHECK(r.output.find("gpuplan: out of memory") != std::string::npos);
+#endif
   }
   SUBCASE("a quote request nested 100,000 deep is refused") {
     const fs::path req = tmp / "q.json";

@@ -4,6 +4,8 @@
 # --set corpus. A crash, a leak, an input slower than 10 s (-timeout) or a process above 2 GB
 # (-rss_limit_mb, -malloc_limit_mb) fails it; the input is kept under $GPUPLAN_FUZZ_ARTIFACTS.
 #   tools/fuzz/run.sh [SECONDS] [HARNESS...]      HARNESS: scenario trace quote set
+#   GPUPLAN_FUZZ_RUNS=1000000 tools/fuzz/run.sh 0 set     1 M executions, no time limit
+# Several harnesses run one after the other; GPUPLAN_FUZZ_PARALLEL=1 runs them side by side.
 # Needs the harnesses built (tools/sanitize.sh builds them into build-san/); see
 # docs/reliability.md for the longer command.
 set -euo pipefail
@@ -37,18 +39,37 @@ printf 'workload.0.gpus={"choice": {"1": 0.5, "8": 0.5}}\n' >"$work/seeds-set/gp
 printf 'scheduler.queue=backfill\nname=x\n' >"$work/seeds-set/queue"
 printf 'workload.0.duration.lognormal.p90=12h\n' >"$work/seeds-set/p90"
 
-status=0
-for h in "${harnesses[@]}"; do
+runs=()
+[[ -n ${GPUPLAN_FUZZ_RUNS:-} ]] && runs=(-runs="$GPUPLAN_FUZZ_RUNS")
+
+# One harness: a crash, leak, timeout or memory run-away fails it (exit status 1).
+fuzz_one() {
+  local h=$1
   mkdir -p "$work/corpus-$h"
-  echo "fuzz: $h for ${secs}s" >&2
+  echo "fuzz: $h for ${secs}s${runs:+, ${runs[*]}}" >&2
   # NOTE: the first folder is the working corpus (new inputs go there), the second the seeds.
-  if ! "$build/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-      -malloc_limit_mb=2048 -dict="tools/fuzz/$h.dict" -artifact_prefix="$artifacts/$h-" \
-      -print_final_stats=1 "$work/corpus-$h" "$work/seeds-$h" 2>"$work/log-$h"; then
-    status=1
+  local rc=0
+  "$build/fuzz_$h" -max_total_time="$secs" "${runs[@]}" -timeout=10 -rss_limit_mb=2048 \
+    -malloc_limit_mb=2048 -dict="tools/fuzz/$h.dict" -artifact_prefix="$artifacts/$h-" \
+    -print_final_stats=1 "$work/corpus-$h" "$work/seeds-$h" 2>"$work/log-$h" || rc=1
+  if ((rc)); then
     tail -n 60 "$work/log-$h" >&2
     echo "fuzz: $h FAILED; the input is in $artifacts/" >&2
   fi
-  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$work/log-$h" | sed "s/^/fuzz: $h /" >&2 || true
-done
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done ' \
+    "$work/log-$h" | sed "s/^/fuzz: $h /" >&2 || true
+  return $rc
+}
+
+status=0
+if [[ ${GPUPLAN_FUZZ_PARALLEL:-0} == 1 ]]; then
+  pids=()
+  for h in "${harnesses[@]}"; do
+    fuzz_one "$h" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+else
+  for h in "${harnesses[@]}"; do fuzz_one "$h" || status=1; done
+fi
 exit $status
