@@ -56,7 +56,8 @@ EnergyFigures busy_energy(const PoolPower& pool, double busy_gpu_s) {
 
 double embodied_tco2e(double node_s, double kg_per_node, double life_years) {
   if (life_years <= 0) return 0.0;
-  return node_s / (life_years * economics::HOURS_PER_YEAR * economics::SECONDS_PER_HOUR) * kg_per_node / 1000.0;
+  return node_s / (life_years * economics::HOURS_PER_YEAR * economics::SECONDS_PER_HOUR) *
+         kg_per_node / 1000.0;
 }
 
 }  // namespace gpuplan::energy

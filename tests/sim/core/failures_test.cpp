@@ -9,6 +9,7 @@
 #include "sim/core/engine.h"
 #include "sim/replica_buffers.h"
 #include "sim/single_run.h"
+#include "tests/sim/node_state.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -140,11 +141,10 @@ TEST_CASE("sim::failures::exact") {
     s.now = 3600;
     fail_switch(m, s, leaf0, 0);
     // nodes 0 and 1 are out, the gang on them is back in the queue, node 2's job runs on
-    const auto state = [&](uint32_t n) { return static_cast<NodeState>(s.capacity.node_state[n]); };
-    CHECK(state(0) == NodeState::failed);
-    CHECK(state(1) == NodeState::failed);
-    CHECK(state(2) == NodeState::up);
-    CHECK(state(3) == NodeState::up);
+    CHECK(test::node_state(s, 0) == NodeState::failed);
+    CHECK(test::node_state(s, 1) == NodeState::failed);
+    CHECK(test::node_state(s, 2) == NodeState::up);
+    CHECK(test::node_state(s, 3) == NodeState::up);
     CHECK(s.running == 1);
     CHECK(s.queue_len == 1);
     // one failure of cause 0, one interrupted run, two nodes (16 GPUs) short
@@ -157,8 +157,8 @@ TEST_CASE("sim::failures::exact") {
     CHECK(s.running == 1);
     s.now = 3600 + 7200;
     handle_switch_repair(m, s, leaf0);
-    CHECK(state(0) == NodeState::up);
-    CHECK(state(1) == NodeState::up);
+    CHECK(test::node_state(s, 0) == NodeState::up);
+    CHECK(test::node_state(s, 1) == NodeState::up);
     CHECK(s.failures.pool_deficit[0] == 0);
     schedule_jobs(m, s);
     CHECK(s.running == 2);
@@ -176,14 +176,13 @@ TEST_CASE("sim::failures::exact") {
     ReplicaBuffers b(m, 0);
     ReplicaState& s = b.state;
     init_replica(m, s, 0);
-    const auto state = [&](uint32_t n) { return static_cast<NodeState>(s.capacity.node_state[n]); };
-    CHECK(state(2) == NodeState::spare);
+    CHECK(test::node_state(s, 2) == NodeState::spare);
     REQUIRE(step(m, s));
     REQUIRE(s.running == 1);
     s.now = 1000;
     fail_node(m, s, 0, 0);
-    CHECK(state(0) == NodeState::failed);
-    CHECK(state(2) == NodeState::up);
+    CHECK(test::node_state(s, 0) == NodeState::failed);
+    CHECK(test::node_state(s, 2) == NodeState::up);
     CHECK(s.failures.totals.spare_swaps == 1);
     CHECK(s.failures.pool_deficit[0] == 0);
     CHECK(s.failures.pool_spares_free[0] == 0);
@@ -195,7 +194,7 @@ TEST_CASE("sim::failures::exact") {
     // the repaired node becomes the pool's spare again: the pool is not short of nodes
     s.now = 1000 + 7200;
     handle_node_repair(m, s, 0);
-    CHECK(state(0) == NodeState::spare);
+    CHECK(test::node_state(s, 0) == NodeState::spare);
     CHECK(s.failures.pool_spares_free[0] == 1);
   }
 
@@ -210,7 +209,7 @@ TEST_CASE("sim::failures::exact") {
     REQUIRE(step(m, s));
     s.now = 500;
     fail_node(m, s, 0, 0);
-    CHECK(static_cast<NodeState>(s.capacity.node_state[0]) == NodeState::up);
+    CHECK(test::node_state(s, 0) == NodeState::up);
     CHECK(s.failures.totals.interruptions == 1);
     schedule_jobs(m, s);
     // it restarts at once on the same (best-fit, lowest) node

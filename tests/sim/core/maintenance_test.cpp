@@ -10,6 +10,7 @@
 #include "sim/mc_metrics.h"
 #include "sim/replica_buffers.h"
 #include "tests/sim/run_records.h"
+#include "tests/sim/node_state.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -161,27 +162,26 @@ TEST_CASE("sim::maintenance::spares") {
     ReplicaBuffers b(m, 0);
     ReplicaState& s = b.state;
     init_replica(m, s, 0);
-    const auto state = [&](uint32_t n) { return static_cast<NodeState>(s.capacity.node_state[n]); };
     REQUIRE(step(m, s));  // t = 0: the gang starts on nodes 0-1
     REQUIRE(s.running == 1);
     REQUIRE(step(m, s));  // t = 1 h: node 0 goes out
     CHECK(s.now == H);
-    CHECK(state(0) == NodeState::maintenance);
-    CHECK(state(2) == NodeState::spare);
+    CHECK(test::node_state(s, 0) == NodeState::maintenance);
+    CHECK(test::node_state(s, 2) == NodeState::spare);
     // the gang stopped and cannot restart on node 1 alone: the spare stays a spare
     CHECK(s.running == 0);
     CHECK(s.failures.pool_spares_free[0] == 1);
     REQUIRE(step(m, s));  // t = 2 h: node 0 is back, the gang restarts
     CHECK(s.now == 2 * H);
-    CHECK(state(0) == NodeState::up);
+    CHECK(test::node_state(s, 0) == NodeState::up);
     CHECK(s.running == 1);
     REQUIRE(step(m, s));  // t = 3 h: the spare goes out, no job notices
     CHECK(s.now == 3 * H);
-    CHECK(state(2) == NodeState::maintenance);
+    CHECK(test::node_state(s, 2) == NodeState::maintenance);
     CHECK(s.failures.pool_spares_free[0] == 0);
     CHECK(s.running == 1);
     REQUIRE(step(m, s));  // t = 4 h: it is a ready spare again
-    CHECK(state(2) == NodeState::spare);
+    CHECK(test::node_state(s, 2) == NodeState::spare);
     CHECK(s.failures.pool_spares_free[0] == 1);
     // one stop (the gang at 1 h), two nodes out 1 h each
     maintenance_advance(m, s);
