@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer: builds with clang into build-san/ (CUDA, MPI and
 # benchmarks off) and runs test suites there. Any sanitizer report fails the suite that hit it.
-#   tools/sanitize.sh            the library suites: sim, models, topologies, study, reports (CI)
+#   tools/sanitize.sh            the library suites: sim, models, topologies, study, reports,
+#                                acceptance (CI)
 #   tools/sanitize.sh --all      also `gpuplan` and the tools suite (every bundled scenario through
 #                                the sanitized CLI against its golden file; about 25 min more)
 #   tools/sanitize.sh --build    build the library suites and the libFuzzer harnesses only
@@ -13,8 +14,8 @@ cd "$(dirname "$0")/.."
 source tools/lib.sh
 apt_install_missing sanitize clang libclang-rt-14-dev libomp-14-dev
 mode=${1:-}
-suites=(sim models topologies study reports)
-targets=(test_sim test_models test_topologies test_study test_reports fuzzers)
+suites=(sim models topologies study reports acceptance)
+targets=(test_sim test_models test_topologies test_study test_reports test_acceptance fuzzers)
 if [[ $mode == --all ]]; then
   suites+=(tools)
   targets+=(gpuplan test_tools)
