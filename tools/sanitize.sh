@@ -4,7 +4,7 @@
 #   tools/sanitize.sh            the library suites: sim, models, topologies, study, reports,
 #                                acceptance (CI)
 #   tools/sanitize.sh --all      also `gpuplan` and the tools suite (every bundled scenario through
-#                                the sanitized CLI against its golden file; about 25 min more)
+#                                the sanitized CLI against its golden file; about 23 min more)
 #   tools/sanitize.sh --build    build the library suites and the libFuzzer harnesses only
 # NOTE: CI runs the default: the tools suite under ASan takes longer than the rest of the step
 # together (docs/reliability.md, "Sanitizers"). The browser, metrics and mpi suites (Chromium,
