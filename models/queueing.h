@@ -14,8 +14,9 @@ namespace gpuplan::queueing {
   if (c == 0 || a >= c) return 1.0;
   // NOTE: Erlang B by its stable recursion, then C = B / (1 - rho (1 - B)): no factorials, so
   // no overflow at hundreds of servers.
+  // Once b underflows to 0 it stays 0: stop there, so a million idle servers cost little.
   double b = 1.0;
-  for (uint32_t k = 1; k <= c; ++k) b = a * b / (k + a * b);
+  for (uint32_t k = 1; k <= c && b > 0; ++k) b = a * b / (k + a * b);
   const double rho = a / c;
   return b / (1.0 - rho * (1.0 - b));
 }

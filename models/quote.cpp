@@ -602,9 +602,36 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
 
 // ---- inference -------------------------------------------------------------------------------
 
-InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& o,
-                               const InstanceType& it, const GpuSpec& gpu,
-                               const PricingPlan& plan) {
+inference::SizingResult size_replicas(const InferenceRequest& req, const InstanceType& it,
+                                      const GpuSpec& gpu) {
+  inference::ReplicaHardware hw;
+  hw.model = &req.model;
+  hw.gpu = &gpu;
+  hw.fabric = it.intra_node_fabric;
+  hw.gpus_per_node = std::max<uint32_t>(it.gpus_per_node, 1);
+  hw.roofline.precision = req.precision;
+  hw.roofline.prefill_compute = req.prefill_mfu;
+  hw.roofline.decode_bandwidth = req.bandwidth_efficiency;
+  hw.roofline.memory_share = 1 - req.memory_reserve;
+  inference::TokenLoad load;
+  load.requests_per_s = req.requests_per_s;
+  load.concurrent_streams = req.concurrent_streams;
+  load.tokens_in = req.tokens_in;
+  load.tokens_out = req.tokens_out;
+  inference::TokenSlo slo;
+  slo.ttft_p99_s = req.ttft_p99_s;
+  slo.tpot_p99_s = req.tpot_p99_s;
+  slo.e2e_p99_s = req.p99_latency_s;
+  inference::SizingLimits limits;
+  if (req.batch > 0) limits.max_batch = req.batch;
+  limits.spares = req.spares;
+  limits.max_replicas = MAX_INFERENCE_NODES;
+  return inference::size_serving(hw, load, slo, limits);
+}
+
+InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions& o,
+                                const InstanceType& it, const GpuSpec& gpu, const PricingPlan& plan,
+                                const inference::SizingResult& s) {
   InferenceOption opt;
   opt.instance = &it;
   opt.gpu = &gpu;
@@ -614,48 +641,44 @@ InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& 
     opt.infeasible_reason = "no " + plan.label() + " price in the catalog";
     return opt;
   }
+  if (!s.best) {
+    opt.infeasible_reason = s.reason;
+    opt.miss_ratio = s.nearest_miss ? s.nearest_miss->miss_ratio : INF;
+    if (s.nearest_miss) opt.miss_key = s.nearest_miss->miss_key;
+    return opt;
+  }
+  const inference::ServingPlan& p = *s.best;
+  if (p.nodes > MAX_INFERENCE_NODES) {
+    opt.infeasible_reason = "needs more than " + std::to_string(MAX_INFERENCE_NODES) + " nodes";
+    return opt;
+  }
   const uint32_t gpn = std::max<uint32_t>(it.gpus_per_node, 1);
-  const double weight_bytes = req.params * (req.precision == Precision::fp8 ? 1.0 : 2.0);
-  const double peak = peak_tflops(gpu, req.precision);
-  // NOTE: fp8 weights on a GPU without fp8 units are served upcast (peak_tflops falls back to
-  // bf16); memory and bandwidth still count one byte per weight. Smallest tensor-parallel group
-  // (power of two dividing the node) that holds the weights.
-  uint32_t g = 1;
-  while (g <= gpn && weight_bytes > (1 - req.memory_reserve) * g * gpu.mem_gb * BYTES_PER_GB)
-    g *= 2;
-  if (g > gpn || gpn % g != 0) {
-    opt.infeasible_reason = "weights do not fit in one node";
-    return opt;
-  }
-  opt.group_gpus = g;
-  const double group_bw = g * gpu.mem_bw_tbps * 1e12 * req.bandwidth_efficiency;  // [B/s]
-  opt.token_step_s = weight_bytes / group_bw;
-  const double prefill_compute =
-      2 * req.params * req.tokens_in / (g * peak * 1e12 * req.prefill_mfu);
-  opt.prefill_s = req.tokens_in > 0 ? std::max(prefill_compute, opt.token_step_s) : 0;
-  opt.service_s = opt.prefill_s + req.tokens_out * opt.token_step_s;
-  opt.decode_tokens_per_gpu_s = req.batch / opt.token_step_s / g;
-  opt.slots_per_node = (gpn / g) * req.batch;
-  const double lambda = req.requests_per_s;
-  const double mu = 1.0 / opt.service_s;
-  // With unlimited slots the response is the service alone, Exp(mu), whose p99 is S ln 100.
-  if (opt.service_s * std::log(100.0) >= req.p99_latency_s) {
-    opt.infeasible_reason = "the service time alone misses the p99 target";
-    return opt;
-  }
-  // Fewest nodes whose slots keep P(wait + service > target) within 1%.
-  auto nodes =
-      static_cast<uint32_t>(std::max<uint64_t>(ceil_div(lambda / mu, opt.slots_per_node), 1));
-  for (;; ++nodes) {
-    if (nodes > MAX_INFERENCE_NODES) {
-      opt.infeasible_reason = "needs more than " + std::to_string(MAX_INFERENCE_NODES) + " nodes";
-      return opt;
-    }
-    const uint32_t c = nodes * opt.slots_per_node;
-    if (lambda < c * mu && mmc_response_tail(c, lambda, mu, req.p99_latency_s) <= 0.01) break;
-  }
+  opt.group_gpus = p.tp;
+  opt.batch = p.batch;
+  opt.replicas = p.replicas;
+  opt.spare_replicas = p.nodes * (gpn / p.tp) - p.replicas;
+  opt.slots_per_node = (gpn / p.tp) * p.batch;
+  opt.weight_bytes = p.weight_bytes;
+  opt.kv_bytes_per_token = p.kv_bytes_per_token;
+  opt.max_batch_by_memory = p.max_batch_by_memory;
+  opt.token_step_s = p.step_s;
+  opt.prefill_s = p.prefill_s;
+  opt.service_s = p.slot_s;
+  opt.requests_per_s = p.requests_per_s;
+  opt.output_tokens_per_s = p.demand_tokens_per_s;
+  opt.capacity_tokens_per_s = p.capacity_tokens_per_s;
+  opt.servers = p.replicas * p.batch;
+  opt.utilization = p.utilization;
+  opt.headroom = 1 - p.utilization;
+  opt.p_wait = p.p_wait;
+  opt.mean_wait_s = p.wait_mean_s;
+  opt.ttft_p50_s = p.ttft_p50_s;
+  opt.ttft_p99_s = p.ttft_p99_s;
+  opt.tpot_p50_s = p.tpot_p50_s;
+  opt.tpot_p99_s = p.tpot_p99_s;
+  opt.p99_latency_s = p.e2e_p99_s;
+  const uint32_t nodes = p.nodes;
   opt.serving_nodes = nodes;
-  opt.servers = nodes * opt.slots_per_node;
   // Spot nodes are away for a replacement after each preemption: provision extra spot nodes so
   // the expected serving capacity stays at the sized count (availability 1 / (1 + lambda D)).
   const double availability =
@@ -665,20 +688,24 @@ InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& 
       spot_needed > 0 ? static_cast<uint32_t>(std::ceil(spot_needed / availability - 1e-9)) : 0;
   opt.nodes = nodes - spot_needed + opt.spot_nodes;
   opt.gpus = opt.nodes * gpn;
-  opt.utilization = lambda / (opt.servers * mu);
-  opt.p_wait = erlang_c(opt.servers, lambda / mu);
-  opt.mean_wait_s = mmc_mean_wait_s(opt.servers, lambda, mu);
-  opt.p99_latency_s = mmc_response_quantile_s(opt.servers, lambda, mu, 0.99);
+  const double peak = peak_tflops(gpu, req.precision);
   opt.hourly_usd = cluster_price_per_hour(opt.nodes, opt.spot_nodes, *price);
   opt.monthly_usd = opt.hourly_usd * HOURS_PER_MONTH;
   opt.cost = plan_cost(plan, opt.hourly_usd, req.months * HOURS_PER_MONTH * SECONDS_PER_HOUR);
   opt.total_usd = opt.cost.total_usd;
-  opt.usd_per_1k_requests = opt.hourly_usd / (lambda * SECONDS_PER_HOUR) * 1000;
+  opt.usd_per_1k_requests = opt.hourly_usd / (p.requests_per_s * SECONDS_PER_HOUR) * 1e3;
+  opt.usd_per_1m_output_tokens = opt.hourly_usd / (p.demand_tokens_per_s * SECONDS_PER_HOUR) * 1e6;
   opt.usd_per_tflops_hour = opt.hourly_usd / (opt.gpus * peak);
-  opt.meets_target = opt.p99_latency_s <= req.p99_latency_s;
+  opt.meets_target = p.meets;
   opt.feasible = true;
   opt.risk = risk_level(plan.spot_share, 1 - availability);
   return opt;
+}
+
+InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& o,
+                               const InstanceType& it, const GpuSpec& gpu,
+                               const PricingPlan& plan) {
+  return price_inference(req, o, it, gpu, plan, size_replicas(req, it, gpu));
 }
 
 // ---- the whole quote -------------------------------------------------------------------------
@@ -704,6 +731,35 @@ std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
   return out;
 }
 
+bool inference_servable(const QuoteRequest& req, const Quote& q, Diagnostics& diags) {
+  if (!req.inference) return true;
+  const InferenceOption* nearest = nullptr;
+  bool sized = false;  // some option got past the price check to the sizing
+  for (const InferenceOption& o : q.inference) {
+    if (o.feasible) return true;
+    if (o.miss_ratio != 0) sized = true;
+    if (!o.miss_key.empty() && std::isfinite(o.miss_ratio) &&
+        (!nearest || o.miss_ratio < nearest->miss_ratio))
+      nearest = &o;
+  }
+  if (!sized) return true;  // the filters left no priced option: the table says so
+  if (!nearest) {
+    char params[32];
+    std::snprintf(params, sizeof params, "%.1fB", req.inference->params / 1e9);
+    diags.error("/inference/model", DiagCode::infeasible,
+                "the model's weights fit no catalog node with room for one sequence's KV cache (" +
+                    std::string(params) +
+                    " parameters); try fp8, a larger GPU, or fewer tokens per request");
+    return false;
+  }
+  const std::string& r = nearest->infeasible_reason;
+  const auto at = r.find("nearest is ");
+  diags.error("/inference/" + nearest->miss_key, DiagCode::infeasible,
+              "no catalog option meets the targets; the nearest miss is " + nearest->instance->id +
+                  " with " + (at == std::string::npos ? r : r.substr(at + 11)));
+  return false;
+}
+
 Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
                  std::chrono::year_month_day today) {
   Quote q;
@@ -711,6 +767,9 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
   for (const InstanceType* it : candidate_instances(catalog, req.options)) {
     const GpuSpec& gpu = *catalog.find_gpu(it->gpu);
     const bool stale = row_stale(*it, today, req.options.stale_after_months);
+    // NOTE: the replica sizing does not depend on the pricing plan; size once per instance.
+    const auto sizing =
+        req.inference ? std::optional(size_replicas(*req.inference, *it, gpu)) : std::nullopt;
     for (const PricingPlan& plan : plans_for(*it, req.options)) {
       if (req.training) {
         TrainingOption& o =
@@ -719,8 +778,8 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
         if (o.feasible) o.energy = training_energy(*it, gpu, o.nodes, o.timing.p50_s);
       }
       if (req.inference) {
-        InferenceOption& o =
-            q.inference.emplace_back(size_inference(*req.inference, req.options, *it, gpu, plan));
+        InferenceOption& o = q.inference.emplace_back(
+            price_inference(*req.inference, req.options, *it, gpu, plan, *sizing));
         o.stale = stale;
         if (o.feasible)
           o.energy = inference_energy(*it, gpu, o.nodes, o.serving_nodes, o.utilization);
@@ -742,7 +801,7 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
                      const auto key = [](const InferenceOption& o) {
                        return std::make_tuple(!o.feasible, !o.meets_target,
                                               o.feasible ? o.total_usd : INF,
-                                              o.feasible ? o.p99_latency_s : INF);
+                                              o.feasible ? o.ttft_p99_s : o.miss_ratio);
                      };
                      return key(a) < key(b);
                    });

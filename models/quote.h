@@ -8,10 +8,10 @@
 //! MFU is an output; a request's `mfu` overrides it with 6·N·D FLOPs at that MFU (Kaplan et al.
 //! 2020) and the ZeRO-1 layout of models/speed.h. Plans below `mfu_floor` are not recommended. Spot
 //! preemptions through Young/Daly checkpointing (models/economics/checkpoint.h) with a Monte Carlo
-//! of Poisson interruptions for the P50/P90 time to finish. Inference: M/M/c with Erlang C, where a
-//! server is one decode slot of a model replica whose token rate comes from memory bandwidth /
-//! weight bytes (the decode roofline). Every function here is pure; the engine check of the
-//! inference sizing is study/quote_check.h.
+//! of Poisson interruptions for the P50/P90 time to finish. Inference: by tokens, replicas with
+//! continuous batching sized to TTFT/TPOT targets (models/inference/serving_sizing.h), N + 1
+//! spares. Every function here is pure; the engine check of the inference sizing is
+//! study/quote_check.h.
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -25,10 +25,12 @@
 #include "models/catalog_age.h"
 #include "models/diagnostic.h"
 #include "models/field_reader.h"
+#include "models/inference/serving_sizing.h"
 #include "models/plan_enums.h"
 #include "models/queueing.h"
 #include "models/quote_energy.h"
 #include "models/speed.h"
+#include "models/training/model_shape.h"
 
 namespace gpuplan::quote {
 
@@ -67,19 +69,26 @@ struct TrainingRequest {
   uint32_t max_gpus = DEFAULT_MAX_GPUS;          //!< largest cluster an option may use
 };
 
-//! An inference request: serve `requests_per_s` requests of a `params`-parameter model.
+//! An inference request: serve a model's token traffic within TTFT/TPOT targets
+//! (models/inference/serving_sizing.h).
 struct InferenceRequest {
-  double params = 0;                      //!< model parameters
-  Precision precision = Precision::bf16;  //!< weights in bf16 (2 B) or fp8 (1 B)
-  double requests_per_s = 0;              //!< [1/s] Poisson arrival rate
+  training::ModelShape model;  //!< a preset, an architecture, or the GPT-style shape of a count
+  std::string model_label;     //!< how the request named it: preset id or "8B-parameter model"
+  double params = 0;           //!< all parameters of `model`
+  Precision precision = Precision::bf16;  //!< weights and KV cache in bf16/fp16 (2 B) or fp8 (1 B)
+  double requests_per_s = 0;              //!< [1/s] Poisson arrivals (0 with concurrent streams)
+  double concurrent_streams = 0;          //!< closed-loop streams (0 with a request rate)
   double tokens_in = 0;                   //!< prompt tokens per request
   double tokens_out = 0;                  //!< generated tokens per request
-  double p99_latency_s = 0;               //!< [s] p99 of queue wait + service
-  uint32_t batch = 16;                    //!< sequences decoded together per weight pass
-  double bandwidth_efficiency = 0.7;  //!< achieved / peak memory bandwidth in decode (assumption)
-  double prefill_mfu = 0.5;           //!< MFU of the compute-bound prefill (assumption)
-  double memory_reserve = 0.3;        //!< GPU memory kept for KV cache and activations
-  double months = 12;                 //!< service term for the total cost [months]
+  double ttft_p99_s = 0;                  //!< [s] p99 time to first token (0 = no target)
+  double tpot_p99_s = 0;                  //!< [s] p99 time per output token (0 = no target)
+  double p99_latency_s = 0;               //!< [s] p99 of the whole request (0 = no target)
+  uint32_t batch = 0;               //!< largest batch per replica (0 = memory and TPOT decide)
+  uint32_t spares = 1;              //!< replicas beyond the load for redundancy (N + 1)
+  double bandwidth_efficiency = 0;  //!< decode share of peak bandwidth (0 = the GPU generation's)
+  double prefill_mfu = 0;           //!< prefill share of peak FLOPs (0 = the GPU generation's)
+  double memory_reserve = 1 - inference::SERVING_MEMORY;  //!< GPU memory outside weights and KV
+  double months = 12;  //!< service term for the total cost [months]
 };
 
 //! Which options to size and how to simulate them.
@@ -114,6 +123,8 @@ struct QuoteRequest {
 [[nodiscard]] const std::vector<std::string>& request_keys();
 [[nodiscard]] const std::vector<std::string>& training_keys();
 [[nodiscard]] const std::vector<std::string>& inference_keys();
+//! The keys of an inference "model" given as an architecture object.
+[[nodiscard]] const std::vector<std::string>& architecture_keys();
 [[nodiscard]] const std::vector<std::string>& options_keys();
 
 // Counts ("70B") and money ("$5M") are read by the one field reader (models/field_reader.h).
@@ -245,22 +256,36 @@ struct InferenceOption {
   PricingPlan plan;
   bool feasible = false;
   std::string infeasible_reason;
+  double miss_ratio = 0;        //!< infeasible: nearest plan's worst achieved / target
+  std::string miss_key;         //!< infeasible: the request key of that target ("" = none)
   uint32_t group_gpus = 0;      //!< GPUs holding one model replica (tensor parallel)
-  uint32_t slots_per_node = 0;  //!< M/M/c servers per node: replicas x batch
+  uint32_t batch = 0;           //!< slots (sequences decoded together) per replica
+  uint32_t replicas = 0;        //!< replicas the load needs
+  uint32_t spare_replicas = 0;  //!< replicas beyond the load (N + spares)
+  uint32_t slots_per_node = 0;  //!< replicas per node x batch
   uint32_t nodes = 0, gpus = 0, spot_nodes = 0;
-  uint32_t serving_nodes = 0;          //!< nodes the queue needs; the rest covers preempted spot
-  double token_step_s = 0;             //!< [s] one decode step: weights / (group BW x efficiency)
-  double prefill_s = 0;                //!< [s] prompt processing per request
-  double service_s = 0;                //!< [s] mean time a request holds a slot
-  double decode_tokens_per_gpu_s = 0;  //!< [tokens/s] per GPU with a full batch
-  uint32_t servers = 0;                //!< c, slots serving the queue
-  double utilization = 0;              //!< rho = lambda x service / c
-  double p_wait = 0;                   //!< Erlang C probability of queueing
-  double mean_wait_s = 0;              //!< [s] Erlang C mean wait
-  double p99_latency_s = 0;            //!< [s] p99 of wait + service (M/M/c)
+  uint32_t serving_nodes = 0;     //!< nodes of replicas and spares; the rest covers preempted spot
+  double weight_bytes = 0;        //!< [B] one replica's weights
+  double kv_bytes_per_token = 0;  //!< [B] per token of context
+  uint64_t max_batch_by_memory = 0;       //!< sequences whose KV cache fits one replica
+  double token_step_s = 0;                //!< [s] one decode step at the batch in use
+  double prefill_s = 0;                   //!< [s] one prompt's prefill
+  double service_s = 0;                   //!< [s] time a request holds its slot
+  double requests_per_s = 0;              //!< [1/s] arrivals (from streams by Little's law)
+  double output_tokens_per_s = 0;         //!< [tokens/s] the load's output tokens
+  double capacity_tokens_per_s = 0;       //!< [tokens/s] the serving replicas with every slot busy
+  double headroom = 0;                    //!< 1 - utilization of the serving replicas' slots
+  uint32_t servers = 0;                   //!< slots of the serving replicas
+  double utilization = 0;                 //!< busy slots / slots
+  double p_wait = 0;                      //!< Erlang C probability of waiting for a slot
+  double mean_wait_s = 0;                 //!< [s] Erlang C mean wait
+  double ttft_p50_s = 0, ttft_p99_s = 0;  //!< [s] time to first token
+  double tpot_p50_s = 0, tpot_p99_s = 0;  //!< [s] time per output token
+  double p99_latency_s = 0;               //!< [s] p99 end to end
   double hourly_usd = 0, monthly_usd = 0, total_usd = 0;  //!< [USD/h], [USD/730 h], [USD/term]
   PlanCost cost;                   //!< over the service months: commitment and its share in service
   double usd_per_1k_requests = 0;  //!< [USD]
+  double usd_per_1m_output_tokens = 0;  //!< [USD]
   double usd_per_tflops_hour = 0;
   bool meets_target = false;
   bool stale = false;
@@ -301,10 +326,25 @@ struct ModelledSpeed {
                                            const InstanceType& it, const GpuSpec& gpu,
                                            const PricingPlan& plan);
 
-//! Sizes one inference option; infeasible options say why.
+//! The replica sizing of `req` on nodes of `it` (independent of the pricing plan).
+[[nodiscard]] inference::SizingResult size_replicas(const InferenceRequest& req,
+                                                    const InstanceType& it, const GpuSpec& gpu);
+
+//! Prices the sizing `s` of `it` under `plan`; infeasible options say why.
+[[nodiscard]] InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions& o,
+                                              const InstanceType& it, const GpuSpec& gpu,
+                                              const PricingPlan& plan,
+                                              const inference::SizingResult& s);
+
+//! Sizes and prices one inference option: size_replicas, then price_inference.
 [[nodiscard]] InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& o,
                                              const InstanceType& it, const GpuSpec& gpu,
                                              const PricingPlan& plan);
+
+//! False with one error in `diags` when `req` asks for inference and no option of `q` can serve
+//! it: at the missed target's key with the nearest miss, or at /inference/model when the model
+//! fits no node. The CLI exits 2 and `gpuplan serve` answers 400 on it, writing nothing.
+[[nodiscard]] bool inference_servable(const QuoteRequest& req, const Quote& q, Diagnostics& diags);
 
 //! Sizes every candidate instance under every plan of `req.options` and ranks the options.
 [[nodiscard]] Quote make_quote(const QuoteRequest& req, const Catalog& catalog,

@@ -163,38 +163,131 @@ std::optional<TrainingRequest> read_training(const json& j, Diagnostics& d) {
   return t;
 }
 
+//! A model architecture object: the widths of a decoder-only transformer.
+std::optional<training::ModelShape> read_architecture(FieldReader& r, Diagnostics& d, const json& j,
+                                                      const std::string& ptr) {
+  const Section s(r, j, ptr, architecture_keys());
+  if (!s.is_object()) return std::nullopt;
+  for (const char* k : {"layers", "hidden", "heads", "vocab"})
+    s.need(k, "an architecture needs layers, hidden, heads and vocab");
+  const auto whole = [&](uint64_t lo, uint64_t hi) {
+    return [&r, lo, hi](const json& v, const std::string& p) { return r.integer(v, p, lo, hi); };
+  };
+  training::ModelShape m;
+  m.gated_mlp = true;
+  set_if(s.read("layers", whole(1, 10000)), m.layers);
+  set_if(s.read("hidden", whole(64, 1 << 20)), m.hidden);
+  set_if(s.read("ffn", whole(1, 1 << 22)), m.ffn);
+  set_if(s.read("heads", whole(1, 4096)), m.heads);
+  set_if(s.read("kv_heads", whole(1, 4096)), m.kv_heads);
+  set_if(s.read("head_dim", whole(1, 65536)), m.head_dim);
+  set_if(s.read("vocab", whole(1, 1 << 24)), m.vocab);
+  set_if(s.read("experts", whole(1, 4096)), m.experts);
+  set_if(s.read("experts_per_token", whole(1, 4096)), m.experts_per_token);
+  set_if(s.read("gated_mlp", [&](const json& v, const std::string& p) { return r.boolean(v, p); }),
+         m.gated_mlp);
+  set_if(s.read("tied_embeddings",
+                [&](const json& v, const std::string& p) { return r.boolean(v, p); }),
+         m.tied_embeddings);
+  if (m.kv_heads > m.heads && m.heads > 0) {
+    d.error(s.at("kv_heads"), DiagCode::out_of_range,
+            "kv_heads (" + std::to_string(m.kv_heads) + ") cannot exceed heads (" +
+                std::to_string(m.heads) + ")");
+    return std::nullopt;
+  }
+  if (m.experts_per_token > m.experts) {
+    d.error(s.at("experts_per_token"), DiagCode::out_of_range,
+            "experts_per_token (" + std::to_string(m.experts_per_token) +
+                ") cannot exceed experts (" + std::to_string(m.experts) + ")");
+    return std::nullopt;
+  }
+  if (m.layers == 0 || m.hidden == 0 || m.heads == 0 || m.vocab == 0) return std::nullopt;
+  return m;
+}
+
+//! "model": a preset id, a parameter count ("8B", a GPT-style shape) or an architecture object.
+std::optional<training::ModelShape> read_model(FieldReader& r, Diagnostics& d, const json& v,
+                                               const std::string& ptr, std::string& label) {
+  if (v.is_object()) {
+    label = "the described model";
+    return read_architecture(r, d, v, ptr);
+  }
+  if (v.is_string()) {
+    const std::string id = v.get<std::string>();
+    if (const auto* m = training::find_model_preset(id)) {
+      label = m->name;
+      return *m;
+    }
+    if (const auto n = parse_count(id); n && *n >= 1e6 && *n <= 1e15)
+      if (auto m = training::shape_for_params(*n)) return m;  // labelled by its count
+    d.unknown_name(ptr, "model", id, training::model_preset_names());
+    return std::nullopt;
+  }
+  r.wrong_type(v, ptr,
+               "a model preset (\"llama-3-8b\"), a parameter count (\"8B\") or an "
+               "architecture object");
+  return std::nullopt;
+}
+
 std::optional<InferenceRequest> read_inference(const json& j, Diagnostics& d) {
   const size_t before = d.size();
   FieldReader r(d);
   const Section s(r, j, "/inference", inference_keys());
   InferenceRequest q;
-  s.need("params", "the model's parameter count, e.g. \"8B\"");
-  s.need("requests_per_s", "the request rate, e.g. 2000 or \"2000/s\"");
+  const auto either = [&](const char* a, const char* b, const std::string& hint) {
+    if (!s.is_object()) return;
+    if (!s.get(a) && !s.get(b))
+      d.error(
+          "/inference", DiagCode::missing_key,
+          "an inference request needs \"" + std::string(a) + "\" or \"" + b + "\" (" + hint + ")");
+    else if (s.get(a) && s.get(b))
+      d.error(s.at(b), DiagCode::infeasible,
+              "give either \"" + std::string(a) + "\" or \"" + b + "\", not both");
+  };
+  either("model", "params", "a preset such as \"llama-3-8b\", or a parameter count such as \"8B\"");
+  either("requests_per_s", "concurrent_streams",
+         "the load, e.g. 2000 requests/s or 3000 concurrent streams");
   s.need("tokens_out", "generated tokens per request, e.g. 128");
-  s.need("p99_latency", "the p99 latency target of wait + service, e.g. \"2s\"");
+  if (s.is_object() && !s.get("ttft_p99") && !s.get("tpot_p99") && !s.get("p99_latency"))
+    d.error("/inference", DiagCode::missing_key,
+            "an inference request needs a latency target: \"ttft_p99\" (time to first token, "
+            "e.g. \"500ms\"), \"tpot_p99\" (time per output token, e.g. \"50ms\") or "
+            "\"p99_latency\" (the whole request, e.g. \"10s\")");
   const auto count = [&](double lo, double hi) {
     return [&r, lo, hi](const json& v, const std::string& p) { return r.count(v, p, lo, hi); };
   };
   const auto number = [&](double lo, double hi) {
     return [&r, lo, hi](const json& v, const std::string& p) { return r.number(v, p, lo, hi); };
   };
-  set_if(s.read("params", count(1e6, 1e15)), q.params);
+  const auto latency = [&](const json& v, const std::string& p) {
+    return r.at_least(r.duration(v, p, false), p, 1e-6, "s");
+  };
+  if (const auto m = s.read("model", [&](const json& v, const std::string& p) {
+        return read_model(r, d, v, p, q.model_label);
+      }))
+    q.model = *m;
+  if (const auto n = s.read("params", count(1e6, 1e15))) {
+    if (auto m = training::shape_for_params(*n)) q.model = *m;
+  }
+  q.params = q.model.layers > 0 ? q.model.total_params() : 0;
   set_if(precision(r, s, {"bf16", "fp16", "fp8"}), q.precision);
   set_if(s.read("requests_per_s",
                 [&](const json& v, const std::string& p) {
                   return r.at_least(r.rate(v, p), p, 1e-6, "/s");
                 }),
          q.requests_per_s);
+  set_if(s.read("concurrent_streams", count(1, 1e9)), q.concurrent_streams);
   set_if(s.read("tokens_in", count(0, 1e7)), q.tokens_in);
   set_if(s.read("tokens_out", count(1, 1e7)), q.tokens_out);
-  set_if(s.read("p99_latency",
-                [&](const json& v, const std::string& p) {
-                  return r.at_least(r.duration(v, p, false), p, 1e-6, "s");
-                }),
-         q.p99_latency_s);
+  set_if(s.read("ttft_p99", latency), q.ttft_p99_s);
+  set_if(s.read("tpot_p99", latency), q.tpot_p99_s);
+  set_if(s.read("p99_latency", latency), q.p99_latency_s);
   set_if(s.read("batch",
-                [&](const json& v, const std::string& p) { return r.integer(v, p, 1, 4096); }),
+                [&](const json& v, const std::string& p) { return r.integer(v, p, 1, 65536); }),
          q.batch);
+  set_if(s.read("spares",
+                [&](const json& v, const std::string& p) { return r.integer(v, p, 0, 1000); }),
+         q.spares);
   set_if(s.read("bandwidth_efficiency", number(0.01, 1)), q.bandwidth_efficiency);
   set_if(s.read("prefill_mfu", number(0.01, 1)), q.prefill_mfu);
   set_if(s.read("memory_reserve", number(0, 0.95)), q.memory_reserve);
@@ -259,10 +352,29 @@ const std::vector<std::string>& training_keys() {
   return k;
 }
 const std::vector<std::string>& inference_keys() {
-  static const std::vector<std::string> k = {
-      "params",      "precision",      "requests_per_s", "tokens_in",
-      "tokens_out",  "p99_latency",    "batch",          "bandwidth_efficiency",
-      "prefill_mfu", "memory_reserve", "months"};
+  static const std::vector<std::string> k = {"model",
+                                             "params",
+                                             "precision",
+                                             "requests_per_s",
+                                             "concurrent_streams",
+                                             "tokens_in",
+                                             "tokens_out",
+                                             "ttft_p99",
+                                             "tpot_p99",
+                                             "p99_latency",
+                                             "batch",
+                                             "spares",
+                                             "bandwidth_efficiency",
+                                             "prefill_mfu",
+                                             "memory_reserve",
+                                             "months"};
+  return k;
+}
+const std::vector<std::string>& architecture_keys() {
+  static const std::vector<std::string> k = {"layers",    "hidden",         "ffn",
+                                             "heads",     "kv_heads",       "head_dim",
+                                             "vocab",     "experts",        "experts_per_token",
+                                             "gated_mlp", "tied_embeddings"};
   return k;
 }
 const std::vector<std::string>& options_keys() {

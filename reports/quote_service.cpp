@@ -251,6 +251,8 @@ Reply QuoteService::quote(std::string_view body) {
                                                           escape_for_message(overlay_name))}});
 
     const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
+    if (!quote::inference_servable(*req, q, diags))
+      return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});
     const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q),
                                     settings_.version, settings_.internal};
     auto kept = std::make_shared<Kept>();

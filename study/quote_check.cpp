@@ -22,12 +22,12 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   sc.warmup_s = 0.1 * horizon;
   InstanceType slots = *opt.instance;
   slots.id = "quote-slots." + opt.instance->id;
-  slots.gpus_per_node = opt.slots_per_node;  // one engine "GPU" per decode slot
+  slots.gpus_per_node = opt.batch;  // one engine node per replica, one "GPU" per batch slot
   sc.instances.push_back(slots);
   Pool pool;
   pool.name = "serving";
   pool.instance = slots.id;
-  pool.count = opt.serving_nodes;
+  pool.count = opt.replicas;
   pool.price_per_node_hour = opt.hourly_usd / std::max<uint32_t>(opt.nodes, 1);
   sc.pools.push_back(pool);
   JobClass requests;
@@ -35,7 +35,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   requests.rate_per_s = lambda;
   requests.gpus.values = {1};
   requests.gpus.probs = {1.0};
-  requests.duration.kind = DistKind::exponential;
+  requests.duration.kind = DistKind::fixed;
   requests.duration.a = opt.service_s;
   sc.workload.push_back(requests);
   // NOTE: a stable queue holds a few times c requests at most; the cap only stops a sizing
@@ -49,7 +49,8 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   out.requests = m.jobs_completed;
   out.horizon_s = horizon;
   out.mean_wait_s = m.wait_s.mean;
-  out.p99_latency_s = m.jct_s.p99;
+  out.wait_p99_s = m.wait_s.p99;
+  out.ttft_p99_s = m.wait_s.p99 + opt.prefill_s + opt.token_step_s;
   out.utilization = m.gpu_utilization;
   out.saturated = m.saturated();
   return out;
@@ -58,7 +59,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
 std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteRequest& req,
                                                                     const Quote& q) {
   std::vector<std::optional<InferenceSimCheck>> checks(q.inference.size());
-  if (!req.inference) return checks;
+  if (!req.inference || req.inference->requests_per_s <= 0) return checks;
   // NOTE: rows of one instance and size (they differ only in pricing) share one run.
   std::map<std::tuple<std::string, uint32_t, uint32_t>, InferenceSimCheck> runs;
   uint32_t shown = 0;
@@ -66,7 +67,7 @@ std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteR
     const InferenceOption& o = q.inference[i];
     if (!o.feasible) continue;
     ++shown;
-    const auto key = std::make_tuple(o.instance->id, o.serving_nodes, o.slots_per_node);
+    const auto key = std::make_tuple(o.instance->id, o.replicas, o.batch);
     auto it = runs.find(key);
     if (it == runs.end())
       it = runs.emplace(key, simulate_inference(*req.inference, o, req.options.sim_requests,

@@ -47,7 +47,9 @@ double bytes_per_value(Precision p) {
 ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& gpu,
                                  std::string_view fabric_name, const ServingRequest& r) {
   ServingEstimate e;
-  const ServingEfficiency eff = serving_efficiency(gpu.architecture);
+  ServingEfficiency eff = serving_efficiency(gpu.architecture);
+  if (r.prefill_compute > 0) eff.prefill_compute = r.prefill_compute;
+  if (r.decode_bandwidth > 0) eff.decode_bandwidth = r.decode_bandwidth;
   const double bpv = bytes_per_value(r.precision);
   const double tp = std::max<uint32_t>(r.tp, 1);
   const double batch = std::max<uint32_t>(r.batch, 1);
@@ -56,7 +58,7 @@ ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& g
   e.weight_bytes = m.total_params() * bpv;
   e.kv_bytes_per_token = m.kv_bytes_per_token(bpv);
 
-  const double capacity = tp * gpu.mem_gb * GB * SERVING_MEMORY;
+  const double capacity = tp * gpu.mem_gb * GB * r.memory_share;
   const double per_sequence = e.kv_bytes_per_token * (r.tokens_in + r.tokens_out);
   const double free_bytes = capacity - e.weight_bytes;
   e.max_batch_by_memory =
@@ -93,13 +95,21 @@ ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& g
                  ? std::max(e.prefill_compute_s, e.prefill_memory_s) + tp_comm(prompt_tokens)
                  : 0;
 
-  // Decode: one token per sequence at the mean context of the generation.
+  // Decode: one token per sequence at the mean context of the generation. The weight GEMMs and
+  // the attention over the KV cache are separate kernels, each on its own roofline, run one
+  // after the other (per-operator roofline, Yuan et al. 2024, arXiv:2402.16363).
   const double context = r.tokens_in + r.tokens_out / 2;
-  e.decode_compute_s = batch * m.forward_flops_per_token(context) / peak;
-  e.decode_memory_s = (touched(batch) + batch * context * e.kv_bytes_per_token) / bw;
+  const double attention_flops = m.forward_flops_per_token(context) - m.forward_flops_per_token(0);
+  const double gemm_compute = batch * m.forward_flops_per_token(0) / peak;
+  const double gemm_memory = touched(batch) / bw;
+  const double attention_compute = batch * attention_flops / peak;
+  const double attention_memory = batch * context * e.kv_bytes_per_token / bw;
+  e.decode_compute_s = gemm_compute + attention_compute;
+  e.decode_memory_s = gemm_memory + attention_memory;
   e.decode_compute_bound = e.decode_compute_s > e.decode_memory_s;
   e.tp_comm_step_s = tp_comm(batch);
-  e.tpot_s = std::max(e.decode_compute_s, e.decode_memory_s) + e.tp_comm_step_s;
+  e.tpot_s = std::max(gemm_compute, gemm_memory) + std::max(attention_compute, attention_memory) +
+             e.tp_comm_step_s;
   e.request_s = e.ttft_s + r.tokens_out * e.tpot_s;
   e.tokens_per_s = e.request_s > 0 ? batch * r.tokens_out / e.request_s : 0;
   return e;

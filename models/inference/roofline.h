@@ -35,6 +35,9 @@ struct ServingRequest {
   double tokens_in = 0;                   //!< prompt tokens per sequence
   double tokens_out = 0;                  //!< generated tokens per sequence
   Precision precision = Precision::fp16;  //!< weights and KV cache: 2 B (fp16/bf16) or 1 B (fp8)
+  //! Overrides of the generation's efficiencies (a calibration the user measured); 0 = default.
+  double prefill_compute = 0, decode_bandwidth = 0;
+  double memory_share = SERVING_MEMORY;  //!< share of GPU memory for weights and KV cache
 };
 
 //! Roofline answer for one replica.

@@ -103,32 +103,34 @@
   function inference() {
     const parts = [el('h2', {}, 'Inference'), ask(str(Q, 'request_text.inference'))];
     const best = recommended('inference');
-    if (!best) return el('section', {}, parts.concat([el('p', {}, 'No catalog option can serve this load within the target.')]));
+    if (!best) return el('section', {}, parts.concat([el('p', {}, 'No catalog option can serve this load within the targets.')]));
     const meets = best.meets_target === true;
     const sim = GP.isObj(best.simulation) ? best.simulation : null;
     parts.push(el('div', {class: 'rec'}, [
-      kpi(meets ? 'Recommended' : 'Best available (misses p99)', count(num(best, 'gpus')) + ' × ' + str(best, 'gpu'),
+      kpi(meets ? 'Recommended' : 'Best available (misses a target)', count(num(best, 'gpus')) + ' × ' + str(best, 'gpu'),
           count(num(best, 'nodes')) + ' × ' + str(best, 'instance') + ', ' + str(best, 'pricing_label'), meets ? 'main' : 'main warn'),
-      kpi('p99 latency', latencyText(num(best, 'erlang_c.p99_latency_s')), sim ? 'simulated ' + latencyText(num(sim, 'p99_latency_s')) : 'M/M/c'),
-      kpi('Per month', moneyShort(num(best, 'monthly_usd')), '$' + number(num(best, 'usd_per_1k_requests'), 4) + ' per 1k requests'),
-      kpi('Utilization', percent(num(best, 'utilization'), 0), count(num(best, 'servers')) + ' decode slots'),
-      kpi('Decode', number(num(best, 'decode_tokens_per_gpu_s'), 0) + ' tok/s', 'per GPU; ' + latencyText(num(best, 'token_step_s')) + ' per step')]));
+      kpi('Replicas', count(num(best, 'replicas')) + ' + ' + count(num(best, 'spare_replicas')) + ' spare',
+          num(best, 'group_gpus') + ' GPU(s) each, batch ' + count(num(best, 'batch'))),
+      kpi('TTFT p99', latencyText(num(best, 'ttft_s.p99')), sim ? 'simulated ' + latencyText(num(sim, 'ttft_p99_s')) : 'p50 ' + latencyText(num(best, 'ttft_s.p50'))),
+      kpi('TPOT p99', latencyText(num(best, 'tpot_s.p99')), 'p50 ' + latencyText(num(best, 'tpot_s.p50'))),
+      kpi('Per month', moneyShort(num(best, 'monthly_usd')), '$' + number(num(best, 'usd_per_1m_output_tokens'), 2) + ' per 1M output tokens'),
+      kpi('Throughput', count(num(best, 'output_tokens_per_s')) + ' tok/s', 'headroom ' + percent(num(best, 'headroom'), 0) + ' of the slots')]));
     const rows = ranked('inference').map((row, n) => {
       const o = row.o;
       shownInstances.add(str(o, 'instance'));
       const c = GP.isObj(o.simulation) ? o.simulation : null;
-      const p99Sim = c ? (c.saturated === true ? 'saturated' : latencyText(num(c, 'p99_latency_s'))) : '–';
+      const ttftSim = c ? (c.saturated === true ? 'saturated' : latencyText(num(c, 'ttft_p99_s'))) : '–';
       return el('tr', {class: n === 0 && o.meets_target === true ? 'best' : o.meets_target === false ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o),
-        td(nodesText(o), true), td(str(o, 'pricing_label')), td(latencyText(num(o, 'erlang_c.p99_latency_s')) + ' · ' + p99Sim, true),
-        td(latencyText(num(o, 'erlang_c.mean_wait_s')) + ' · ' + (c ? latencyText(num(c, 'mean_wait_s')) : '–'), true),
+        td(nodesText(o), true), td(count(num(o, 'replicas')) + ' × TP' + num(o, 'group_gpus') + ' · b' + num(o, 'batch') + ' +' + num(o, 'spare_replicas'), true),
+        td(str(o, 'pricing_label')), td(latencyText(num(o, 'ttft_s.p99')) + ' · ' + ttftSim, true), td(latencyText(num(o, 'tpot_s.p99')), true),
         td(percent(num(o, 'utilization'), 0), true), td(moneyShort(num(o, 'monthly_usd')), true), td(moneyShort(num(o, 'total_usd')), true),
-        td('$' + number(num(o, 'usd_per_1k_requests'), 4), true), energyCell(o), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
+        td('$' + number(num(o, 'usd_per_1m_output_tokens'), 2), true), energyCell(o), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
     });
-    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('p99 model · sim', true),
-      th('Wait Erlang C · sim', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1k req', true), th('Energy /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
+    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Replicas', true), th('Pricing'), th('TTFT p99 model · sim', true),
+      th('TPOT p99', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1M tok', true), th('Energy /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
     const tol = percent(num(Q, 'options.sim_tolerance'), 0);
-    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the p99 target first, then by total cost over the term. "sim": the discrete-event engine run on the same queue (' +
-      count(num(Q, 'options.sim_requests')) + ' requests); it agrees when the p99 is within ' + tol + ' and the mean wait within ' + tol + ' or 5% of the service time.'));
+    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting every target first, then by total cost over the term. Replicas: load replicas × GPUs each (TP) · batch slots + spares. "sim": the discrete-event engine run on the same slot queue (' +
+      count(num(Q, 'options.sim_requests')) + ' requests, fixed slot time); it confirms the sizing when its TTFT p99 is at most the model\'s plus ' + tol + '.'));
     return el('section', {}, parts);
   }
 

@@ -52,12 +52,15 @@
   const INFERENCE_COLUMNS = [
     ['Instance', o => o.instance], ['GPU', o => o.gpu],
     ['GPUs', o => GP.count(o.gpus) + ' (' + GP.plural(o.nodes, 'node', 'nodes') + ')', 'num'],
+    ['Replicas', o => GP.count(o.replicas) + ' × TP' + o.group_gpus + ', batch ' + o.batch + ' (+' + o.spare_replicas + ' spare)', 'num'],
     ['Pricing', o => o.pricing_label],
-    ['p99 latency', o => GP.duration(GP.num(o, 'erlang_c.p99_latency_s')), 'num'],
+    ['TTFT p99', o => GP.duration(GP.num(o, 'ttft_s.p99')), 'num'],
+    ['TPOT p99', o => GP.duration(GP.num(o, 'tpot_s.p99')), 'num'],
     ['Utilization', o => GP.percent(o.utilization), 'num'],
     ['Per month', o => GP.money(o.monthly_usd), 'num'],
-    ['Per 1k requests', o => GP.money(o.usd_per_1k_requests), 'num'],
-    ['Flags', o => [o.meets_target === false ? 'misses p99' : '', o.stale_price ? 'price > 1 yr old' : '']
+    ['Per 1M output tokens', o => GP.money(o.usd_per_1m_output_tokens), 'num'],
+    ['Energy · CO2e per month', o => GP.count(GP.num(o, 'energy.kwh')) + ' kWh · ' + GP.number(GP.num(o, 'energy.tco2e'), 2) + ' t', 'num'],
+    ['Flags', o => [o.meets_target === false ? 'misses target' : '', o.stale_price ? 'price > 1 yr old' : '']
       .filter(Boolean).join(', ')]];
 
   function showResults(reply) {

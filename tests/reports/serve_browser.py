@@ -164,9 +164,16 @@ def main():
 
         # 4. An inference request through the other half of the form.
         driver.find_element(By.ID, "mode-inference").click()
-        fill({"inference-params": "8B", "inference-requests_per_s": "20", "inference-tokens_in": "500",
-              "inference-tokens_out": "200", "inference-p99_latency": "20s",
+        # A first-token target no option can meet: refused beside its field with the nearest miss.
+        fill({"inference-model": "llama-3-8b", "inference-requests_per_s": "20",
+              "inference-tokens_in": "500", "inference-tokens_out": "200",
+              "inference-ttft_p99": "1ms", "inference-p99_latency": "20s",
               "options-providers": "aws"})
+        status = submit_and_wait()
+        beside = driver.find_element(By.ID, "e-inference-ttft_p99").text
+        check("HTTP 422" in status and "nearest miss" in beside,
+              f"an unmeetable TTFT target is refused beside its field ({status!r}, {beside!r})")
+        fill({"inference-ttft_p99": "1s"})
         status = submit_and_wait()
         rows = driver.find_elements(By.CSS_SELECTOR, "#results-body tr")
         check(status.startswith("Quoted") and len(rows) > 0,

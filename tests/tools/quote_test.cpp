@@ -87,9 +87,11 @@ TEST_CASE("tools::quote") {
     const json& best = q["inference"][0];
     REQUIRE(best.contains("simulation"));
     CHECK(best["simulation"]["agrees"] == true);
-    // the recommended option meets the 5 s p99 target in the model and in the simulation
-    CHECK(best["erlang_c"]["p99_latency_s"].get<double>() <= 5.0);
-    CHECK(best["simulation"]["p99_latency_s"].get<double>() <= 5.0 * 1.1);
+    // the recommended option meets the 500 ms TTFT target in the model and in the simulation
+    CHECK(best["ttft_s"]["p99"].get<double>() <= 0.5);
+    CHECK(best["simulation"]["ttft_p99_s"].get<double>() <= 0.5 * 1.1);
+    CHECK(best["tpot_s"]["p99"].get<double>() <= 0.05);
+    CHECK(best["usd_per_1m_output_tokens"].get<double>() > 0);
   }
 
   SUBCASE("a bad request exits 2, names the pointer and writes nothing") {

@@ -64,7 +64,8 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
   } else if (f.values.empty()) {
     diags.error("", DiagCode::missing_key,
                 "nothing to quote: give --request FILE, or --params and --tokens with --deadline "
-                "or --budget (training), or --model, --rps, --tokens-out and --p99 (inference)");
+                "or --budget (training), or --model, --rps or --streams, --tokens-out and --ttft, "
+                "--tpot or --p99 (inference)");
     return std::nullopt;
   }
   if (!j.is_object()) {
@@ -108,6 +109,10 @@ int run_quote(const QuoteFlags& f) {
   }
   if (!f.out_dir.empty() && !output_folder_ok(f.out_dir)) return 2;
   const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
+  if (!quote::inference_servable(*req, q, diags)) {
+    print_diagnostics(diags, f.errors);
+    return 2;
+  }
 
   // The engine checks the shown inference rows (study/quote_check.h), as `gpuplan serve` does.
   const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q), GPUPLAN_VERSION,
@@ -176,11 +181,17 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
        "Training: fixed model FLOPs utilisation (default: the step-time model's, per instance)"},
       {"--mfu-floor", "/training/mfu_floor",
        "Training: options below this modelled MFU are not recommended (default 0.2)"},
-      {"--model", "/inference/params", "Inference: model parameters, e.g. 8B"},
+      {"--model", "/inference/model",
+       "Inference: model preset (llama-3-8b, ...) or parameter count (8B)"},
       {"--rps", "/inference/requests_per_s", "Inference: requests per second, e.g. 2000"},
+      {"--streams", "/inference/concurrent_streams",
+       "Inference: concurrent streams instead of a request rate, e.g. 3000"},
       {"--tokens-in", "/inference/tokens_in", "Inference: prompt tokens per request"},
       {"--tokens-out", "/inference/tokens_out", "Inference: generated tokens per request"},
-      {"--p99", "/inference/p99_latency", "Inference: p99 latency target, e.g. 2s"},
+      {"--ttft", "/inference/ttft_p99", "Inference: p99 time to first token, e.g. 500ms"},
+      {"--tpot", "/inference/tpot_p99", "Inference: p99 time per output token, e.g. 50ms"},
+      {"--p99", "/inference/p99_latency", "Inference: p99 end-to-end latency target, e.g. 10s"},
+      {"--spares", "/inference/spares", "Inference: spare replicas for redundancy (default 1)"},
       {"--top", "/options/top", "Rows shown per table (default 10)"},
       {"--seed", "/options/seed", "Random seed of the Monte Carlo and the engine check"},
       {"--stale-after", "/options/stale_after_months",
