@@ -367,6 +367,7 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     return opt;
   }
   const double hazard_per_node_s = o.spot_hazard_per_node_hour / SECONDS_PER_HOUR;
+  const double failures_per_node_s = o.failure_rate_per_gpu_hour * gpn / SECONDS_PER_HOUR;
   // NOTE: gradient all-reduce and pipeline transfers between nodes need a scale-out network;
   // an instance without NICs in the catalog is a single-node option only.
   const uint32_t max_nodes_here = it.nics * it.nic_gbps > 0 ? max_nodes : 1;
@@ -403,7 +404,8 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     if (!std::isfinite(e.speed.work_s)) return false;
     e.spot_nodes = static_cast<uint32_t>(std::ceil(plan.spot_share * nodes - 1e-9));
     e.hourly = cluster_price_per_hour(nodes, e.spot_nodes, *price);
-    const double hazard = e.spot_nodes * hazard_per_node_s;
+    // Any node's failure stops the synchronous job, as a preemption does: one Poisson process.
+    const double hazard = e.spot_nodes * hazard_per_node_s + nodes * failures_per_node_s;
     e.timing = spot_timing(e.speed.work_s, hazard, req.checkpoint_s, req.restart_s,
                            req.replacement_s, with_mc ? o.replicas : 0, o.seed);
     return true;
@@ -577,6 +579,7 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
   opt.layout = best.layout;
   opt.speed = best.speed;
   opt.timing = best.timing;
+  opt.failure_hazard_per_s = best.nodes * failures_per_node_s;
   opt.hourly_usd = best.hourly;
   opt.monthly_usd = best.hourly * HOURS_PER_MONTH;
   opt.cost = plan_cost(plan, best.hourly, best.timing.p50_s);

@@ -24,6 +24,7 @@
 #include "models/catalog.h"
 #include "models/catalog_age.h"
 #include "models/diagnostic.h"
+#include "models/failure_table.h"
 #include "models/field_reader.h"
 #include "models/inference/serving_sizing.h"
 #include "models/plan_enums.h"
@@ -37,6 +38,12 @@ namespace gpuplan::quote {
 //! Default per-node spot preemption hazard [per node-hour]: 0.24, the 4-node loss rate of the
 //! SkyPilot spot-traces (AWS p3, 2022-23; github.com/skypilot-org/spot-traces, derived).
 inline constexpr double DEFAULT_SPOT_HAZARD_PER_NODE_HOUR = 0.24;
+
+//! Default hardware interruptions of a training job [per GPU-hour]: Llama 3 405B pre-training,
+//! 419 unexpected interruptions in 54 days on 16,384 H100s (arXiv 2407.21783, Table 5), about
+//! 2.0e-5; each costs a restart from the last checkpoint on a replacement node.
+inline constexpr double DEFAULT_FAILURE_RATE_PER_GPU_HOUR =
+    LLAMA3_INTERRUPTIONS / (LLAMA3_GPUS * LLAMA3_DAYS * 24);
 //! Default time to write one checkpoint [s]: 5 min, the example of Daly (2006).
 inline constexpr double DEFAULT_CHECKPOINT_S = 300;
 //! Default time to read a checkpoint back after an interruption [s] (assumption).
@@ -101,6 +108,8 @@ struct QuoteOptions {
                                   Pricing::spot};
   std::vector<double> spot_shares = {0.5, 1.0};  //!< share of nodes on spot, for "spot"
   double spot_hazard_per_node_hour = DEFAULT_SPOT_HAZARD_PER_NODE_HOUR;
+  //! Hardware interruptions of training per GPU-hour, on every node (0 = none).
+  double failure_rate_per_gpu_hour = DEFAULT_FAILURE_RATE_PER_GPU_HOUR;
   uint32_t replicas = 400;         //!< Monte Carlo replicas of a spot training run
   uint64_t sim_requests = 200000;  //!< requests the engine simulates per inference check
   uint64_t seed = 42;
@@ -205,8 +214,8 @@ struct TrainingSpeed {
 
 //! Time to finish under spot preemptions: analytic mean and Monte Carlo quantiles.
 struct SpotTiming {
-  double hazard_per_s = 0;      //!< [1/s] job interruptions: spot nodes x per-node hazard
-  double interval_s = 0;        //!< [s] Daly checkpoint interval (0 without spot)
+  double hazard_per_s = 0;      //!< [1/s] job interruptions: spot preemptions + hardware failures
+  double interval_s = 0;        //!< [s] Daly checkpoint interval (0 without interruptions)
   double expected_s = 0;        //!< [s] exact expectation (economics::expected_completion_time_s)
   double mc_mean_s = 0;         //!< [s] Monte Carlo mean
   double mc_mean_se_s = 0;      //!< [s] its standard error (sample deviation / sqrt(replicas))
@@ -234,12 +243,13 @@ struct TrainingOption {
   TrainingLayout layout;
   TrainingSpeed speed;
   SpotTiming timing;
-  double hourly_usd = 0;           //!< [USD/h] the whole cluster
-  double monthly_usd = 0;          //!< [USD] 730 h of the cluster
-  double total_usd = 0;            //!< [USD] hourly x P50 time (x the full term when reserved)
-  double total_p90_usd = 0;        //!< [USD] same at the P90 time
-  PlanCost cost;                   //!< at the P50 time: commitment and its share in use
-  double usd_per_tflops_hour = 0;  //!< [USD per peak TFLOPS-hour] at the request's precision
+  double failure_hazard_per_s = 0;  //!< [1/s] the hardware-failure part of timing.hazard_per_s
+  double hourly_usd = 0;            //!< [USD/h] the whole cluster
+  double monthly_usd = 0;           //!< [USD] 730 h of the cluster
+  double total_usd = 0;             //!< [USD] hourly x P50 time (x the full term when reserved)
+  double total_p90_usd = 0;         //!< [USD] same at the P90 time
+  PlanCost cost;                    //!< at the P50 time: commitment and its share in use
+  double usd_per_tflops_hour = 0;   //!< [USD per peak TFLOPS-hour] at the request's precision
   bool meets_deadline = true;
   bool within_budget = true;
   bool stale = false;       //!< price dated more than options.stale_after_months before the quote

@@ -327,6 +327,9 @@ bool read_options(const json& j, QuoteOptions& o, Diagnostics& d) {
   set_if(s.read("spot_shares",
                 [&](const json& v, const std::string& p) { return r.numbers(v, p, 0.01, 1); }),
          o.spot_shares);
+  set_if(s.read("failure_rate_per_gpu_hour",
+                [&](const json& v, const std::string& p) { return r.number(v, p, 0, 1); }),
+         o.failure_rate_per_gpu_hour);
   set_if(s.read("spot_hazard_per_node_hour",
                 [&](const json& v, const std::string& p) { return r.number(v, p, 0, 100); }),
          o.spot_hazard_per_node_hour);
@@ -384,6 +387,7 @@ const std::vector<std::string>& options_keys() {
                                              "pricing",
                                              "spot_shares",
                                              "spot_hazard_per_node_hour",
+                                             "failure_rate_per_gpu_hour",
                                              "replicas",
                                              "sim_requests",
                                              "seed",

@@ -37,12 +37,15 @@ TEST_CASE("quote::spot_mix") {
           doctest::Approx((half.nodes - half.spot_nodes) * od + half.spot_nodes * spot));
     CHECK(all.hourly_usd == doctest::Approx(all.nodes * spot));
   }
-  SUBCASE("only the spot half is preempted: the job hazard counts spot nodes only") {
-    // spot nodes x 0.24 per node-hour, in 1/s
+  SUBCASE("only the spot half is preempted; hardware fails on every node") {
+    // spot nodes x 0.24 per node-hour + GPUs x the failure rate, in 1/s
+    const double fail = DEFAULT_FAILURE_RATE_PER_GPU_HOUR * 8 / 3600;
     CHECK(half.timing.hazard_per_s ==
-          doctest::Approx(half.spot_nodes * DEFAULT_SPOT_HAZARD_PER_NODE_HOUR / 3600));
+          doctest::Approx(half.spot_nodes * DEFAULT_SPOT_HAZARD_PER_NODE_HOUR / 3600 +
+                          half.nodes * fail));
     CHECK(all.timing.hazard_per_s ==
-          doctest::Approx(all.nodes * DEFAULT_SPOT_HAZARD_PER_NODE_HOUR / 3600));
+          doctest::Approx(all.nodes * DEFAULT_SPOT_HAZARD_PER_NODE_HOUR / 3600 + all.nodes * fail));
+    CHECK(half.failure_hazard_per_s == doctest::Approx(half.nodes * fail));
   }
   SUBCASE("so spot 50% and spot 100% differ in time and price") {
     // half the interruptions per node of the cluster (here 18 nodes, 9 on spot, against 9 on

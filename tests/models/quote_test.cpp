@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "models/catalog_age.h"
+#include "models/economics/checkpoint.h"
 #include "models/quote.h"
 #include "study/quote_check.h"
 #include "tests/sim/scenario_builder.h"
@@ -149,9 +150,35 @@ TEST_CASE("quote::training") {
   req.tokens = 2e12;
   req.deadline_s = 30 * 86400.0;
   // These cases check the arithmetic of a fixed MFU (the request's override of the step-time
-  // model, tests/models/quote_modelled_test.cpp).
+  // model, tests/models/quote_modelled_test.cpp), without hardware failures unless they say so.
   req.mfu = 0.4;
-  const QuoteOptions o;
+  QuoteOptions o;
+  o.failure_rate_per_gpu_hour = 0;
+
+  SUBCASE("hardware failures cost the Young/Daly expectation of restarts, on every plan") {
+    QuoteOptions with = o;
+    with.failure_rate_per_gpu_hour = DEFAULT_FAILURE_RATE_PER_GPU_HOUR;
+    // Llama 3's 419 interruptions in 54 days on 16,384 GPUs: 1.97e-5 per GPU-hour.
+    CHECK(DEFAULT_FAILURE_RATE_PER_GPU_HOUR == doctest::Approx(419.0 / (16384 * 54 * 24)));
+    const TrainingOption opt =
+        size_training(req, with, p5, h100, PricingPlan{Pricing::on_demand, 0});
+    REQUIRE(opt.feasible);
+    CHECK(opt.meets_deadline);
+    const double hazard = opt.gpus * DEFAULT_FAILURE_RATE_PER_GPU_HOUR / 3600;
+    CHECK(opt.failure_hazard_per_s == doctest::Approx(hazard));
+    CHECK(opt.timing.hazard_per_s == doctest::Approx(hazard));
+    const double interval = *economics::daly_interval_s(req.checkpoint_s, 1 / hazard);
+    const economics::CheckpointedJob job{opt.speed.work_s, req.checkpoint_s, req.restart_s,
+                                         req.replacement_s};
+    CHECK(opt.timing.expected_s ==
+          doctest::Approx(*economics::expected_completion_time_s(job, interval, hazard)));
+    // The overhead costs nodes: more than the 103 of failure-free work, and only a few percent.
+    const TrainingOption ideal =
+        size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
+    CHECK(opt.nodes > ideal.nodes);
+    CHECK(opt.nodes < 1.1 * ideal.nodes);
+    CHECK(opt.total_usd > ideal.total_usd);
+  }
 
   SUBCASE("70B on 2T tokens in 30 days needs about 820 H100, rounded up to 103 nodes") {
     const TrainingOption opt = size_training(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
