@@ -605,8 +605,8 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
 
 // ---- inference -------------------------------------------------------------------------------
 
-inference::SizingResult size_replicas(const InferenceRequest& req, const InstanceType& it,
-                                      const GpuSpec& gpu) {
+inference::ReplicaHardware replica_hardware(const InferenceRequest& req, const InstanceType& it,
+                                            const GpuSpec& gpu) {
   inference::ReplicaHardware hw;
   hw.model = &req.model;
   hw.gpu = &gpu;
@@ -616,11 +616,21 @@ inference::SizingResult size_replicas(const InferenceRequest& req, const Instanc
   hw.roofline.prefill_compute = req.prefill_mfu;
   hw.roofline.decode_bandwidth = req.bandwidth_efficiency;
   hw.roofline.memory_share = 1 - req.memory_reserve;
+  return hw;
+}
+
+inference::SizingResult size_replicas(const InferenceRequest& req, const InstanceType& it,
+                                      const GpuSpec& gpu) {
+  const inference::ReplicaHardware hw = replica_hardware(req, it, gpu);
   inference::TokenLoad load;
   load.requests_per_s = req.requests_per_s;
   load.concurrent_streams = req.concurrent_streams;
   load.tokens_in = req.tokens_in;
   load.tokens_out = req.tokens_out;
+  if (req.lengths) {
+    load.tokens_in_p50 = req.lengths->p50_in;
+    load.tokens_in_p99 = req.lengths->p99_in;
+  }
   inference::TokenSlo slo;
   slo.ttft_p99_s = req.ttft_p99_s;
   slo.tpot_p99_s = req.tpot_p99_s;
@@ -665,6 +675,7 @@ InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions&
   opt.kv_bytes_per_token = p.kv_bytes_per_token;
   opt.max_batch_by_memory = p.max_batch_by_memory;
   opt.token_step_s = p.step_s;
+  opt.loaded_step_s = p.loaded_step_s;
   opt.prefill_s = p.prefill_s;
   opt.service_s = p.slot_s;
   opt.requests_per_s = p.requests_per_s;

@@ -13,6 +13,7 @@
 //! spares. Every function here is pure; the engine check of the inference sizing is
 //! study/quote_check.h.
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@
 #include "models/failure_table.h"
 #include "models/field_reader.h"
 #include "models/inference/serving_sizing.h"
+#include "models/inference/token_trace.h"
 #include "models/plan_enums.h"
 #include "models/queueing.h"
 #include "models/quote_energy.h"
@@ -85,11 +87,14 @@ struct InferenceRequest {
   Precision precision = Precision::bf16;  //!< weights and KV cache in bf16/fp16 (2 B) or fp8 (1 B)
   double requests_per_s = 0;              //!< [1/s] Poisson arrivals (0 with concurrent streams)
   double concurrent_streams = 0;          //!< closed-loop streams (0 with a request rate)
-  double tokens_in = 0;                   //!< prompt tokens per request
-  double tokens_out = 0;                  //!< generated tokens per request
-  double ttft_p99_s = 0;                  //!< [s] p99 time to first token (0 = no target)
-  double tpot_p99_s = 0;                  //!< [s] p99 time per output token (0 = no target)
-  double p99_latency_s = 0;               //!< [s] p99 of the whole request (0 = no target)
+  double tokens_in = 0;                   //!< prompt tokens per request (the trace's mean with one)
+  double tokens_out = 0;     //!< generated tokens per request (the trace's mean with one)
+  std::string tokens_trace;  //!< lengths from this trace file as written ("" = none)
+  //! The trace's lengths once load_token_trace ran (shared: requests are copied).
+  std::shared_ptr<const inference::TokenLengths> lengths;
+  double ttft_p99_s = 0;            //!< [s] p99 time to first token (0 = no target)
+  double tpot_p99_s = 0;            //!< [s] p99 time per output token (0 = no target)
+  double p99_latency_s = 0;         //!< [s] p99 of the whole request (0 = no target)
   uint32_t batch = 0;               //!< largest batch per replica (0 = memory and TPOT decide)
   uint32_t spares = 1;              //!< replicas beyond the load for redundancy (N + 1)
   double bandwidth_efficiency = 0;  //!< decode share of peak bandwidth (0 = the GPU generation's)
@@ -139,6 +144,17 @@ struct QuoteRequest {
 // Counts ("70B") and money ("$5M") are read by the one field reader (models/field_reader.h).
 using gpuplan::parse_count;
 using gpuplan::parse_money;
+
+//! Reads the token trace an inference request names (`tokens_trace`), beside `base_dir` or on
+//! `data_path`, and takes its mean lengths; false with the problem in `diags`. Without a trace
+//! it does nothing.
+[[nodiscard]] bool load_token_trace(QuoteRequest& req, const std::string& base_dir,
+                                    const std::vector<std::string>& data_path, Diagnostics& diags);
+
+//! The replica hardware of `req` on nodes of `it` (models/inference/serving_sizing.h).
+[[nodiscard]] inference::ReplicaHardware replica_hardware(const InferenceRequest& req,
+                                                          const InstanceType& it,
+                                                          const GpuSpec& gpu);
 
 //! Validates a parsed request; nullopt with every problem in `diags` (JSON pointers).
 [[nodiscard]] std::optional<QuoteRequest> parse_request(const nlohmann::json& j,
@@ -279,6 +295,7 @@ struct InferenceOption {
   double kv_bytes_per_token = 0;  //!< [B] per token of context
   uint64_t max_batch_by_memory = 0;       //!< sequences whose KV cache fits one replica
   double token_step_s = 0;                //!< [s] one decode step at the batch in use
+  double loaded_step_s = 0;               //!< [s] a decode step with its share of prefills
   double prefill_s = 0;                   //!< [s] one prompt's prefill
   double service_s = 0;                   //!< [s] time a request holds its slot
   double requests_per_s = 0;              //!< [1/s] arrivals (from streams by Little's law)

@@ -247,7 +247,15 @@ std::optional<InferenceRequest> read_inference(const json& j, Diagnostics& d) {
   either("model", "params", "a preset such as \"llama-3-8b\", or a parameter count such as \"8B\"");
   either("requests_per_s", "concurrent_streams",
          "the load, e.g. 2000 requests/s or 3000 concurrent streams");
-  s.need("tokens_out", "generated tokens per request, e.g. 128");
+  if (s.is_object() && s.get("tokens_trace")) {
+    for (const char* k : {"tokens_in", "tokens_out"})
+      if (s.get(k))
+        d.error(s.at(k), DiagCode::infeasible,
+                "give the lengths as \"tokens_in\"/\"tokens_out\" or as \"tokens_trace\", "
+                "not both");
+  } else {
+    s.need("tokens_out", "generated tokens per request, e.g. 128 (or a \"tokens_trace\" file)");
+  }
   if (s.is_object() && !s.get("ttft_p99") && !s.get("tpot_p99") && !s.get("p99_latency"))
     d.error("/inference", DiagCode::missing_key,
             "an inference request needs a latency target: \"ttft_p99\" (time to first token, "
@@ -279,6 +287,9 @@ std::optional<InferenceRequest> read_inference(const json& j, Diagnostics& d) {
   set_if(s.read("concurrent_streams", count(1, 1e9)), q.concurrent_streams);
   set_if(s.read("tokens_in", count(0, 1e7)), q.tokens_in);
   set_if(s.read("tokens_out", count(1, 1e7)), q.tokens_out);
+  set_if(
+      s.read("tokens_trace", [&](const json& v, const std::string& p) { return r.string(v, p); }),
+      q.tokens_trace);
   set_if(s.read("ttft_p99", latency), q.ttft_p99_s);
   set_if(s.read("tpot_p99", latency), q.tpot_p99_s);
   set_if(s.read("p99_latency", latency), q.p99_latency_s);
@@ -362,6 +373,7 @@ const std::vector<std::string>& inference_keys() {
                                              "concurrent_streams",
                                              "tokens_in",
                                              "tokens_out",
+                                             "tokens_trace",
                                              "ttft_p99",
                                              "tpot_p99",
                                              "p99_latency",
@@ -394,6 +406,19 @@ const std::vector<std::string>& options_keys() {
                                              "top",
                                              "stale_after_months"};
   return k;
+}
+
+bool load_token_trace(QuoteRequest& req, const std::string& base_dir,
+                      const std::vector<std::string>& data_path, Diagnostics& diags) {
+  if (!req.inference || req.inference->tokens_trace.empty()) return true;
+  InferenceRequest& q = *req.inference;
+  auto t = inference::load_token_trace(q.tokens_trace, base_dir, data_path,
+                                       "/inference/tokens_trace", diags);
+  if (!t) return false;
+  q.tokens_in = t->mean_in;
+  q.tokens_out = t->mean_out;
+  q.lengths = std::make_shared<const inference::TokenLengths>(std::move(*t));
+  return true;
 }
 
 std::optional<QuoteRequest> parse_request(const json& j, Diagnostics& diags) {

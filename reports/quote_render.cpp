@@ -227,7 +227,13 @@ std::string inference_request_text(const InferenceRequest& q) {
   s += q.concurrent_streams > 0
            ? format_count(q.concurrent_streams) + " concurrent streams"
            : format_number(q.requests_per_s, q.requests_per_s < 10 ? 2 : 0) + " requests/s";
-  s += ", " + format_count(q.tokens_in) + " tokens in / " + format_count(q.tokens_out) + " out";
+  if (q.lengths)
+    s += ", lengths of the " + format_count(static_cast<double>(q.lengths->in.size())) +
+         " requests in " + q.tokens_trace + " (prompt mean " + format_count(q.tokens_in) +
+         ", p99 " + format_count(q.lengths->p99_in) + "; output mean " +
+         format_count(q.tokens_out) + ", p99 " + format_count(q.lengths->p99_out) + " tokens)";
+  else
+    s += ", " + format_count(q.tokens_in) + " tokens in / " + format_count(q.tokens_out) + " out";
   std::vector<std::string> targets;
   if (q.ttft_p99_s > 0) targets.push_back("TTFT p99 ≤ " + latency_text(q.ttft_p99_s));
   if (q.tpot_p99_s > 0) targets.push_back("TPOT p99 ≤ " + latency_text(q.tpot_p99_s));

@@ -245,8 +245,12 @@ Reply QuoteService::quote(std::string_view body) {
                   "(training), or the model, requests per second, output tokens and p99 "
                   "(inference)");
     const auto req = diags.ok() ? quote::parse_request(*request_doc, diags) : std::nullopt;
+    if (req && req->inference && !req->inference->tokens_trace.empty())
+      diags.error("/inference/tokens_trace", DiagCode::infeasible,
+                  "the quote page takes prompt and output tokens as numbers; a token trace is "
+                  "read by `gpuplan quote --request FILE`");
     const auto catalog = catalog_with(overlay, diags);
-    if (!req || !catalog)
+    if (!req || !catalog || !diags.ok())
       return json_reply(400, {{"errors", diagnostics_json(diags, overlay ? overlay->string() : "",
                                                           escape_for_message(overlay_name))}});
 

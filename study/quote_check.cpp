@@ -35,8 +35,22 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   requests.rate_per_s = lambda;
   requests.gpus.values = {1};
   requests.gpus.probs = {1.0};
-  requests.duration.kind = DistKind::fixed;
-  requests.duration.a = opt.service_s;
+  // A request holds its slot for its prefill and its generation at the loaded step: one time
+  // with fixed lengths, one per trace row with a trace.
+  const inference::ReplicaHardware hw = replica_hardware(req, *opt.instance, *opt.gpu);
+  double prefill_p99 = opt.prefill_s;
+  if (req.lengths) {
+    const inference::TokenLengths& t = *req.lengths;
+    requests.duration.kind = DistKind::empirical;
+    requests.duration.values.reserve(t.in.size());
+    for (size_t k = 0; k < t.in.size(); ++k)
+      requests.duration.values.push_back(inference::prefill_s(hw, opt.group_gpus, t.in[k]) +
+                                         t.out[k] * opt.loaded_step_s);
+    prefill_p99 = inference::prefill_s(hw, opt.group_gpus, t.p99_in);
+  } else {
+    requests.duration.kind = DistKind::fixed;
+    requests.duration.a = opt.service_s;
+  }
   sc.workload.push_back(requests);
   // NOTE: a stable queue holds a few times c requests at most; the cap only stops a sizing
   // that cannot keep up (then the check reports saturation).
@@ -50,7 +64,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   out.horizon_s = horizon;
   out.mean_wait_s = m.wait_s.mean;
   out.wait_p99_s = m.wait_s.p99;
-  out.ttft_p99_s = m.wait_s.p99 + opt.prefill_s + opt.token_step_s;
+  out.ttft_p99_s = m.wait_s.p99 + prefill_p99 + opt.token_step_s;
   out.utilization = m.gpu_utilization;
   out.saturated = m.saturated();
   return out;

@@ -121,8 +121,11 @@ ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch
     p.ttft_p50_s = wait_quantile_s(p.p_wait, theta, 0.5);
   }
   p.stable = true;
-  p.ttft_p50_s += P + p.step_s;
-  p.ttft_p99_s = p.wait_p99_s + P + p.step_s;
+  const auto prompt_prefill = [&](double tokens) {
+    return tokens > 0 && tokens != load.tokens_in ? prefill_s(hw, tp, tokens) : P;
+  };
+  p.ttft_p50_s += prompt_prefill(load.tokens_in_p50) + p.step_s;
+  p.ttft_p99_s = p.wait_p99_s + prompt_prefill(load.tokens_in_p99) + p.step_s;
   const double prefills = lambda_r * O * p.loaded_step_s;  // mean prefills during one generation
   p.tpot_p50_s = p.step_s + poisson_quantile(prefills, 0.5) * P / O;
   p.tpot_p99_s = p.step_s + poisson_quantile(prefills, 0.99) * P / O;
@@ -147,6 +150,10 @@ ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch
   check("TPOT p99", "tpot_p99", p.tpot_p99_s, slo.tpot_p99_s);
   check("end-to-end p99", "p99_latency", p.e2e_p99_s, slo.e2e_p99_s);
   return p;
+}
+
+double prefill_s(const ReplicaHardware& hw, uint32_t tp, double tokens_in) {
+  return tokens_in > 0 ? chunked_prefill_s(roofline_at(hw, tp, 1, tokens_in, 1)) : 0.0;
 }
 
 double saturated_tokens_per_s(const ReplicaHardware& hw, uint32_t tp, uint32_t batch,

@@ -17,7 +17,8 @@
 //!   batch and mean service S. For fixed lengths the service is nearly constant and M/M/c's wait
 //!   tail is above M/D/c's, so the sizing errs on the safe side; the quote's engine check
 //!   simulates the queue with the service the lengths imply (study/quote_check.h);
-//! - TTFT = wait + P + T (the step in flight when the request is admitted);
+//! - TTFT = wait + P + T (the step in flight when the request is admitted); with a length
+//!   distribution, its p99 takes the p99 prompt's prefill (a sum of quantiles: conservative);
 //! - a request's TPOT = T + k·P / O, k the prefills of other requests during its O steps,
 //!   Poisson with mean λ_r·O·T / (1 − λ_r·P);
 //! - end-to-end = TTFT + O × TPOT.
@@ -46,6 +47,8 @@ struct TokenLoad {
   double concurrent_streams = 0;  //!< closed-loop streams (0 when a rate is given)
   double tokens_in = 0;           //!< prompt tokens per request (mean)
   double tokens_out = 1;          //!< generated tokens per request (mean)
+  //! Prompt length quantiles for TTFT p50 and p99 (0 = tokens_in: every prompt alike).
+  double tokens_in_p50 = 0, tokens_in_p99 = 0;
 };
 
 //! The service-level objectives; 0 = no target.
@@ -103,6 +106,10 @@ struct ServingPlan {
 [[nodiscard]] ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch,
                                         uint32_t replicas, const TokenLoad& load,
                                         const TokenSlo& slo, const SizingLimits& limits);
+
+//! One prompt's prefill of `tokens_in` tokens on a replica of `tp` GPUs, chunked into the decode
+//! steps: its forward FLOPs at the prefill efficiency plus its all-reduces [s].
+[[nodiscard]] double prefill_s(const ReplicaHardware& hw, uint32_t tp, double tokens_in);
 
 //! Output tokens/s of one replica of `tp` GPUs with every one of `batch` slots busy (`batch` 0 =
 //! the largest the KV cache and limits allow); 0 when the model does not fit.

@@ -119,6 +119,26 @@ TEST_CASE("serve::quote_service") {
     REQUIRE(diags.size() == 1);
     CHECK(err["message"] == diags.sorted()[0].message);
   }
+  SUBCASE("targets no option meets answer 422 at the missed target with the nearest miss") {
+    const json fields = {{"/inference/model", "llama-3-8b"}, {"/inference/requests_per_s", "20"},
+                         {"/inference/tokens_in", "500"},    {"/inference/tokens_out", "200"},
+                         {"/inference/ttft_p99", "1ms"},     {"/options/instances", "p5.48xlarge"}};
+    const Reply r = post(service, {{"fields", fields}});
+    CHECK(r.status == 422);
+    const json err = json::parse(r.body)["errors"][0];
+    CHECK(err["pointer"] == "/inference/ttft_p99");
+    CHECK(err["message"].get<std::string>().find("nearest miss is p5.48xlarge") !=
+          std::string::npos);
+  }
+  SUBCASE("a token trace is refused on the page (the CLI reads it)") {
+    const json fields = {{"/inference/model", "llama-3-8b"},
+                         {"/inference/requests_per_s", "20"},
+                         {"/inference/tokens_trace", "azure_llm_inference_conv_2023.csv"},
+                         {"/inference/ttft_p99", "1s"}};
+    const Reply r = post(service, {{"fields", fields}});
+    CHECK(r.status == 400);
+    CHECK(json::parse(r.body)["errors"][0]["pointer"] == "/inference/tokens_trace");
+  }
   SUBCASE("an unknown GPU gets the CLI's did-you-mean, on the field that named it") {
     json fields = training_fields();
     fields.erase("/options/instances");

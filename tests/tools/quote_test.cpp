@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/data_files.h"
 #include "tests/tools/cli.h"
 
 namespace fs = std::filesystem;
@@ -33,10 +34,14 @@ TEST_CASE("tools::quote") {
          fs::directory_iterator(fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/quotes")) {
       if (entry.path().extension() != ".json") continue;
       const fs::path out = fresh_dir("quote-" + entry.path().stem().string());
-      const CliRun r =
-          gpuplan("quote --request " + entry.path().string() + " --out " + out.string());
+      const CliRun r = gpuplan_cli_test::gpuplan("quote --request " + entry.path().string() +
+                                                 " --out " + out.string());
       CAPTURE(entry.path());
       CAPTURE(r.output);
+      // A request reading a public trace (azure_conv_inference.json) needs ../shared/data.
+      if (r.status == 2 &&
+          gpuplan_test_data::skipped_for_missing_data(entry.path().filename().string(), r.output))
+        continue;
       REQUIRE(r.status == 0);
       CHECK(r.output.find("instance") != std::string::npos);
       CHECK(r.output.find("Assumptions:") != std::string::npos);
@@ -60,7 +65,7 @@ TEST_CASE("tools::quote") {
 
   SUBCASE("the 70B anchor: 872 H100 on 109 p5.48xlarge, cost = GPUs x hours x price") {
     const fs::path out = fresh_dir("quote-anchor");
-    const CliRun r = gpuplan(
+    const CliRun r = gpuplan_cli_test::gpuplan(
         "quote --params 70B --tokens 2T --deadline 30d --instance p5.48xlarge --mfu 0.4 "
         "--no-pdf --out " +
         out.string());
@@ -82,9 +87,10 @@ TEST_CASE("tools::quote") {
 
   SUBCASE("the inference figures are checked by the engine and agree") {
     const fs::path out = fresh_dir("quote-inference");
-    const CliRun r = gpuplan("quote --request " GPUPLAN_SOURCE_DIR
-                             "/scenarios/quotes/chat_8b_inference.json --no-pdf --out " +
-                             out.string());
+    const CliRun r =
+        gpuplan_cli_test::gpuplan("quote --request " GPUPLAN_SOURCE_DIR
+                                  "/scenarios/quotes/chat_8b_inference.json --no-pdf --out " +
+                                  out.string());
     REQUIRE(r.status == 0);
     const json q = json::parse(read_text(out / "quote.json"));
     const json& best = q["inference"][0];
@@ -97,14 +103,39 @@ TEST_CASE("tools::quote") {
     CHECK(best["usd_per_1m_output_tokens"].get<double>() > 0);
   }
 
+  SUBCASE("lengths from the Azure trace: TTFT from the p99 prompt, checked by the engine") {
+    const auto trace = gpuplan_test_data::data_file("azure_llm_inference_conv_2023.csv",
+                                                    "tools::quote Azure lengths");
+    if (trace) {
+      const fs::path out = fresh_dir("quote-azure");
+      const CliRun r =
+          gpuplan_cli_test::gpuplan("quote --request " GPUPLAN_SOURCE_DIR
+                                    "/scenarios/quotes/azure_conv_inference.json --no-pdf --out " +
+                                    out.string());
+      CAPTURE(r.output);
+      REQUIRE(r.status == 0);
+      CHECK(r.output.find("19,366 requests") != std::string::npos);
+      const json q = json::parse(read_text(out / "quote.json"));
+      const json& best = q["inference"][0];
+      CHECK(best["meets_target"] == true);
+      CHECK(best["ttft_s"]["p99"].get<double>() <= 2.0);
+      CHECK(best["tpot_s"]["p99"].get<double>() <= 0.06);
+      // The engine draws each request's slot time from the trace's rows.
+      REQUIRE(best.contains("simulation"));
+      CHECK(best["simulation"]["agrees"] == true);
+      // The p99 prompt (4,142 tokens) prefills longer than the median's, so TTFT p99 > p50.
+      CHECK(best["ttft_s"]["p99"].get<double>() > best["ttft_s"]["p50"].get<double>());
+    }
+  }
+
   SUBCASE("a bad request exits 2, names the pointer and writes nothing") {
     const fs::path dir = fresh_dir("quote-bad");
     fs::create_directories(dir);
     std::ofstream(dir / "bad.json")
         << "{\n  \"training\": {\"params\": \"70B\", \"tokens\": \"two\", "
            "\"deadline\": \"30d\"}\n}\n";
-    const CliRun r = gpuplan("quote --request " + (dir / "bad.json").string() + " --out " +
-                             (dir / "out").string());
+    const CliRun r = gpuplan_cli_test::gpuplan("quote --request " + (dir / "bad.json").string() +
+                                               " --out " + (dir / "out").string());
     CAPTURE(r.output);
     CHECK(r.status == 2);
     CHECK(r.output.find("/training/tokens") != std::string::npos);
@@ -123,14 +154,14 @@ TEST_CASE("tools::quote") {
   }
 
   SUBCASE("a bad flag value exits 2 with the pointer of the key it sets") {
-    const CliRun r = gpuplan("quote --params 70B --tokens 2T --deadline soon");
+    const CliRun r = gpuplan_cli_test::gpuplan("quote --params 70B --tokens 2T --deadline soon");
     CHECK(r.status == 2);
     CHECK(r.output.find("/training/deadline") != std::string::npos);
   }
 
   SUBCASE("names from the request stay escaped in quote.html's data island") {
     const fs::path out = fresh_dir("quote-escape");
-    const CliRun r = gpuplan(
+    const CliRun r = gpuplan_cli_test::gpuplan(
         "quote --params 7B --tokens 100B --deadline 7d --instance p5en.48xlarge --no-pdf -q "
         "--name '<script>alert(1)</script>' --customer 'R&D \"Labs\"' --out " +
         out.string());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/catalog_age.h"
+#include "models/data_files.h"
 #include "models/input_file.h"
 #include "models/jsonc.h"
 #include "models/quote.h"
@@ -96,6 +97,10 @@ std::optional<quote::QuoteRequest> read_request(const QuoteFlags& f, Diagnostics
   diags.set_lines(&lines);
   auto req = quote::parse_request(j, diags);
   diags.set_lines(nullptr);
+  // A token trace is found beside the request file, then on the data path (docs/data-files.md).
+  const std::string base =
+      f.request_file.empty() ? "" : fs::path(f.request_file).parent_path().string();
+  if (req && !quote::load_token_trace(*req, base, default_data_path(), diags)) return std::nullopt;
   return req;
 }
 
@@ -188,6 +193,8 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code) {
        "Inference: concurrent streams instead of a request rate, e.g. 3000"},
       {"--tokens-in", "/inference/tokens_in", "Inference: prompt tokens per request"},
       {"--tokens-out", "/inference/tokens_out", "Inference: generated tokens per request"},
+      {"--tokens-trace", "/inference/tokens_trace",
+       "Inference: prompt and output lengths from a trace (ContextTokens, GeneratedTokens)"},
       {"--ttft", "/inference/ttft_p99", "Inference: p99 time to first token, e.g. 500ms"},
       {"--tpot", "/inference/tpot_p99", "Inference: p99 time per output token, e.g. 50ms"},
       {"--p99", "/inference/p99_latency", "Inference: p99 end-to-end latency target, e.g. 10s"},
