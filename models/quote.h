@@ -27,6 +27,7 @@
 #include "models/diagnostic.h"
 #include "models/failure_table.h"
 #include "models/field_reader.h"
+#include "models/inference/length_distribution.h"
 #include "models/inference/serving_sizing.h"
 #include "models/inference/token_trace.h"
 #include "models/plan_enums.h"
@@ -90,6 +91,7 @@ struct InferenceRequest {
   double tokens_in = 0;                   //!< prompt tokens per request (the trace's mean with one)
   double tokens_out = 0;     //!< generated tokens per request (the trace's mean with one)
   std::string tokens_trace;  //!< lengths from this trace file as written ("" = none)
+  std::string lengths_text;  //!< lengths given as distributions, as the quote states them
   //! The trace's lengths once load_token_trace ran (shared: requests are copied).
   std::shared_ptr<const inference::TokenLengths> lengths;
   double ttft_p99_s = 0;            //!< [s] p99 time to first token (0 = no target)

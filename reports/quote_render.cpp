@@ -227,7 +227,10 @@ std::string inference_request_text(const InferenceRequest& q) {
   s += q.concurrent_streams > 0
            ? format_count(q.concurrent_streams) + " concurrent streams"
            : format_number(q.requests_per_s, q.requests_per_s < 10 ? 2 : 0) + " requests/s";
-  if (q.lengths)
+  if (q.lengths && q.tokens_trace.empty())
+    s += ", " + q.lengths_text + " (means " + format_count(q.tokens_in) + " in / " +
+         format_count(q.tokens_out) + " out, prompt p99 " + format_count(q.lengths->p99_in) + ")";
+  else if (q.lengths)
     s += ", lengths of the " + format_count(static_cast<double>(q.lengths->in.size())) +
          " requests in " + q.tokens_trace + " (prompt mean " + format_count(q.tokens_in) +
          ", p99 " + format_count(q.lengths->p99_in) + "; output mean " +

@@ -108,15 +108,23 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
     error(line, "the token trace has no requests");
     return std::nullopt;
   }
+  summarize_lengths(t);
+  return t;
+}
+
+void summarize_lengths(TokenLengths& t) {
   const double n = static_cast<double>(t.in.size());
+  // NOTE: sums of whole token counts stay exact in a double up to 2^53.
+  t.mean_in = t.mean_out = 0;
   for (size_t k = 0; k < t.in.size(); ++k) {
-    t.mean_in += t.in[k] / n;
-    t.mean_out += t.out[k] / n;
+    t.mean_in += t.in[k];
+    t.mean_out += t.out[k];
   }
+  t.mean_in /= n;
+  t.mean_out /= n;
   t.p50_in = quantile(t.in, 0.5);
   t.p99_in = quantile(t.in, 0.99);
   t.p99_out = quantile(t.out, 0.99);
-  return t;
 }
 
 std::optional<TokenLengths> load_token_trace(const std::string& ref, const std::string& base_dir,

@@ -23,6 +23,9 @@ struct TokenLengths {
   double p99_out = 0;
 };
 
+//! Fills the means and quantiles of `t` from its `in` and `out` (which must not be empty).
+void summarize_lengths(TokenLengths& t);
+
 //! Reads a trace's text (`file` and `pointer` label messages): each bad row is an error at
 //! file:line; nullopt when any row is bad, a column is missing or no request has lengths.
 [[nodiscard]] std::optional<TokenLengths> read_token_trace(std::string_view text,

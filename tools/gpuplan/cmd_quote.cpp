@@ -38,11 +38,12 @@ struct QuoteFlags {
   std::vector<std::string> overlays;  //!< --catalog-overlay FILE: applied over the built-in rows
 };
 
-//! A flag value as JSON: a number when it reads as one, else the string.
+//! A flag value as JSON: a number or an object when it reads as one, else the string.
 json flag_value(const std::string& text) {
   try {
     const json j = json::parse(text);
-    if (j.is_number()) return j;
+    // A number, or an object such as a length distribution ('{"lognormal": {...}}').
+    if (j.is_number() || j.is_object()) return j;
   } catch (const json::exception&) {
   }
   return text;
