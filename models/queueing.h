@@ -1,6 +1,6 @@
 #pragma once
-//! Closed forms of the M/M/c queue (Erlang C) and Little's law: the quote sizes inference with
-//! them, and the engine's validation tests check the simulator against them.
+//! Closed forms of the M/M/c queue (Erlang C) and Little's law: the quote's serving sizing waits
+//! for batch slots by them, and the engine's validation tests check the simulator against them.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -21,37 +21,31 @@ namespace gpuplan::queueing {
   return b / (1.0 - rho * (1.0 - b));
 }
 
+//! The wait in queue of M/M/c (FCFS): it exceeds t with probability p_wait e^{-theta t},
+//! theta = c mu - lambda (one Erlang C for every figure).
+struct MmcWait {
+  double p_wait = 1;  //!< Erlang C
+  double theta = 0;   //!< [1/s] c mu - lambda; <= 0 when unstable
+  //! Mean wait [s]; +inf when unstable.
+  [[nodiscard]] double mean_s() const {
+    return theta > 0 ? p_wait / theta : std::numeric_limits<double>::infinity();
+  }
+  //! q-quantile [s]: 0 while p_wait <= 1 - q; +inf when unstable.
+  [[nodiscard]] double quantile_s(double q) const {
+    if (theta <= 0) return std::numeric_limits<double>::infinity();
+    return p_wait > 1 - q ? std::log(p_wait / (1 - q)) / theta : 0.0;
+  }
+};
+
+//! The wait of M/M/c with arrival rate lambda [1/s] and service rate mu [1/s] per server.
+[[nodiscard]] inline MmcWait mmc_wait(uint32_t c, double lambda, double mu) {
+  return {erlang_c(c, lambda / mu), c * mu - lambda};
+}
+
 //! Mean wait in queue [s] of M/M/c with arrival rate lambda [1/s] and service rate mu [1/s]
 //! per server; +inf when lambda >= c mu.
 [[nodiscard]] inline double mmc_mean_wait_s(uint32_t c, double lambda, double mu) {
-  if (lambda >= c * mu) return std::numeric_limits<double>::infinity();
-  return erlang_c(c, lambda / mu) / (c * mu - lambda);
-}
-
-//! P(wait + service > t_s) of M/M/c (FCFS, exponential service); 1 when unstable.
-[[nodiscard]] inline double mmc_response_tail(uint32_t c, double lambda, double mu, double t_s) {
-  if (lambda >= c * mu) return 1.0;
-  const double pw = erlang_c(c, lambda / mu);
-  const double theta = c * mu - lambda;  // rate of the wait, given that a request waits
-  // NOTE: wait + service given a wait is hypoexponential(theta, mu), Erlang-2 when theta == mu.
-  const double both =
-      std::abs(theta - mu) < 1e-12 * mu
-          ? (1 + mu * t_s) * std::exp(-mu * t_s)
-          : (theta * std::exp(-mu * t_s) - mu * std::exp(-theta * t_s)) / (theta - mu);
-  return (1 - pw) * std::exp(-mu * t_s) + pw * both;
-}
-
-//! q-quantile of wait + service [s] of M/M/c (bisection to 1e-12 relative); +inf when unstable.
-[[nodiscard]] inline double mmc_response_quantile_s(uint32_t c, double lambda, double mu,
-                                                    double q) {
-  if (lambda >= c * mu) return std::numeric_limits<double>::infinity();
-  double lo = 0, hi = 1.0 / mu;
-  while (mmc_response_tail(c, lambda, mu, hi) > 1 - q) hi *= 2;
-  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (mmc_response_tail(c, lambda, mu, mid) > 1 - q ? lo : hi) = mid;
-  }
-  return hi;
+  return mmc_wait(c, lambda, mu).mean_s();
 }
 
 //! Little's law: mean number in a stable system = arrival rate [1/s] x mean time in it [s].

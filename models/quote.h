@@ -31,7 +31,6 @@
 #include "models/inference/serving_sizing.h"
 #include "models/inference/token_trace.h"
 #include "models/plan_enums.h"
-#include "models/queueing.h"
 #include "models/quote_energy.h"
 #include "models/speed.h"
 #include "models/training/model_shape.h"
@@ -328,12 +327,6 @@ struct Quote {
   std::vector<InferenceOption> inference;
   std::string today;  //!< YYYY-MM-DD the quote was made
 };
-
-// The M/M/c formulas the inference sizing uses (models/queueing.h).
-using queueing::erlang_c;
-using queueing::mmc_mean_wait_s;
-using queueing::mmc_response_quantile_s;
-using queueing::mmc_response_tail;
 
 //! Instance types the options select, in catalog order.
 [[nodiscard]] std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,

@@ -29,11 +29,6 @@ double poisson_quantile(double mean, double q) {
   return k;
 }
 
-//! Time the exponential wait tail p_wait · exp(-theta t) leaves above quantile q [s].
-double wait_quantile_s(double p_wait, double theta, double q) {
-  return p_wait > 1 - q ? std::log(p_wait / (1 - q)) / theta : 0.0;
-}
-
 //! The roofline of one replica of `tp` GPUs at `batch` sequences.
 ServingEstimate roofline_at(const ReplicaHardware& hw, uint32_t tp, uint32_t batch,
                             double tokens_in, double tokens_out) {
@@ -113,12 +108,12 @@ ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch
     const double a = p.requests_per_s * p.slot_s;  // offered load [slots]
     if (a >= slots || slots > UINT32_MAX) return fail("the slots cannot keep up");
     const auto c = static_cast<uint32_t>(slots);
-    const double theta = (slots - a) / p.slot_s;  // rate of the wait tail, c mu − lambda
-    p.p_wait = queueing::erlang_c(c, a);
-    p.wait_mean_s = p.p_wait / theta;
-    p.wait_p99_s = wait_quantile_s(p.p_wait, theta, 0.99);
+    const queueing::MmcWait wait = queueing::mmc_wait(c, p.requests_per_s, 1 / p.slot_s);
+    p.p_wait = wait.p_wait;
+    p.wait_mean_s = wait.mean_s();
+    p.wait_p99_s = wait.quantile_s(0.99);
     p.utilization = a / slots;
-    p.ttft_p50_s = wait_quantile_s(p.p_wait, theta, 0.5);
+    p.ttft_p50_s = wait.quantile_s(0.5);
   }
   p.stable = true;
   const auto prompt_prefill = [&](double tokens) {

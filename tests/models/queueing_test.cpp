@@ -27,15 +27,15 @@ double textbook_wait(uint32_t c, double lambda, double mu) {
 }  // namespace
 
 TEST_CASE("queueing::mmc") {
-  SUBCASE("M/M/1: P(wait) is rho and the response time is Exp(mu - lambda)") {
+  SUBCASE("M/M/1: P(wait) is rho and a wait is Exp(mu - lambda)") {
     // rho = 0.5 / 1
     CHECK(erlang_c(1, 0.5) == doctest::Approx(0.5));
     // W_q = rho / (mu - lambda) = 0.5 / 0.5 = 1 s
     CHECK(mmc_mean_wait_s(1, 0.5, 1.0) == doctest::Approx(1.0));
-    // P(T > t) = exp(-(mu - lambda) t) = exp(-1) at t = 2 s
-    CHECK(mmc_response_tail(1, 0.5, 1.0, 2.0) == doctest::Approx(std::exp(-1.0)));
-    // p99 = ln(100) / 0.5 = 9.21 s
-    CHECK(mmc_response_quantile_s(1, 0.5, 1.0, 0.99) == doctest::Approx(std::log(100.0) / 0.5));
+    // P(W > t) = rho exp(-(mu - lambda) t): p99 = ln(0.5 / 0.01) / 0.5 = 7.82 s
+    CHECK(mmc_wait(1, 0.5, 1.0).quantile_s(0.99) == doctest::Approx(std::log(50.0) / 0.5));
+    // half the arrivals do not wait: the median wait is 0
+    CHECK(mmc_wait(1, 0.5, 1.0).quantile_s(0.5) == 0);
   }
   SUBCASE("M/M/c mean wait matches the textbook Erlang C sum") {
     for (uint32_t c : {2u, 8u, 64u}) {
@@ -53,7 +53,7 @@ TEST_CASE("queueing::mmc") {
     CHECK(std::isinf(mmc_mean_wait_s(4, 4.0, 1.0)));
     // a >= c: every arrival waits
     CHECK(erlang_c(4, 4.0) == 1.0);
-    CHECK(std::isinf(mmc_response_quantile_s(4, 5.0, 1.0, 0.99)));
+    CHECK(std::isinf(mmc_wait(4, 5.0, 1.0).quantile_s(0.99)));
   }
   SUBCASE("Little's law multiplies the arrival rate by the mean time in the system") {
     // 6.4 jobs/s x 0.25 s = 1.6 jobs
