@@ -5,18 +5,31 @@
 #include <cstdint>
 #include <limits>
 
+#include <boost/math/distributions/poisson.hpp>
+#include <boost/math/special_functions/gamma.hpp>
+
 namespace gpuplan::queueing {
+
+//! Servers above which Erlang B comes from the Poisson distribution instead of the recursion.
+inline constexpr uint32_t ERLANG_RECURSION_MAX = 10000;
 
 //! Erlang C: probability that an arrival waits in M/M/c with offered load a = lambda/mu
 //! [servers]; 1 when c = 0 or a >= c (unstable).
 [[nodiscard]] inline double erlang_c(uint32_t c, double offered_load) {
   const double a = offered_load;
   if (c == 0 || a >= c) return 1.0;
+  if (a <= 0) return 0.0;
   // NOTE: Erlang B by its stable recursion, then C = B / (1 - rho (1 - B)): no factorials, so
-  // no overflow at hundreds of servers.
-  // Once b underflows to 0 it stays 0: stop there, so a million idle servers cost little.
+  // no overflow at hundreds of servers. Once b underflows to 0 it stays 0: stop there. Past
+  // ERLANG_RECURSION_MAX servers the recursion's O(c) steps would dominate a quote's sizing, and
+  // B = P(N = c) / P(N <= c) for N ~ Poisson(a) gives it directly (regularized gamma Q(c + 1, a)).
   double b = 1.0;
-  for (uint32_t k = 1; k <= c && b > 0; ++k) b = a * b / (k + a * b);
+  if (c > ERLANG_RECURSION_MAX) {
+    const double cdf = boost::math::gamma_q(c + 1.0, a);
+    b = cdf > 0 ? boost::math::pdf(boost::math::poisson_distribution<double>(a), c) / cdf : 0.0;
+  } else {
+    for (uint32_t k = 1; k <= c && b > 0; ++k) b = a * b / (k + a * b);
+  }
   const double rho = a / c;
   return b / (1.0 - rho * (1.0 - b));
 }

@@ -638,6 +638,7 @@ inference::SizingResult size_replicas(const InferenceRequest& req, const Instanc
   inference::SizingLimits limits;
   if (req.batch > 0) limits.max_batch = req.batch;
   limits.spares = req.spares;
+  limits.max_utilization = req.max_utilization;
   limits.max_replicas = MAX_INFERENCE_NODES;
   return inference::size_serving(hw, load, slo, limits);
 }

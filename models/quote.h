@@ -78,6 +78,9 @@ struct TrainingRequest {
   uint32_t max_gpus = DEFAULT_MAX_GPUS;          //!< largest cluster an option may use
 };
 
+//! Largest request rate a quote sizes [1/s].
+inline constexpr double MAX_REQUESTS_PER_S = 1e6;
+
 //! An inference request: serve a model's token traffic within TTFT/TPOT targets
 //! (models/inference/serving_sizing.h).
 struct InferenceRequest {
@@ -98,6 +101,7 @@ struct InferenceRequest {
   double p99_latency_s = 0;         //!< [s] p99 of the whole request (0 = no target)
   uint32_t batch = 0;               //!< largest batch per replica (0 = memory and TPOT decide)
   uint32_t spares = 1;              //!< replicas beyond the load for redundancy (N + 1)
+  double max_utilization = 0.85;    //!< busiest share of the load replicas' slots
   double bandwidth_efficiency = 0;  //!< decode share of peak bandwidth (0 = the GPU generation's)
   double prefill_mfu = 0;           //!< prefill share of peak FLOPs (0 = the GPU generation's)
   double memory_reserve = 1 - inference::SERVING_MEMORY;  //!< GPU memory outside weights and KV

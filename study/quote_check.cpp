@@ -81,6 +81,7 @@ std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteR
     const InferenceOption& o = q.inference[i];
     if (!o.feasible) continue;
     ++shown;
+    if (o.servers > MAX_CHECKED_SLOTS) continue;
     const auto key = std::make_tuple(o.instance->id, o.replicas, o.batch);
     auto it = runs.find(key);
     if (it == runs.end())

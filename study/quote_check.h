@@ -34,9 +34,14 @@ struct InferenceSimCheck {
 
 namespace gpuplan::quote {
 
+//! Batch slots above which an option is not simulated: the engine holds state per slot, and a
+//! queue this wide waits for nothing the closed form does not already say.
+inline constexpr uint32_t MAX_CHECKED_SLOTS = 1u << 20;
+
 //! Engine checks of the inference options a quote shows: the first `req.options.top` feasible
 //! rows of `q.inference` (ranked order), each simulated once per (instance, replicas, batch) with
-//! the request's `sim_requests` and `seed`; nullopt for every other row and for streams. The CLI
+//! the request's `sim_requests` and `seed`; nullopt for every other row, for streams and past
+//! MAX_CHECKED_SLOTS. The CLI
 //! and `gpuplan serve` both call this, so their quotes agree figure for figure.
 [[nodiscard]] std::vector<std::optional<InferenceSimCheck>> check_shown_inference(
     const QuoteRequest& req, const Quote& q);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <tuple>
 
 #include "models/queueing.h"
@@ -76,7 +77,7 @@ ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch
   p.max_batch_by_memory = one.max_batch_by_memory;
   const auto fail = [&](std::string why) {
     p.miss = std::move(why);
-    p.miss_ratio = INFINITY;
+    p.miss_ratio = std::numeric_limits<double>::infinity();
     return p;
   };
   if (!one.fits || batch < 1 || batch > one.max_batch_by_memory || replicas < 1)
@@ -144,6 +145,18 @@ ServingPlan evaluate_plan(const ReplicaHardware& hw, uint32_t tp, uint32_t batch
   check("TTFT p99", "ttft_p99", p.ttft_p99_s, slo.ttft_p99_s);
   check("TPOT p99", "tpot_p99", p.tpot_p99_s, slo.tpot_p99_s);
   check("end-to-end p99", "p99_latency", p.e2e_p99_s, slo.e2e_p99_s);
+  if (p.utilization > limits.max_utilization) {
+    p.meets = false;
+    const double ratio = p.utilization / limits.max_utilization;
+    if (ratio > p.miss_ratio) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "slots %.0f%% busy > %.0f%%", 100 * p.utilization,
+                    100 * limits.max_utilization);
+      p.miss_ratio = ratio;
+      p.miss = buf;
+      p.miss_key = "max_utilization";
+    }
+  }
   return p;
 }
 
@@ -188,8 +201,8 @@ SizingResult size_serving(const ReplicaHardware& hw, const TokenLoad& load, cons
       }
       b_top = std::max<uint32_t>(lo, 1);
     }
-    // NOTE: smaller batches trade slots for shorter steps; four halvings cover the TPOT tails
-    // that prefill interference adds.
+    // NOTE: smaller batches trade slots for shorter steps; the batch and three halvings of it
+    // cover the TPOT tails that prefill interference adds.
     for (uint32_t batch = b_top, n = 0; batch >= 1 && n < 4; batch /= 2, ++n) {
       const uint32_t max_r = limits.max_replicas;
       const ServingPlan widest = evaluate_plan(hw, tp, batch, max_r, load, slo, limits);

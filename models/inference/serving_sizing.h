@@ -72,6 +72,10 @@ struct SizingLimits {
   uint32_t max_batch = DEFAULT_MAX_BATCH;  //!< slots per replica at most
   uint32_t max_replicas = 1u << 16;        //!< serving replicas at most
   uint32_t spares = 1;                     //!< replicas added for redundancy (N + spares)
+  //! Busiest share of the load replicas' slots a plan may use: headroom for bursts, since a
+  //! queue over millions of slots meets a wait target at 99.9% busy and then overflows on the
+  //! first surge.
+  double max_utilization = 0.85;
 };
 
 //! One configuration at one load.

@@ -45,6 +45,16 @@ TEST_CASE("queueing::mmc") {
       CHECK(mmc_mean_wait_s(c, lambda, 1.0) == doctest::Approx(textbook_wait(c, lambda, 1.0)));
     }
   }
+  SUBCASE("past 10,000 servers the Poisson form of Erlang B equals the recursion") {
+    for (double rho : {0.5, 0.95, 0.999}) {
+      const uint32_t c = 40000;
+      const double a = rho * c;
+      double b = 1.0;
+      for (uint32_t k = 1; k <= c && b > 0; ++k) b = a * b / (k + a * b);
+      CAPTURE(rho);
+      CHECK(erlang_c(c, a) == doctest::Approx(b / (1 - rho * (1 - b))).epsilon(1e-9));
+    }
+  }
   SUBCASE("M/M/2 at lambda = mu = 1 waits 1/3 s on average") {
     // a = 1, C(2, 1) = 1/3, W_q = C / (2 mu - lambda) = 1/3 s
     CHECK(mmc_mean_wait_s(2, 1.0, 1.0) == doctest::Approx(1.0 / 3));

@@ -132,7 +132,7 @@ TEST_CASE("models::inference::serving_sizing decisions") {
     CHECK(p.meets);
     CHECK(p.ttft_p99_s <= slo.ttft_p99_s);
     CHECK(p.tpot_p99_s <= slo.tpot_p99_s);
-    CHECK(p.utilization < 1);
+    CHECK(p.utilization <= limits.max_utilization);
     CHECK(p.nodes * 8 >= (p.replicas + limits.spares) * p.tp);
     if (p.replicas > 1)
       CHECK_FALSE(evaluate_plan(hw, p.tp, p.batch, p.replicas - 1, load, slo, limits).meets);
@@ -148,6 +148,15 @@ TEST_CASE("models::inference::serving_sizing decisions") {
       CHECK(gpus >= previous);
       previous = gpus;
     }
+  }
+  SUBCASE("a huge load is not packed past the utilization cap, though its wait would allow it") {
+    load.requests_per_s = 100000;
+    slo.tpot_p99_s = 0;
+    const SizingResult r = size_serving(hw, load, slo, limits);
+    REQUIRE(r.best);
+    CHECK(r.best->utilization <= 0.85);
+    CHECK(r.best->utilization > 0.8);
+    CHECK(r.best->ttft_p99_s <= slo.ttft_p99_s);
   }
   SUBCASE("streams: every stream holds a slot, and Little's law gives the request rate") {
     load.concurrent_streams = 3000;
