@@ -667,31 +667,10 @@ InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions&
     return opt;
   }
   const uint32_t gpn = std::max<uint32_t>(it.gpus_per_node, 1);
-  opt.group_gpus = p.tp;
-  opt.batch = p.batch;
-  opt.replicas = p.replicas;
+  opt.sizing = p;
   opt.spare_replicas = p.nodes * (gpn / p.tp) - p.replicas;
   opt.slots_per_node = (gpn / p.tp) * p.batch;
-  opt.weight_bytes = p.weight_bytes;
-  opt.kv_bytes_per_token = p.kv_bytes_per_token;
-  opt.max_batch_by_memory = p.max_batch_by_memory;
-  opt.token_step_s = p.step_s;
-  opt.loaded_step_s = p.loaded_step_s;
-  opt.prefill_s = p.prefill_s;
-  opt.service_s = p.slot_s;
-  opt.requests_per_s = p.requests_per_s;
-  opt.output_tokens_per_s = p.demand_tokens_per_s;
-  opt.capacity_tokens_per_s = p.capacity_tokens_per_s;
   opt.servers = p.replicas * p.batch;
-  opt.utilization = p.utilization;
-  opt.headroom = 1 - p.utilization;
-  opt.p_wait = p.p_wait;
-  opt.mean_wait_s = p.wait_mean_s;
-  opt.ttft_p50_s = p.ttft_p50_s;
-  opt.ttft_p99_s = p.ttft_p99_s;
-  opt.tpot_p50_s = p.tpot_p50_s;
-  opt.tpot_p99_s = p.tpot_p99_s;
-  opt.p99_latency_s = p.e2e_p99_s;
   const uint32_t nodes = p.nodes;
   opt.serving_nodes = nodes;
   // Spot nodes are away for a replacement after each preemption: provision extra spot nodes so
@@ -797,7 +776,7 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
             price_inference(*req.inference, req.options, *it, gpu, plan, *sizing));
         o.stale = stale;
         if (o.feasible)
-          o.energy = inference_energy(*it, gpu, o.nodes, o.serving_nodes, o.utilization);
+          o.energy = inference_energy(*it, gpu, o.nodes, o.serving_nodes, o.sizing.utilization);
       }
     }
   }
@@ -816,7 +795,7 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
                      const auto key = [](const InferenceOption& o) {
                        return std::make_tuple(!o.feasible, !o.meets_target,
                                               o.feasible ? o.total_usd : INF,
-                                              o.feasible ? o.ttft_p99_s : o.miss_ratio);
+                                              o.feasible ? o.sizing.ttft_p99_s : o.miss_ratio);
                      };
                      return key(a) < key(b);
                    });

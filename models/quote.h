@@ -280,40 +280,22 @@ struct TrainingOption {
   std::string not_recommended_reason;  //!< why not ("" when recommended)
 };
 
-//! One sized inference option.
+//! One sized inference option: the replica plan (models/inference/serving_sizing.h) on nodes of
+//! one instance type, priced under one plan.
 struct InferenceOption {
   const InstanceType* instance = nullptr;
   const GpuSpec* gpu = nullptr;
   PricingPlan plan;
   bool feasible = false;
   std::string infeasible_reason;
-  double miss_ratio = 0;        //!< infeasible: nearest plan's worst achieved / target
-  std::string miss_key;         //!< infeasible: the request key of that target ("" = none)
-  uint32_t group_gpus = 0;      //!< GPUs holding one model replica (tensor parallel)
-  uint32_t batch = 0;           //!< slots (sequences decoded together) per replica
-  uint32_t replicas = 0;        //!< replicas the load needs
-  uint32_t spare_replicas = 0;  //!< replicas beyond the load (N + spares)
-  uint32_t slots_per_node = 0;  //!< replicas per node x batch
+  double miss_ratio = 0;          //!< infeasible: nearest plan's worst achieved / target
+  std::string miss_key;           //!< infeasible: the request key of that target ("" = none)
+  inference::ServingPlan sizing;  //!< replicas, batch, step times, TTFT/TPOT, queue (feasible)
+  uint32_t spare_replicas = 0;    //!< replicas beyond the load (N + spares, rounded to nodes)
+  uint32_t slots_per_node = 0;    //!< replicas per node x batch
+  uint32_t servers = 0;           //!< slots of the load replicas
   uint32_t nodes = 0, gpus = 0, spot_nodes = 0;
-  uint32_t serving_nodes = 0;     //!< nodes of replicas and spares; the rest covers preempted spot
-  double weight_bytes = 0;        //!< [B] one replica's weights
-  double kv_bytes_per_token = 0;  //!< [B] per token of context
-  uint64_t max_batch_by_memory = 0;       //!< sequences whose KV cache fits one replica
-  double token_step_s = 0;                //!< [s] one decode step at the batch in use
-  double loaded_step_s = 0;               //!< [s] a decode step with its share of prefills
-  double prefill_s = 0;                   //!< [s] one prompt's prefill
-  double service_s = 0;                   //!< [s] time a request holds its slot
-  double requests_per_s = 0;              //!< [1/s] arrivals (from streams by Little's law)
-  double output_tokens_per_s = 0;         //!< [tokens/s] the load's output tokens
-  double capacity_tokens_per_s = 0;       //!< [tokens/s] the serving replicas with every slot busy
-  double headroom = 0;                    //!< 1 - utilization of the serving replicas' slots
-  uint32_t servers = 0;                   //!< slots of the serving replicas
-  double utilization = 0;                 //!< busy slots / slots
-  double p_wait = 0;                      //!< Erlang C probability of waiting for a slot
-  double mean_wait_s = 0;                 //!< [s] Erlang C mean wait
-  double ttft_p50_s = 0, ttft_p99_s = 0;  //!< [s] time to first token
-  double tpot_p50_s = 0, tpot_p99_s = 0;  //!< [s] time per output token
-  double p99_latency_s = 0;               //!< [s] p99 end to end
+  uint32_t serving_nodes = 0;  //!< nodes of replicas and spares; the rest covers preempted spot
   double hourly_usd = 0, monthly_usd = 0, total_usd = 0;  //!< [USD/h], [USD/730 h], [USD/term]
   PlanCost cost;                   //!< over the service months: commitment and its share in service
   double usd_per_1k_requests = 0;  //!< [USD]

@@ -154,8 +154,8 @@ std::string spot_risk_text(const InferenceOption& o) {
 
 //! "6 × TP2, b64 +1": replicas, GPUs each, batch, spares.
 std::string replicas_text(const InferenceOption& o) {
-  return format_count(o.replicas) + " × TP" + std::to_string(o.group_gpus) + " b" +
-         std::to_string(o.batch) + " +" + std::to_string(o.spare_replicas);
+  return format_count(o.sizing.replicas) + " × TP" + std::to_string(o.sizing.tp) + " b" +
+         std::to_string(o.sizing.batch) + " +" + std::to_string(o.spare_replicas);
 }
 
 //! ": nearest, <instance> with <miss>" over every instance, or "".
@@ -446,9 +446,10 @@ bool sim_check_agrees(const InferenceOption& opt, const InferenceSimCheck& check
   if (check.saturated) return false;
   // NOTE: the model's M/M/c bounds the fixed-service queue from above; the check confirms the
   // bound (within the tolerance for sampling noise), not equality.
-  return check.ttft_p99_s <= (1 + SIM_CHECK_TOLERANCE) * opt.ttft_p99_s &&
-         check.mean_wait_s <= opt.mean_wait_s + std::max(SIM_CHECK_TOLERANCE * opt.mean_wait_s,
-                                                         0.05 * opt.service_s);
+  return check.ttft_p99_s <= (1 + SIM_CHECK_TOLERANCE) * opt.sizing.ttft_p99_s &&
+         check.mean_wait_s <=
+             opt.sizing.wait_mean_s +
+                 std::max(SIM_CHECK_TOLERANCE * opt.sizing.wait_mean_s, 0.05 * opt.sizing.slot_s);
 }
 
 // ---- terminal --------------------------------------------------------------------------------
@@ -501,12 +502,12 @@ std::string format_quote_table(const QuoteReport& r) {
       const auto& check = i < r.inference_checks.size() ? r.inference_checks[i] : std::nullopt;
       rows.push_back(
           {std::to_string(++shown), o.instance->id, o.gpu->id, nodes_text(o.gpus, o.nodes),
-           replicas_text(o), o.plan.label(), latency_text(o.ttft_p99_s),
+           replicas_text(o), o.plan.label(), latency_text(o.sizing.ttft_p99_s),
            check ? (check->saturated ? "saturated" : latency_text(check->ttft_p99_s)) : "-",
-           latency_text(o.tpot_p99_s), format_percent(o.utilization, 0),
-           format_count(o.output_tokens_per_s), money_text(o.monthly_usd), money_text(o.total_usd),
-           "$" + format_number(o.usd_per_1m_output_tokens, 2), energy_text(o.energy),
-           spot_risk_text(o), o.instance->as_of, inference_flags(o)});
+           latency_text(o.sizing.tpot_p99_s), format_percent(o.sizing.utilization, 0),
+           format_count(o.sizing.demand_tokens_per_s), money_text(o.monthly_usd),
+           money_text(o.total_usd), "$" + format_number(o.usd_per_1m_output_tokens, 2),
+           energy_text(o.energy), spot_risk_text(o), o.instance->as_of, inference_flags(o)});
     }
     out += rows.size() > 1 ? align(rows, {true, false, false, true, true, false, true, true, true,
                                           true, true, true, true, true, true, false, false, false})
@@ -633,26 +634,26 @@ json quote_json(const QuoteReport& r) {
     t["serving_nodes"] = o.serving_nodes;
     t["gpus"] = o.gpus;
     t["spot_nodes"] = o.spot_nodes;
-    t["group_gpus"] = o.group_gpus;
-    t["batch"] = o.batch;
-    t["replicas"] = o.replicas;
+    t["group_gpus"] = o.sizing.tp;
+    t["batch"] = o.sizing.batch;
+    t["replicas"] = o.sizing.replicas;
     t["spare_replicas"] = o.spare_replicas;
     t["servers"] = o.servers;
-    t["weights_gb"] = o.weight_bytes / 1e9;
-    t["kv_bytes_per_token"] = o.kv_bytes_per_token;
-    t["max_batch_by_memory"] = o.max_batch_by_memory;
-    t["token_step_s"] = o.token_step_s;
-    t["prefill_s"] = o.prefill_s;
-    t["service_s"] = o.service_s;
-    t["requests_per_s"] = o.requests_per_s;
-    t["output_tokens_per_s"] = o.output_tokens_per_s;
-    t["capacity_tokens_per_s"] = o.capacity_tokens_per_s;
-    t["utilization"] = o.utilization;
-    t["headroom"] = o.headroom;
-    t["ttft_s"] = {{"p50", o.ttft_p50_s}, {"p99", o.ttft_p99_s}};
-    t["tpot_s"] = {{"p50", o.tpot_p50_s}, {"p99", o.tpot_p99_s}};
-    t["e2e_p99_s"] = o.p99_latency_s;
-    t["erlang_c"] = {{"p_wait", o.p_wait}, {"mean_wait_s", o.mean_wait_s}};
+    t["weights_gb"] = o.sizing.weight_bytes / 1e9;
+    t["kv_bytes_per_token"] = o.sizing.kv_bytes_per_token;
+    t["max_batch_by_memory"] = o.sizing.max_batch_by_memory;
+    t["token_step_s"] = o.sizing.step_s;
+    t["prefill_s"] = o.sizing.prefill_s;
+    t["service_s"] = o.sizing.slot_s;
+    t["requests_per_s"] = o.sizing.requests_per_s;
+    t["output_tokens_per_s"] = o.sizing.demand_tokens_per_s;
+    t["capacity_tokens_per_s"] = o.sizing.capacity_tokens_per_s;
+    t["utilization"] = o.sizing.utilization;
+    t["headroom"] = 1 - o.sizing.utilization;
+    t["ttft_s"] = {{"p50", o.sizing.ttft_p50_s}, {"p99", o.sizing.ttft_p99_s}};
+    t["tpot_s"] = {{"p50", o.sizing.tpot_p50_s}, {"p99", o.sizing.tpot_p99_s}};
+    t["e2e_p99_s"] = o.sizing.e2e_p99_s;
+    t["erlang_c"] = {{"p_wait", o.sizing.p_wait}, {"mean_wait_s", o.sizing.wait_mean_s}};
     if (i < r.inference_checks.size() && r.inference_checks[i]) {
       const InferenceSimCheck& c = *r.inference_checks[i];
       t["simulation"] = {{"requests", c.requests},       {"horizon_s", c.horizon_s},

@@ -22,12 +22,12 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   sc.warmup_s = 0.1 * horizon;
   InstanceType slots = *opt.instance;
   slots.id = "quote-slots." + opt.instance->id;
-  slots.gpus_per_node = opt.batch;  // one engine node per replica, one "GPU" per batch slot
+  slots.gpus_per_node = opt.sizing.batch;  // one engine node per replica, one "GPU" per batch slot
   sc.instances.push_back(slots);
   Pool pool;
   pool.name = "serving";
   pool.instance = slots.id;
-  pool.count = opt.replicas;
+  pool.count = opt.sizing.replicas;
   pool.price_per_node_hour = opt.hourly_usd / std::max<uint32_t>(opt.nodes, 1);
   sc.pools.push_back(pool);
   JobClass requests;
@@ -38,18 +38,18 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   // A request holds its slot for its prefill and its generation at the loaded step: one time
   // with fixed lengths, one per trace row with a trace.
   const inference::ReplicaHardware hw = replica_hardware(req, *opt.instance, *opt.gpu);
-  double prefill_p99 = opt.prefill_s;
+  double prefill_p99 = opt.sizing.prefill_s;
   if (req.lengths) {
     const inference::TokenLengths& t = *req.lengths;
     requests.duration.kind = DistKind::empirical;
     requests.duration.values.reserve(t.in.size());
     for (size_t k = 0; k < t.in.size(); ++k)
-      requests.duration.values.push_back(inference::prefill_s(hw, opt.group_gpus, t.in[k]) +
-                                         t.out[k] * opt.loaded_step_s);
-    prefill_p99 = inference::prefill_s(hw, opt.group_gpus, t.p99_in);
+      requests.duration.values.push_back(inference::prefill_s(hw, opt.sizing.tp, t.in[k]) +
+                                         t.out[k] * opt.sizing.loaded_step_s);
+    prefill_p99 = inference::prefill_s(hw, opt.sizing.tp, t.p99_in);
   } else {
     requests.duration.kind = DistKind::fixed;
-    requests.duration.a = opt.service_s;
+    requests.duration.a = opt.sizing.slot_s;
   }
   sc.workload.push_back(requests);
   // NOTE: a stable queue holds a few times c requests at most; the cap only stops a sizing
@@ -64,7 +64,7 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
   out.horizon_s = horizon;
   out.mean_wait_s = m.wait_s.mean;
   out.wait_p99_s = m.wait_s.p99;
-  out.ttft_p99_s = m.wait_s.p99 + prefill_p99 + opt.token_step_s;
+  out.ttft_p99_s = m.wait_s.p99 + prefill_p99 + opt.sizing.step_s;
   out.utilization = m.gpu_utilization;
   out.saturated = m.saturated();
   return out;
@@ -82,7 +82,7 @@ std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteR
     if (!o.feasible) continue;
     ++shown;
     if (o.servers > MAX_CHECKED_SLOTS) continue;
-    const auto key = std::make_tuple(o.instance->id, o.replicas, o.batch);
+    const auto key = std::make_tuple(o.instance->id, o.sizing.replicas, o.sizing.batch);
     auto it = runs.find(key);
     if (it == runs.end())
       it = runs.emplace(key, simulate_inference(*req.inference, o, req.options.sim_requests,

@@ -291,29 +291,28 @@ TEST_CASE("quote::inference") {
 
   SUBCASE("the option meets the targets with one spare replica and prices the output tokens") {
     CHECK(opt.meets_target);
-    CHECK(opt.ttft_p99_s <= 1.0);
-    CHECK(opt.tpot_p99_s <= 0.05);
+    CHECK(opt.sizing.ttft_p99_s <= 1.0);
+    CHECK(opt.sizing.tpot_p99_s <= 0.05);
     CHECK(opt.spare_replicas >= 1);
-    CHECK(opt.gpus >= (opt.replicas + 1) * opt.group_gpus);
-    CHECK(opt.output_tokens_per_s == doctest::Approx(200 * 200));
-    CHECK(opt.capacity_tokens_per_s > opt.output_tokens_per_s);
+    CHECK(opt.gpus >= (opt.sizing.replicas + 1) * opt.sizing.tp);
+    CHECK(opt.sizing.demand_tokens_per_s == doctest::Approx(200 * 200));
+    CHECK(opt.sizing.capacity_tokens_per_s > opt.sizing.demand_tokens_per_s);
     CHECK(opt.usd_per_1m_output_tokens == doctest::Approx(opt.hourly_usd / (40000.0 * 3600) * 1e6));
-    CHECK(opt.headroom == doctest::Approx(1 - opt.utilization));
   }
   SUBCASE("the engine's slot queue stays within the M/M/c bound (fixed slot time)") {
     const InferenceSimCheck sim = simulate_inference(req, opt, 400000, 42);
     CAPTURE(opt.servers);
-    CAPTURE(opt.utilization);
-    CAPTURE(opt.mean_wait_s);
+    CAPTURE(opt.sizing.utilization);
+    CAPTURE(opt.sizing.wait_mean_s);
     CAPTURE(sim.mean_wait_s);
-    CAPTURE(opt.ttft_p99_s);
+    CAPTURE(opt.sizing.ttft_p99_s);
     CAPTURE(sim.ttft_p99_s);
     REQUIRE_FALSE(sim.saturated);
     // M/D/c waits less than M/M/c at the same load: the model errs on the safe side.
-    CHECK(sim.mean_wait_s <= opt.mean_wait_s + 0.05 * opt.service_s);
-    CHECK(sim.ttft_p99_s <= 1.1 * opt.ttft_p99_s);
+    CHECK(sim.mean_wait_s <= opt.sizing.wait_mean_s + 0.05 * opt.sizing.slot_s);
+    CHECK(sim.ttft_p99_s <= 1.1 * opt.sizing.ttft_p99_s);
     // Utilization equals rho = lambda S / c within 1%.
-    CHECK(std::abs(sim.utilization - opt.utilization) / opt.utilization < 0.01);
+    CHECK(std::abs(sim.utilization - opt.sizing.utilization) / opt.sizing.utilization < 0.01);
   }
 }
 
