@@ -242,8 +242,8 @@ Reply QuoteService::quote(std::string_view body) {
     if (request_doc->empty())
       diags.error("", DiagCode::missing_key,
                   "nothing to quote: give the parameters and tokens with a deadline or a budget "
-                  "(training), or the model, requests per second, output tokens and p99 "
-                  "(inference)");
+                  "(training), or the model, requests per second or concurrent streams, output "
+                  "tokens and a TTFT, TPOT or end-to-end p99 target (inference)");
     const auto req = diags.ok() ? quote::parse_request(*request_doc, diags) : std::nullopt;
     if (req && req->inference && !req->inference->tokens_trace.empty())
       diags.error("/inference/tokens_trace", DiagCode::infeasible,

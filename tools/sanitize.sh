@@ -12,8 +12,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/lib.sh
-apt_install_missing sanitize clang libclang-rt-14-dev libomp-14-dev
 mode=${1:-}
+case $mode in
+  "" | --all | --build) ;;
+  *)
+    echo "tools/sanitize.sh: unknown argument \"$mode\"; use none, --all or --build" >&2
+    exit 2
+    ;;
+esac
+apt_install_missing sanitize clang libclang-rt-14-dev libomp-14-dev
 suites=(sim models topologies study reports acceptance)
 targets=(test_sim test_models test_topologies test_study test_reports test_acceptance fuzzers)
 if [[ $mode == --all ]]; then
