@@ -334,27 +334,31 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
     a.push_back({"Inference memory",
                  "Weights and KV cache at " +
                      std::string(q.precision == Precision::fp8 ? "1 byte" : "2 bytes") +
-                     " per value; a replica is the smallest power-of-two group of one node's "
-                     "GPUs (tensor parallel) that holds the weights, and its batch is at most "
-                     "the sequences whose whole KV cache (prompt + output) fits in " +
+                     " per value; a replica is a power-of-two group of one node's GPUs (tensor "
+                     "parallel) that holds the weights, and its batch is at most the sequences "
+                     "whose whole KV cache (prompt + output) fits in " +
                      format_percent(1 - q.memory_reserve, 0) +
                      " of the group's memory after the weights.",
                  "GPU memory from NVIDIA datasheets; KV bytes = 2 x layers x KV heads x head dim "
                  "per token; vLLM's default gpu_memory_utilization 0.9"});
     a.push_back({"Token speed",
-                 "Roofline per replica: a decode step reads the weights and every slot's KV "
-                 "cache at the GPU generation's share of peak memory bandwidth, or computes the "
-                 "batch's tokens at its share of peak FLOPs, whichever is slower, plus two "
-                 "all-reduces per layer across the tensor-parallel group. Prompts are prefilled "
-                 "inside the decode steps (continuous batching with chunked prefill) at the "
-                 "compute share, stretching the steps while they run.",
-                 "Williams et al. 2009 (roofline); TensorRT-LLM perf-overview throughput tables "
-                 "as the check (docs/estimate.md)"});
+                 "Roofline per replica and operator: in a decode step the weight matrices take "
+                 "the longer of reading them at the GPU generation's share of peak memory "
+                 "bandwidth and computing the batch's tokens at its share of peak FLOPs; the "
+                 "attention then takes the longer of reading every slot's KV cache and its own "
+                 "FLOPs; plus two all-reduces per layer across the tensor-parallel group. "
+                 "Prompts are prefilled inside the decode steps (continuous batching with "
+                 "chunked prefill) at the compute share, stretching the steps while they run. "
+                 "Checked against TensorRT-LLM's published Llama 3 throughput on H100 and H200.",
+                 "Williams et al. 2009 (roofline); Yuan et al. 2024 (arXiv:2402.16363, "
+                 "per-operator roofline); NVIDIA TensorRT-LLM performance overview"});
     a.push_back({"Queueing and SLOs",
                  "Requests wait for a batch slot across the replicas: M/M/c with c = replicas x "
                  "batch (Erlang C; conservative for fixed token counts). TTFT = wait + prefill + "
                  "one decode step; TPOT = decode step + the prefills of other requests during "
-                 "the generation (Poisson). The fewest nodes meeting every p99 target win; " +
+                 "the generation (Poisson). The fewest nodes meeting every p99 target with the "
+                 "load replicas' slots at most " +
+                     format_percent(q.max_utilization, 0) + " busy win; " +
                      std::to_string(q.spares) + " spare replica" + (q.spares == 1 ? "" : "s") +
                      " on top (N + " + std::to_string(q.spares) +
                      ") so a failed node's replicas are covered and the targets hold. The rate "
