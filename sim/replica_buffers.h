@@ -2,8 +2,9 @@
 //! Host-side storage for one replica, and the one list of a replica's arrays (layout_replica) that
 //! every backend allocates through: host buffers here, device batches in sim/backends/mc_cuda.cu.
 #include <cstddef>
+#include <cstdlib>
+#include <memory>
 #include <type_traits>
-#include <vector>
 
 #include "sim/core/arrival_profile.h"
 #include "sim/core/class_run_spec.h"
@@ -209,7 +210,14 @@ class ReplicaBuffers {
   static size_t bytes_per_replica(const ModelView& m, uint32_t record_capacity);
 
  private:
-  std::vector<uint64_t> block_;  //!< one zeroed block: work arrays, then result arrays
+  //! Frees a block from calloc.
+  struct FreeBlock {
+    void operator()(void* p) const { std::free(p); }
+  };
+  //! One zeroed block: work arrays, then result arrays. From calloc, so the pages of a large block
+  //! are the kernel's zero pages until first written: a replica sized for 262,144 active jobs
+  //! touches only the slots it uses, instead of zeroing (and faulting in) all of them up front.
+  std::unique_ptr<uint64_t, FreeBlock> block_;
 };
 
 }  // namespace gpuplan

@@ -8,14 +8,17 @@ namespace gpuplan {
 
 inline constexpr double TWO_PI = 6.283185307179586476925;
 
-//! Index of the first cumulative weight >= u in cum[first, first + n) (binary search, no recursion).
+//! Index of the first cumulative weight >= u in cum[first, first + n) (binary search, no
+//! recursion).
 [[nodiscard]] GPUPLAN_HD inline uint32_t search_cumulative(span<const double> cum, uint32_t first,
                                                            uint32_t n, double u) {
   uint32_t lo = 0, hi = n - 1;
   while (lo < hi) {
     const uint32_t mid = (lo + hi) / 2;
-    if (cum[first + mid] < u) lo = mid + 1;
-    else hi = mid;
+    if (cum[first + mid] < u)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return first + lo;
 }
@@ -24,18 +27,25 @@ inline constexpr double TWO_PI = 6.283185307179586476925;
 [[nodiscard]] GPUPLAN_HD inline double sample(const ModelView& m, const DistSpec& d, double u1,
                                               double u2) {
   switch (d.kind) {
-    case DistKind::fixed: return d.a;
-    case DistKind::exponential: return -d.a * log(u1);
-    case DistKind::uniform: return d.a + (d.b - d.a) * u1;
-    case DistKind::lognormal: return exp(d.a + d.b * sqrt(-2.0 * log(u1)) * cos(TWO_PI * u2));
-    case DistKind::loguniform: return d.a * exp(log(d.b / d.a) * u1);
-    case DistKind::empirical: return m.dist_values[search_cumulative(m.dist_cum, d.table_idx, d.table_n, u1)];
+    case DistKind::fixed:
+      return d.a;
+    case DistKind::exponential:
+      return -d.a * log(u1);
+    case DistKind::uniform:
+      return d.a + (d.b - d.a) * u1;
+    case DistKind::lognormal:
+      return exp(d.a + d.b * sqrt(-2.0 * log(u1)) * cos(TWO_PI * u2));
+    case DistKind::loguniform:
+      return d.a * exp(log(d.b / d.a) * u1);
+    case DistKind::empirical:
+      return m.dist_values[search_cumulative(m.dist_cum, d.table_idx, d.table_n, u1)];
   }
   return d.a;
 }
 
 //! A GPU count from class `c`'s choice table, given a uniform in (0, 1).
-[[nodiscard]] GPUPLAN_HD inline uint32_t sample_gpus(const ModelView& m, const ClassSpec& c, double u) {
+[[nodiscard]] GPUPLAN_HD inline uint32_t sample_gpus(const ModelView& m, const ClassSpec& c,
+                                                     double u) {
   if (c.gpus_n == 1) return m.gpu_values[c.gpus_idx];
   return m.gpu_values[search_cumulative(m.gpu_cum, c.gpus_idx, c.gpus_n, u)];
 }

@@ -42,15 +42,26 @@ GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s
   schedule_or_saturate(s, t, EventKind::job_arrival, c, 0);
 }
 
+//! A free job slot: the last one freed, else the lowest never used (0, 1, 2, ... as jobs arrive).
+//! NOTE: slots are set up on first use, not all at init_replica, so a replica sized for 262,144
+//! active jobs touches only the slots it needs. The caller has checked that one is left.
+GPUPLAN_HD inline uint32_t take_slot(ReplicaState& s) {
+  if (s.n_free_slots > 0) return s.free_slots[--s.n_free_slots];
+  const uint32_t slot = s.n_fresh_slots++;
+  s.jobs[slot].gen = 0;
+  if (!s.policy.jobs.empty()) s.policy.jobs[slot].review_gen = 0;
+  return slot;
+}
+
 //! Creates class c's next job, queues it, and schedules the following arrival.
 GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint32_t c) {
   const ClassSpec& cls = m.classes[c];
   const uint32_t k = s.arrivals_made[c]++;
-  if (s.n_free_slots == 0) {
+  if (s.n_free_slots == 0 && s.n_fresh_slots == s.jobs.size) {
     saturate(s, SaturationCause::queue_overflow);
     return;
   }
-  const uint32_t slot = s.free_slots[--s.n_free_slots];
+  const uint32_t slot = take_slot(s);
   Job& j = s.jobs[slot];
   j.submit = s.now;
   j.start = NEVER;
@@ -66,10 +77,19 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
     j.gpus = row.gpus;
     j.work = row.duration;
   } else {
-    const Draw size = philox_draw(m.seed, s.replica_idx, Stream::job_size, c, k);
-    const Draw dur = philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k);
-    j.gpus = sample_gpus(m, cls, u01_first(size));
-    j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
+    // NOTE: draws are counter-based, so skipping the draw of a single GPU choice or of a fixed
+    // duration leaves every other draw as it was.
+    j.gpus =
+        cls.gpus_n == 1
+            ? m.gpu_values[cls.gpus_idx]
+            : sample_gpus(m, cls,
+                          u01_first(philox_draw(m.seed, s.replica_idx, Stream::job_size, c, k)));
+    if (cls.duration.kind == DistKind::fixed) {
+      j.work = cls.duration.a;
+    } else {
+      const Draw dur = philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k);
+      j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
+    }
   }
   if (j.counted) s.classes[c].submitted += 1;
   enqueue_arrival(m, s, slot);  // submission order, or rank order (sim/core/queue_order.h)
@@ -181,18 +201,12 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   reset_cluster(m, s);
   net_reset(m, s);
   reset_shared(m, s);
-  for (uint32_t i = 0; i < s.jobs.size; ++i) {
-    s.jobs[i].phase = JobPhase::free;
-    s.jobs[i].gen = 0;
-    s.free_slots[i] = s.jobs.size - 1 - i;  // pop order 0, 1, 2, ...
-  }
-  s.n_free_slots = s.jobs.size;
+  s.n_free_slots = s.n_fresh_slots = 0;  // take_slot sets a slot up on first use
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
   s.head_blocked = false;
   s.policy.n_deferred = 0;
   s.policy.round_end_at = NEVER;
   s.policy.deferring = false;
-  for (uint32_t i = 0; i < s.policy.jobs.size; ++i) s.policy.jobs[i].review_gen = 0;
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
@@ -228,18 +242,19 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
 //! Handles every event at the next instant, then schedules; false when the run is over.
 GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
   const SimTime t = peek_time(s.events);
-  if (t >= m.horizon || s.totals.saturation != SaturationCause::none) return false;
-  // NOTE: a NaN time never compares equal, so it would never pop and the loop would spin; a time
+  if (s.totals.saturation != SaturationCause::none) return false;
+  // NOTE: a NaN or negative time would never pop (the calendar flags it when scheduled); a time
   // before now would run the clock backwards. Either stops the replica with its cause.
-  if (!(t >= s.now)) {
+  if (s.events.bad_time || (t < m.horizon && !(t >= s.now))) {
     saturate(s, SaturationCause::bad_event_time);
     return false;
   }
+  if (t >= m.horizon) return false;
   advance_to(m, s, t);
   while (peek_time(s.events) == t) {
     const Event e = pop_event(s.events);
     s.totals.events += 1;
-    switch (e.kind) {
+    switch (e.kind()) {
       case EventKind::job_finish:
         if (e.gen == s.jobs[e.target].gen) handle_finish(m, s, e.target);
         break;

@@ -37,10 +37,12 @@ enum class EventKind : uint8_t {
 //! One scheduled event (24 bytes).
 struct Event {
   SimTime t;        //!< [s]
-  uint32_t seq;     //!< insertion sequence, breaks ties between equal (t, kind)
+  uint64_t order;   //!< kind << 32 | insertion sequence: breaks ties between equal times
   uint32_t target;  //!< job slot or class index, by kind
   uint32_t gen;     //!< generation of the target when scheduled (lazy cancellation)
-  EventKind kind;
+
+  [[nodiscard]] GPUPLAN_HD EventKind kind() const { return static_cast<EventKind>(order >> 32); }
+  [[nodiscard]] GPUPLAN_HD uint32_t seq() const { return static_cast<uint32_t>(order); }
 };
 
 //! Calendar state; `heap.size` is the capacity of heap and lanes together.
@@ -51,14 +53,16 @@ struct EventQueue {
   span<Event> lanes;         //!< [n_classes] pending job_arrival of each class; t == NEVER: none
   uint32_t n_lanes = 0;      //!< lanes holding an event
   uint32_t lane_min = NONE;  //!< lane holding the earliest event; NONE when all are empty
+  bool bad_time = false;     //!< an event was scheduled at a negative or NaN time
 };
 
 //! True when a fires before b: earlier time, then lower kind, then lower sequence.
 [[nodiscard]] GPUPLAN_HD inline bool fires_before(const Event& a, const Event& b) {
   // NOTE: branch-free (bitwise on the comparisons): the heap's child choice is a coin flip that
-  // a branch predictor cannot learn.
-  const bool same_t = a.t == b.t, same_kind = a.kind == b.kind;
-  return (a.t < b.t) | (same_t & ((a.kind < b.kind) | (same_kind & (a.seq < b.seq))));
+  // a branch predictor cannot learn. Times compare as integers (schedule_event keeps them at +0
+  // or above), kind and sequence as one word.
+  const uint64_t ta = double_bits(a.t), tb = double_bits(b.t);
+  return (ta < tb) | ((ta == tb) & (a.order < b.order));
 }
 
 //! Children per heap node. NOTE: four halves the depth of a binary heap, and a node's children
@@ -87,6 +91,7 @@ GPUPLAN_HD inline void reset_events(EventQueue& q) {
   for (uint32_t i = 0; i < q.lanes.size; ++i) q.lanes[i].t = NEVER;
   q.n_lanes = 0;
   q.lane_min = NONE;
+  q.bad_time = false;
 }
 
 //! Events pending in heap and lanes.
@@ -118,7 +123,10 @@ GPUPLAN_HD inline void sift_up(EventQueue& q, uint32_t i, const Event e) {
 [[nodiscard]] GPUPLAN_HD inline bool schedule_event(EventQueue& q, SimTime t, EventKind kind,
                                                     uint32_t target, uint32_t gen) {
   if (pending_events(q) == q.heap.size) return false;
-  Event e{t, q.next_seq++, target, gen, kind};
+  // NOTE: −0 becomes +0, whose bits order as a time; a negative or NaN time would sort after
+  // every other, so it is flagged, and the engine stops the replica at its next step.
+  if (!(t >= 0)) q.bad_time = true;
+  const Event e{t + 0.0, uint64_t(kind) << 32 | q.next_seq++, target, gen};
   if (kind == EventKind::job_arrival && target < q.lanes.size && q.lanes[target].t == NEVER &&
       t < NEVER) {
     q.lanes[target] = e;

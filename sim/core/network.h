@@ -71,7 +71,7 @@ namespace gpuplan {
 struct LiveFinishes {
   span<const Job> jobs;
   [[nodiscard]] GPUPLAN_HD bool operator()(const Event& e) const {
-    return e.kind != EventKind::job_finish || e.gen == jobs[e.target].gen;
+    return e.kind() != EventKind::job_finish || e.gen == jobs[e.target].gen;
   }
 };
 

@@ -1,11 +1,19 @@
 #pragma once
 //! Portability layer for the core: the one place that knows about CUDA.
 #include <cstdint>
+#include <cstring>
 
 #if defined(__CUDACC__)
 #define GPUPLAN_HD __host__ __device__
 #else
 #define GPUPLAN_HD
+#endif
+
+//! 1 while nvcc compiles device code, else 0: for a host-only shortcut with a device fallback.
+#if defined(__CUDA_ARCH__)
+#define GPUPLAN_DEVICE_PASS 1
+#else
+#define GPUPLAN_DEVICE_PASS 0
 #endif
 
 #if defined(__CUDA_ARCH__)
@@ -44,6 +52,18 @@ GPUPLAN_HD inline uint32_t highest_bit(uint64_t w) {
   return static_cast<uint32_t>(63 - __clzll(static_cast<long long>(w)));
 #else
   return static_cast<uint32_t>(63 - __builtin_clzll(w));
+#endif
+}
+
+//! The bits of a double. NOTE: for non-negative doubles, +0 to +inf, their order as unsigned
+//! integers is their order as numbers.
+GPUPLAN_HD inline uint64_t double_bits(double v) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint64_t>(__double_as_longlong(v));
+#else
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
 #endif
 }
 

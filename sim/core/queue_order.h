@@ -130,8 +130,8 @@ struct LiveEvents {
   span<const Job> jobs;
   span<const PolicyJob> ranked;
   GPUPLAN_HD bool operator()(const Event& e) const {
-    if (e.kind == EventKind::job_finish) return e.gen == jobs[e.target].gen;
-    if (e.kind == EventKind::policy_review) return e.gen == ranked[e.target].review_gen;
+    if (e.kind() == EventKind::job_finish) return e.gen == jobs[e.target].gen;
+    if (e.kind() == EventKind::policy_review) return e.gen == ranked[e.target].review_gen;
     return true;
   }
 };

@@ -31,8 +31,12 @@ struct Draw {
 }
 
 //! First uniform of a draw (words 0, 1).
-[[nodiscard]] GPUPLAN_HD inline double u01_first(const Draw& d) { return open_u01(d.w[0], d.w[1]); }
+[[nodiscard]] GPUPLAN_HD inline double u01_first(const Draw& d) {
+  return open_u01(d.w[0], d.w[1]);
+}
 //! Second uniform of a draw (words 2, 3).
-[[nodiscard]] GPUPLAN_HD inline double u01_second(const Draw& d) { return open_u01(d.w[2], d.w[3]); }
+[[nodiscard]] GPUPLAN_HD inline double u01_second(const Draw& d) {
+  return open_u01(d.w[2], d.w[3]);
+}
 
 }  // namespace gpuplan

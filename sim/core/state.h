@@ -84,9 +84,10 @@ struct ReplicaState {
   // Jobs.
   span<Job> jobs;             //!< [max_active_jobs] slots
   span<uint32_t> job_nodes;   //!< [max_active_jobs * max_nodes_per_job]
-  span<uint32_t> free_slots;  //!< stack of free slot indices
+  span<uint32_t> free_slots;  //!< stack of freed slot indices
   uint32_t n_free_slots = 0;
-  span<uint32_t> queue;  //!< ring buffer of queued slots in submission order
+  uint32_t n_fresh_slots = 0;  //!< slots [n_fresh_slots, jobs.size) not yet used this replica
+  span<uint32_t> queue;        //!< ring buffer of queued slots in submission order
   uint32_t queue_head = 0;
   uint32_t queue_len = 0;
   uint32_t running = 0;

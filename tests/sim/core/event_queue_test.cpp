@@ -75,7 +75,7 @@ TEST_CASE("sim::event_queue") {
       REQUIRE(qa.n > 0);
       const Event got = pop_event(qa);
       CHECK(got.target == want.target);
-      CHECK(got.seq == want.seq);
+      CHECK(got.seq() == want.seq());
     }
     CHECK(qa.n == 0);
   }
@@ -99,9 +99,9 @@ TEST_CASE("sim::event_queue") {
       REQUIRE(schedule_event(qa, t, EventKind::job_finish, popped, 0));
       REQUIRE(schedule_event(qb, t, EventKind::job_finish, popped, 0));
       const Event want = pop_event(qa), got = pop_event(qb);
-      CHECK(got.seq == want.seq);
+      CHECK(got.seq() == want.seq());
       CHECK(peek_time(qb) == peek_time(qa));
-      if (want.kind == EventKind::job_arrival) {
+      if (want.kind() == EventKind::job_arrival) {
         REQUIRE(schedule_event(qa, want.t + 1.0, EventKind::job_arrival, want.target, 0));
         REQUIRE(schedule_event(qb, want.t + 1.0, EventKind::job_arrival, want.target, 0));
       }

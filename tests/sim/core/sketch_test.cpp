@@ -1,9 +1,10 @@
-//! The quantile sketch (sim/core/sketch.h): its error bound on adversarial values, merging and the
-//! empty sketch.
+//! The quantile sketch (sim/core/sketch.h): its error bound on adversarial values, merging, the
+//! empty sketch, and the host lookup against the log formula it replaces.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -132,5 +133,44 @@ TEST_CASE("sim::sketch") {
     const std::vector<uint32_t> one = sketch_of({42.0});
     for (double q : {0.0, 0.5, 0.99, 1.0})
       CHECK(sketch_quantile(one.data(), q) == sketch_value(sketch_bin(42.0)));
+  }
+
+  SUBCASE("the host lookup gives the log formula's bin for every double tried") {
+    // Each exact edge, its neighbours up to 4 ulps away, every piece start the lookup reads, and
+    // 2 M random doubles from below the floor to above the top, by value and by bit pattern.
+    const SketchIndex& index = sketch_index();
+    std::vector<double> values;
+    for (uint32_t b = 1; b < SKETCH_BINS; ++b) {
+      double lo = index.edge(b), hi = index.edge(b);
+      values.push_back(lo);
+      for (int k = 0; k < 4; ++k) {
+        lo = std::nextafter(lo, 0.0);
+        hi = std::nextafter(hi, INFINITY);
+        values.push_back(lo);
+        values.push_back(hi);
+      }
+    }
+    for (double v = SKETCH_FLOOR / 2; v < 2 * sketch_top(); v *= 1 + 1.0 / 256) values.push_back(v);
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> log_v(std::log(1e-4), std::log(1e9));
+    std::uniform_int_distribution<uint64_t> bits(0x3f00000000000000ull, 0x41d0000000000000ull);
+    for (int i = 0; i < 1000000; ++i) {
+      values.push_back(std::exp(log_v(rng)));
+      const uint64_t x = bits(rng);
+      double v;
+      std::memcpy(&v, &x, sizeof v);
+      values.push_back(v);
+    }
+    for (double v : {0.0, -0.0, -1.0, double(NAN), double(INFINITY), SKETCH_FLOOR, sketch_top()})
+      values.push_back(v);
+    uint64_t differ = 0;
+    for (double v : values) differ += sketch_bin(v) != sketch_bin_by_log(v);
+    CHECK(differ == 0);
+    // each edge is where the formula's bin steps up
+    for (uint32_t b = 2; b < SKETCH_BINS; ++b) {
+      CAPTURE(b);
+      CHECK(sketch_bin_by_log(index.edge(b)) == b);
+      CHECK(sketch_bin_by_log(std::nextafter(index.edge(b), 0.0)) == b - 1);
+    }
   }
 }
