@@ -22,7 +22,6 @@ using economics::SECONDS_PER_HOUR;
 
 constexpr double INF = std::numeric_limits<double>::infinity();
 constexpr double BYTES_PER_GB = 1e9;  // GpuSpec::mem_gb and mem_bw_tbps are decimal units
-constexpr uint32_t MAX_INFERENCE_NODES = 100000;
 // Deepest pipeline a layout may use: Llama 3 405B trained with 16 stages (arXiv:2407.21783); deeper
 // pipelines lose more to bubbles than the MFU assumption covers.
 constexpr uint32_t MAX_PIPELINE_STAGES = 16;
@@ -92,10 +91,6 @@ double simulate_blocks(std::mt19937_64& rng, double count, double len, double re
   return t;
 }
 
-double cluster_price_per_hour(uint32_t nodes, uint32_t spot_nodes, const PlanPrice& p) {
-  return (nodes - spot_nodes) * p.base_usd_per_node_hour + spot_nodes * p.spot_usd_per_node_hour;
-}
-
 //! A duration in words for a reason: "45 s", "12 min", "3.5 h", "2.1 days".
 std::string duration_words(double s) {
   char buf[32];
@@ -108,13 +103,6 @@ std::string duration_words(double s) {
   else
     std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
   return buf;
-}
-
-std::string risk_level(double spot_share, double slowdown) {
-  if (spot_share <= 0) return "none";
-  if (slowdown < 0.05) return "low";
-  if (slowdown < 0.25) return "medium";
-  return "high";
 }
 
 std::string today_string(std::chrono::year_month_day d) {
@@ -137,74 +125,6 @@ std::vector<PricingPlan> plans_for(const InstanceType& it, const QuoteOptions& o
 }
 
 }  // namespace
-
-// ---- pricing ---------------------------------------------------------------------------------
-
-std::string PricingPlan::label() const {
-  if (spot_share > 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "spot %.0f%%", 100 * spot_share);
-    return buf;
-  }
-  switch (base) {
-    case Pricing::reserved_1y:
-      return "1-yr reserved";
-    case Pricing::reserved_3y:
-      return "3-yr reserved";
-    case Pricing::on_prem:
-      return "on-prem";
-    case Pricing::on_demand:
-    case Pricing::spot:
-      break;
-  }
-  return "on-demand";
-}
-
-double PricingPlan::term_years() const {
-  switch (base) {
-    case Pricing::reserved_1y:
-      return 1;
-    case Pricing::reserved_3y:
-      return 3;
-    case Pricing::on_demand:
-    case Pricing::spot:
-    case Pricing::on_prem:
-      break;
-  }
-  return 0;
-}
-
-PlanCost plan_cost(const PricingPlan& plan, double hourly_usd, double seconds) {
-  const double hours = seconds / SECONDS_PER_HOUR;
-  PlanCost c;
-  c.total_usd = hourly_usd * hours;
-  if (plan.term_years() <= 0) return c;
-  const economics::ReservedOffer offer{plan.term_years(), 0.0, hourly_usd};
-  const auto r = economics::reserved_commitment(offer, 1.0, 0.0, 0.0, seconds);
-  if (!r) return c;
-  c.commitment_usd = r->total_usd;
-  c.in_window_usd = r->in_window_usd;
-  // NOTE: past the term the cluster pays on at the same rate (as a renewal would).
-  c.total_usd = r->total_usd + hourly_usd * std::max(0.0, hours - r->term_hours);
-  return c;
-}
-
-std::optional<PlanPrice> plan_price(const InstanceType& it, const PricingPlan& plan) {
-  const InstancePrices& p = it.price_per_hour;
-  // NOTE: spot is a share of nodes (spot_share), never a base.
-  const std::optional<double> base =
-      plan.base == Pricing::spot ? std::nullopt : price_of(p, plan.base);
-  PlanPrice out;
-  if (plan.spot_share < 1) {
-    if (!base) return std::nullopt;
-    out.base_usd_per_node_hour = *base;
-  }
-  if (plan.spot_share > 0) {
-    if (!p.spot) return std::nullopt;
-    out.spot_usd_per_node_hour = *p.spot;
-  }
-  return out;
-}
 
 // ---- training --------------------------------------------------------------------------------
 
@@ -601,105 +521,6 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     opt.not_recommended_reason = training::not_recommended_reason(t, req.mfu_floor);
   }
   return opt;
-}
-
-// ---- inference -------------------------------------------------------------------------------
-
-inference::ReplicaHardware replica_hardware(const InferenceRequest& req, const InstanceType& it,
-                                            const GpuSpec& gpu) {
-  inference::ReplicaHardware hw;
-  hw.model = &req.model;
-  hw.gpu = &gpu;
-  hw.fabric = it.intra_node_fabric;
-  hw.gpus_per_node = std::max<uint32_t>(it.gpus_per_node, 1);
-  hw.roofline.precision = req.precision;
-  hw.roofline.prefill_compute = req.prefill_mfu;
-  hw.roofline.decode_bandwidth = req.bandwidth_efficiency;
-  hw.roofline.memory_share = 1 - req.memory_reserve;
-  return hw;
-}
-
-inference::SizingResult size_replicas(const InferenceRequest& req, const InstanceType& it,
-                                      const GpuSpec& gpu) {
-  const inference::ReplicaHardware hw = replica_hardware(req, it, gpu);
-  inference::TokenLoad load;
-  load.requests_per_s = req.requests_per_s;
-  load.concurrent_streams = req.concurrent_streams;
-  load.tokens_in = req.tokens_in;
-  load.tokens_out = req.tokens_out;
-  if (req.lengths) {
-    load.tokens_in_p50 = req.lengths->p50_in;
-    load.tokens_in_p99 = req.lengths->p99_in;
-  }
-  inference::TokenSlo slo;
-  slo.ttft_p99_s = req.ttft_p99_s;
-  slo.tpot_p99_s = req.tpot_p99_s;
-  slo.e2e_p99_s = req.p99_latency_s;
-  inference::SizingLimits limits;
-  if (req.batch > 0) limits.max_batch = req.batch;
-  limits.spares = req.spares;
-  limits.max_utilization = req.max_utilization;
-  limits.max_replicas = MAX_INFERENCE_NODES;
-  return inference::size_serving(hw, load, slo, limits);
-}
-
-InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions& o,
-                                const InstanceType& it, const GpuSpec& gpu, const PricingPlan& plan,
-                                const inference::SizingResult& s) {
-  InferenceOption opt;
-  opt.instance = &it;
-  opt.gpu = &gpu;
-  opt.plan = plan;
-  const auto price = plan_price(it, plan);
-  if (!price) {
-    opt.infeasible_reason = "no " + plan.label() + " price in the catalog";
-    return opt;
-  }
-  if (!s.best) {
-    opt.infeasible_reason = s.reason;
-    opt.miss_ratio = s.nearest_miss ? s.nearest_miss->miss_ratio : INF;
-    if (s.nearest_miss) opt.miss_key = s.nearest_miss->miss_key;
-    return opt;
-  }
-  const inference::ServingPlan& p = *s.best;
-  if (p.nodes > MAX_INFERENCE_NODES) {
-    opt.infeasible_reason = "needs more than " + std::to_string(MAX_INFERENCE_NODES) + " nodes";
-    return opt;
-  }
-  const uint32_t gpn = std::max<uint32_t>(it.gpus_per_node, 1);
-  opt.sizing = p;
-  opt.spare_replicas = p.nodes * (gpn / p.tp) - p.replicas;
-  opt.slots_per_node = (gpn / p.tp) * p.batch;
-  opt.servers = p.replicas * p.batch;
-  const uint32_t nodes = p.nodes;
-  opt.serving_nodes = nodes;
-  // Spot nodes are away for a replacement after each preemption: provision extra spot nodes so
-  // the expected serving capacity stays at the sized count (availability 1 / (1 + lambda D)).
-  const double availability =
-      1.0 / (1.0 + o.spot_hazard_per_node_hour * DEFAULT_REPLACEMENT_S / SECONDS_PER_HOUR);
-  const auto spot_needed = static_cast<uint32_t>(std::ceil(plan.spot_share * nodes - 1e-9));
-  opt.spot_nodes =
-      spot_needed > 0 ? static_cast<uint32_t>(std::ceil(spot_needed / availability - 1e-9)) : 0;
-  opt.nodes = nodes - spot_needed + opt.spot_nodes;
-  opt.gpus = opt.nodes * gpn;
-  const double peak = peak_tflops(gpu, req.precision);
-  opt.hourly_usd = cluster_price_per_hour(opt.nodes, opt.spot_nodes, *price);
-  opt.monthly_usd = opt.hourly_usd * HOURS_PER_MONTH;
-  opt.cost = plan_cost(plan, opt.hourly_usd, req.months * HOURS_PER_MONTH * SECONDS_PER_HOUR);
-  opt.total_usd = opt.cost.total_usd;
-  opt.usd_per_1k_requests = opt.hourly_usd / (p.requests_per_s * SECONDS_PER_HOUR) * 1e3;
-  opt.usd_per_1m_output_tokens = opt.hourly_usd / (p.demand_tokens_per_s * SECONDS_PER_HOUR) * 1e6;
-  opt.usd_per_tflops_hour = opt.hourly_usd / (opt.gpus * peak);
-  opt.meets_target = p.meets;
-  opt.feasible = true;
-  opt.risk = risk_level(plan.spot_share, 1 - availability);
-  return opt;
-}
-
-InferenceOption size_inference(const InferenceRequest& req, const QuoteOptions& o,
-                               const InstanceType& it, const GpuSpec& gpu,
-                               const PricingPlan& plan) {
-  return price_inference(req, o, it, gpu, plan, size_replicas(req, it, gpu));
 }
 
 // ---- the whole quote -------------------------------------------------------------------------

@@ -197,6 +197,14 @@ struct PlanCost {
 //! (economics::reserved_commitment): the whole commitment, with the share inside the use shown.
 [[nodiscard]] PlanCost plan_cost(const PricingPlan& plan, double hourly_usd, double seconds);
 
+//! [USD/h] A cluster of `nodes`, `spot_nodes` of them spot, at prices `p`.
+[[nodiscard]] double cluster_price_per_hour(uint32_t nodes, uint32_t spot_nodes,
+                                            const PlanPrice& p);
+
+//! A quote row's risk in words ("none", "low", "medium", "high") from its spot share and the
+//! slowdown [fraction] spot costs it.
+[[nodiscard]] std::string risk_level(double spot_share, double slowdown);
+
 //! Parallel layout of a training job on a cluster.
 struct TrainingLayout {
   uint32_t tensor_parallel = 1;
