@@ -43,10 +43,14 @@ inline constexpr double TWO_PI = 6.283185307179586476925;
   return d.a;
 }
 
-//! A GPU count from class `c`'s choice table, given a uniform in (0, 1).
+//! True when sample() reads its uniforms for `d`: every kind but a fixed value.
+[[nodiscard]] GPUPLAN_HD inline bool draws_uniforms(const DistSpec& d) {
+  return d.kind != DistKind::fixed;
+}
+
+//! A GPU count from class `c`'s choice table, given a uniform in (0, 1) (unread for one choice).
 [[nodiscard]] GPUPLAN_HD inline uint32_t sample_gpus(const ModelView& m, const ClassSpec& c,
                                                      double u) {
-  if (c.gpus_n == 1) return m.gpu_values[c.gpus_idx];
   return m.gpu_values[search_cumulative(m.gpu_cum, c.gpus_idx, c.gpus_n, u)];
 }
 

@@ -77,19 +77,16 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
     j.gpus = row.gpus;
     j.work = row.duration;
   } else {
-    // NOTE: draws are counter-based, so skipping the draw of a single GPU choice or of a fixed
-    // duration leaves every other draw as it was.
-    j.gpus =
-        cls.gpus_n == 1
-            ? m.gpu_values[cls.gpus_idx]
-            : sample_gpus(m, cls,
-                          u01_first(philox_draw(m.seed, s.replica_idx, Stream::job_size, c, k)));
-    if (cls.duration.kind == DistKind::fixed) {
-      j.work = cls.duration.a;
-    } else {
-      const Draw dur = philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k);
-      j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
-    }
+    // NOTE: draws are counter-based, so skipping one that nothing reads (a single GPU choice, a
+    // fixed duration) leaves every other draw as it was.
+    const Draw none{};
+    const Draw size =
+        cls.gpus_n > 1 ? philox_draw(m.seed, s.replica_idx, Stream::job_size, c, k) : none;
+    const Draw dur = draws_uniforms(cls.duration)
+                         ? philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k)
+                         : none;
+    j.gpus = sample_gpus(m, cls, u01_first(size));
+    j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
   }
   if (j.counted) s.classes[c].submitted += 1;
   enqueue_arrival(m, s, slot);  // submission order, or rank order (sim/core/queue_order.h)
