@@ -89,6 +89,11 @@ std::string json_for_script(const nlohmann::json& value) {
 std::string script_safe_json(std::string_view text) {
   std::string out;
   out.reserve(text.size());
+  append_script_safe_json(out, text);
+  return out;
+}
+
+void append_script_safe_json(std::string& out, std::string_view text) {
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -121,22 +126,29 @@ std::string script_safe_json(std::string_view text) {
       out += c;
     }
   }
-  return out;
+}
+
+void append_script_safe(std::string& out, std::string_view js) {
+  static constexpr std::string_view TAG = "/script";
+  // NOTE: copied in runs between '<'s, so text without one (most of it) is a single append.
+  std::size_t from = 0;
+  for (std::size_t lt = js.find('<'); lt != std::string_view::npos; lt = js.find('<', lt + 1)) {
+    if (lt + TAG.size() >= js.size()) break;
+    bool is_end_tag = true;
+    for (std::size_t k = 0; k < TAG.size() && is_end_tag; ++k) {
+      is_end_tag = std::tolower(static_cast<unsigned char>(js[lt + 1 + k])) == TAG[k];
+    }
+    if (!is_end_tag) continue;
+    out.append(js.substr(from, lt + 1 - from)).append(1, '\\');
+    from = lt + 1;
+  }
+  out.append(js.substr(from));
 }
 
 std::string script_safe(std::string_view js) {
-  static constexpr std::string_view TAG = "/script";
   std::string out;
   out.reserve(js.size() + 16);
-  for (std::size_t i = 0; i < js.size(); ++i) {
-    out += js[i];
-    if (js[i] != '<' || i + TAG.size() >= js.size()) continue;
-    bool is_end_tag = true;
-    for (std::size_t k = 0; k < TAG.size() && is_end_tag; ++k) {
-      is_end_tag = std::tolower(static_cast<unsigned char>(js[i + 1 + k])) == TAG[k];
-    }
-    if (is_end_tag) out += '\\';
-  }
+  append_script_safe(out, js);
   return out;
 }
 

@@ -21,10 +21,16 @@ namespace gpuplan::reports {
 //! serialised is not serialised again. `text` must be valid JSON.
 [[nodiscard]] std::string script_safe_json(std::string_view text);
 
+//! Appends script_safe_json(text) to `out`.
+void append_script_safe_json(std::string& out, std::string_view text);
+
 //! Inline script text made safe for a `<script>` element: "</script" (any case) would end the
 //! element early, so it becomes "<\/script", which means the same inside JavaScript strings,
 //! regular expressions and comments.
 [[nodiscard]] std::string script_safe(std::string_view js);
+
+//! Appends script_safe(js) to `out`.
+void append_script_safe(std::string& out, std::string_view js);
 
 //! Money in US dollars with thousands separators and cents: 1234.5 -> "$1,234.50", -3 -> "-$3.00".
 [[nodiscard]] std::string format_money(double usd);

@@ -63,23 +63,17 @@ std::string render_page(std::string_view tmpl, std::string_view css, std::string
 
 std::string render_page_text(std::string_view tmpl, std::string_view css, std::string_view page_js,
                              std::string_view data_json, std::string_view page_name, bool charts) {
-  // NOTE: Chart.js (about 200 kB) is the same on every page: made script-safe once per process
-  // (a sweep writes a page per point); only pages with charts carry it.
-  static const std::string chartjs_element = std::string("<script id=\"gp-chartjs\">\n")
-                                                 .append(script_safe(gpuplan::embedded::chartjs()))
-                                                 .append("\n</script>\n");
-  const std::string capture = script_safe(assets::capture_js()), name_text = html_escape(page_name),
-                    js = script_safe(page_js), island = script_safe_json(data_json);
-  const std::pair<std::string_view, std::string_view> slots[] = {
-      {"css", css},
-      {"capture_js", capture},
-      {"page_name", name_text},
-      {"chartjs_script", charts ? std::string_view(chartjs_element) : std::string_view()},
-      {"page_js", js},
-      {"data", island}};
+  static constexpr std::string_view CHARTJS_OPEN = "<script id=\"gp-chartjs\">\n",
+                                    CHARTJS_CLOSE = "\n</script>\n";
+  const std::string_view chartjs = charts ? gpuplan::embedded::chartjs() : std::string_view();
+  const std::string_view capture = assets::capture_js();
+  // NOTE: every slot is appended straight into the one page buffer, never copied on the way: a
+  // report carries Chart.js (about 200 kB) and the result, and on this project's machines each
+  // page of fresh memory costs more to touch than to fill.
   std::string out;
-  out.reserve(tmpl.size() + css.size() + chartjs_element.size() + js.size() + island.size() +
-              capture.size() + 1024);
+  out.reserve(tmpl.size() + css.size() + capture.size() + page_name.size() + page_js.size() +
+              CHARTJS_OPEN.size() + chartjs.size() + CHARTJS_CLOSE.size() + data_json.size() +
+              2048);
   std::size_t csp_at = std::string::npos;
   // NOTE: one pass over the template, so text inserted into a slot is never scanned for slots.
   std::size_t pos = 0;
@@ -92,15 +86,25 @@ std::string render_page_text(std::string_view tmpl, std::string_view css, std::s
     pos = close + 2;
     if (name == "csp") {
       csp_at = out.size();
-      continue;
+    } else if (name == "css") {
+      out.append(css);
+    } else if (name == "capture_js") {
+      append_script_safe(out, capture);
+    } else if (name == "page_name") {
+      out.append(html_escape(page_name));
+    } else if (name == "chartjs_script") {
+      if (charts) {
+        out.append(CHARTJS_OPEN);
+        append_script_safe(out, chartjs);
+        out.append(CHARTJS_CLOSE);
+      }
+    } else if (name == "page_js") {
+      append_script_safe(out, page_js);
+    } else if (name == "data") {
+      append_script_safe_json(out, data_json);
+    } else {
+      out.append(tmpl.substr(open, close + 2 - open));
     }
-    bool filled = false;
-    for (const auto& [slot, text] : slots) {
-      if (slot != name) continue;
-      out += text;
-      filled = true;
-    }
-    if (!filled) out.append(tmpl.substr(open, close + 2 - open));
   }
   out.append(tmpl.substr(pos));
   if (csp_at != std::string::npos) {

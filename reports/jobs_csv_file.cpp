@@ -19,6 +19,12 @@ namespace {
 // (docs/performance.md, --jobs throughput), and 2,200 calls for 560 MB cost nothing.
 constexpr std::size_t TEXT_CHUNK = std::size_t(256) << 10;  // [bytes]
 
+// NOTE: a flusher thread makes each 64 MiB durable (fdatasync) while the simulation goes on, so
+// commit()'s fsync waits only for the tail. The disk's cost is in the flush, not in the write:
+// fdatasync of 560 MB written in one go took 0.21 s here, even after its pages had been handed
+// to the disk (sync_file_range); flushed as it grows, the final fsync took 0.03 s.
+constexpr uint64_t FLUSH_CHUNK = uint64_t(64) << 20;  // [bytes]
+
 std::string cannot_write(int err) {
   return std::string("cannot write: ") + std::strerror(err);
 }
@@ -48,6 +54,7 @@ JobsCsvFile::JobsCsvFile(std::filesystem::path path, std::span<const std::string
   tmp_ = tmpl;
   ::fchmod(fd_, 0666 & ~current_umask());
   writer_ = std::thread([this] { writer_loop(); });
+  flusher_ = std::thread([this] { flusher_loop(); });
 }
 
 JobsCsvFile::~JobsCsvFile() {
@@ -115,16 +122,47 @@ void JobsCsvFile::writer_loop() {
 
 void JobsCsvFile::write_text(const char* data, std::size_t n) {
   if (const int err = write_all(fd_, data, n)) throw JobsCsvWriteError(cannot_write(err));
+  written_ += n;
+  if (written_ - flush_asked_ < FLUSH_CHUNK) return;
+  flush_asked_ = written_;
+  {
+    const std::lock_guard lock(mutex_);
+    flush_wanted_ = true;
+  }
+  flush_.notify_one();
+}
+
+void JobsCsvFile::flusher_loop() {
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      flush_.wait(lock, [this] { return flush_wanted_ || flusher_stop_; });
+      if (flusher_stop_) return;
+      flush_wanted_ = false;
+    }
+    // NOTE: Linux reports a writeback error to one fsync per open file only, so the first one
+    // met here is kept for finish().
+    if (::fdatasync(fd_) != 0 && flush_error_ == 0) flush_error_ = errno;
+  }
 }
 
 void JobsCsvFile::stop_writer() {
-  if (!writer_.joinable()) return;
-  {
-    const std::lock_guard lock(mutex_);
-    closing_ = true;
+  if (writer_.joinable()) {
+    {
+      const std::lock_guard lock(mutex_);
+      closing_ = true;
+    }
+    filled_.notify_one();
+    writer_.join();
   }
-  filled_.notify_one();
-  writer_.join();
+  if (flusher_.joinable()) {
+    {
+      const std::lock_guard lock(mutex_);
+      flusher_stop_ = true;
+    }
+    flush_.notify_one();
+    flusher_.join();
+  }
 }
 
 void JobsCsvFile::discard() {
@@ -153,8 +191,8 @@ bool JobsCsvFile::finish() {
     }
   }
   // NOTE: on disk before the rename, so a crash never leaves a renamed but empty file.
-  const bool synced = ::fsync(fd_) == 0;
-  const int sync_why = errno;
+  const bool synced = flush_error_ == 0 && ::fsync(fd_) == 0;
+  const int sync_why = flush_error_ != 0 ? flush_error_ : errno;
   const int closed = ::close(fd_);
   const int why = synced ? errno : sync_why;
   fd_ = -1;

@@ -28,9 +28,10 @@ class JobsCsvWriteError : public std::runtime_error {
 //! an unwritable place is found before simulating); write() copies each chunk of records into one
 //! of SLOTS buffers and returns, while a writer thread formats the previous chunks
 //! (JobsCsv) and writes them in 256 KiB write() calls, in order, so the bytes never depend on
-//! timing; commit() renames the file into place. Memory is bounded: the slots plus one text
-//! buffer. A writer destroyed uncommitted, or one whose writes failed, removes its temp file, so
-//! a failed run leaves nothing behind.
+//! timing; a flusher thread makes the file durable (fdatasync) as it grows, so commit()'s fsync
+//! has only the tail left before it renames the file into place. Memory is bounded: the slots plus
+//! one text buffer. A writer destroyed uncommitted, or one whose writes failed, removes its temp
+//! file, so a failed run leaves nothing behind.
 class JobsCsvFile {
  public:
   //! Opens the temp file and starts the writer thread; check error() before using it.
@@ -63,8 +64,9 @@ class JobsCsvFile {
  private:
   void writer_loop();
   void write_text(const char* data, std::size_t n);  // writer thread: all of it, or throws
-  void stop_writer();
-  void discard();  // closes and removes the temp file
+  void flusher_loop();  // flusher thread: fdatasync each FLUSH_CHUNK as it is written
+  void stop_writer();   // joins the writer, then the flusher
+  void discard();       // closes and removes the temp file
 
   std::filesystem::path path_, tmp_;
   int fd_ = -1;
@@ -81,7 +83,13 @@ class JobsCsvFile {
   std::size_t n_filled_ = 0;    //!< slots waiting for the writer (guarded by mutex_)
   bool closing_ = false;        //!< no more chunks will come (guarded by mutex_)
   std::exception_ptr failure_;  //!< the writer thread's first error (guarded by mutex_)
-  std::thread writer_;
+  uint64_t written_ = 0;        //!< bytes written (writer thread)
+  uint64_t flush_asked_ = 0;    //!< written_ when the flusher was last woken (writer thread)
+  std::condition_variable flush_;
+  bool flush_wanted_ = false;  //!< (guarded by mutex_)
+  bool flusher_stop_ = false;  //!< (guarded by mutex_)
+  int flush_error_ = 0;        //!< the flusher's first failed fdatasync's errno (flusher thread)
+  std::thread writer_, flusher_;
 };
 
 }  // namespace gpuplan::reports

@@ -59,6 +59,20 @@ TEST_CASE("reports::format") {
     CHECK(text == "{\"name\":\"\\u003c/script\\u003e\\u0026\\u2028\",\"x\":null}");
   }
 
+  SUBCASE("script_safe breaks every </script, in any case, and nothing else") {
+    using gpuplan::reports::script_safe;
+    CHECK(script_safe("") == "");
+    CHECK(script_safe("a < b && c <= d") == "a < b && c <= d");
+    CHECK(script_safe("x = '</script>'; y = '</SCRIPT >'; z = '</Script'") ==
+          "x = '<\\/script>'; y = '<\\/SCRIPT >'; z = '<\\/Script'");
+    CHECK(script_safe("<</script") == "<<\\/script");
+    CHECK(script_safe("ends with </scrip") == "ends with </scrip");  // too short to be a tag
+    CHECK(script_safe("</script") == "<\\/script");
+    std::string appended = "kept:";
+    gpuplan::reports::append_script_safe(appended, "a</script>b");
+    CHECK(appended == "kept:a<\\/script>b");
+  }
+
   SUBCASE("script_safe_json of an indented text equals json_for_script of its value") {
     const nlohmann::json v = {{"name", "a \"quoted\" </script> & \\ \n tab\t \u2029"},
                               {"empty", nlohmann::json::object()},

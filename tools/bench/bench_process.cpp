@@ -127,10 +127,11 @@ fs::path bench_scenario(const std::string& name) {
 //! iteration and reports wall time, the child's CPU time (steadier than wall time on a shared
 //! machine) and peak RSS, and jobs and mean wait from its result.json (a study's: means per
 //! replication); returns the temporary directory's path for the caller's own checks, or an empty
-//! path after SkipWithError.
+//! path after SkipWithError. `fresh`, when given, is removed before each run with the clock
+//! stopped, so every run writes it anew.
 fs::path bench_gpuplan(benchmark::State& state, const std::string& command,
                        const std::string& scenario_name, const std::vector<std::string>& extra,
-                       const TempDir& tmp) {
+                       const TempDir& tmp, const fs::path& fresh = {}) {
   const fs::path gpuplan = exe_dir() / "gpuplan";
   const fs::path scenario = bench_scenario(scenario_name);
   if (!fs::exists(gpuplan)) {
@@ -150,6 +151,12 @@ fs::path bench_gpuplan(benchmark::State& state, const std::string& command,
   args.insert(args.end(), extra.begin(), extra.end());
   double wall_sum = 0, cpu_sum = 0, peak_mb = 0;
   for (auto _ : state) {
+    if (!fresh.empty()) {
+      state.PauseTiming();
+      std::error_code ec;
+      fs::remove(fresh, ec);
+      state.ResumeTiming();
+    }
     const ChildRun r = run_child(args, tmp.path());
     if (r.exit_code != 0) {
       const std::string why = r.exit_code == 2 && !extra.empty()
@@ -204,11 +211,15 @@ void bm_bare_loop_mm64(benchmark::State& state) {
 }
 
 //! `gpuplan run --jobs TMP/jobs.csv` on the M/M/64: rows of jobs.csv per second of the whole
-//! process. Skips, naming the reason, where this build's `run` has no `--jobs` (exit 2).
+//! process, made durable (the run fsyncs it) and renamed into place. The previous run's file is
+//! removed between runs, clock stopped: freeing it is the file system's work, not the writer's
+//! (docs/performance.md gives both). Skips, naming the reason, where this build's `run` has no
+//! `--jobs` (exit 2).
 void bm_process_run_mm64_jobs(benchmark::State& state, const char* scenario) {
   const TempDir tmp;
   const fs::path jobs_csv = tmp.path() / "jobs.csv";
-  if (bench_gpuplan(state, "run", scenario, {"--jobs", jobs_csv.string()}, tmp).empty()) return;
+  if (bench_gpuplan(state, "run", scenario, {"--jobs", jobs_csv.string()}, tmp, jobs_csv).empty())
+    return;
   std::ifstream in(jobs_csv, std::ios::binary);
   const int64_t lines =
       std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
