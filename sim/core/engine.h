@@ -193,6 +193,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
 //! Resets the state and schedules each class's first arrival.
 GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_t replica_idx) {
   s.now = 0;
+  s.bin_cursor = BinCursor{};
   s.replica_idx = replica_idx;
   reset_events(s.events);
   reset_cluster(m, s);

@@ -67,6 +67,17 @@ GPUPLAN_HD inline uint64_t double_bits(double v) {
 #endif
 }
 
+//! The double with these bits (double_bits' inverse).
+GPUPLAN_HD inline double bits_double(uint64_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(bits));
+#else
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+#endif
+}
+
 //! Number of set bits of a word.
 GPUPLAN_HD inline uint32_t count_bits(uint64_t w) {
 #if defined(__CUDA_ARCH__)

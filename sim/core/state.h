@@ -68,6 +68,14 @@ struct ReplicaTotals {
   SimTime saturated_at;  //!< [s] when the replica stopped (NEVER if it did not)
 };
 
+//! The time bin advance_to's walk starts in for every time in [.., fast_end): kept between calls
+//! so a step that stays inside one bin needs no division (sim/core/stats.h, set_bin_cursor).
+struct BinCursor {
+  double fast_end = 0;  //!< [s] 0: unknown
+  double bin_end = 0;   //!< [s] end of `bin`
+  uint32_t bin = 0;
+};
+
 //! All mutable arrays and scalars of one replica.
 struct ReplicaState {
   SimTime now = 0;
@@ -110,6 +118,7 @@ struct ReplicaState {
   span<double> bin_queued_job_s;       //!< [n_bins] integral of the queue length
   span<double> bin_spend_usd;          //!< [n_bins]
   span<double> bin_provisioned_gpu_s;  //!< [n_bins]
+  BinCursor bin_cursor;                //!< the bin s.now is in
 
   // Node life cycle (spot, elastic), job runs (checkpoint/restart), billing: sim/core/capacity.h,
   // job_runs.h, billing.h.

@@ -24,6 +24,31 @@ struct BinWalk {
   return BinWalk{from, to < m.horizon ? to : m.horizon, static_cast<uint32_t>(from / m.bin_width)};
 }
 
+//! [s] End of time bin b; the last bin ends at the horizon.
+[[nodiscard]] GPUPLAN_HD inline double bin_end_time(const ModelView& m, uint32_t b) {
+  return (b + 1 == m.n_bins) ? m.horizon : (b + 1) * m.bin_width;
+}
+
+//! Points `c` at the bin a walk from `now` starts in (bin_walk, then next_bin_segment's step
+//! past an exact edge) and at the times that start in the same bin.
+GPUPLAN_HD inline void set_bin_cursor(const ModelView& m, BinCursor& c, SimTime now) {
+  const BinWalk w = bin_walk(m, now, now);
+  uint32_t b = w.bin;
+  while (b < m.n_bins && bin_end_time(m, b) <= now) ++b;
+  c = BinCursor{};
+  if (b >= m.n_bins) return;  // no bin: every walk from here is empty
+  // NOTE: the quotient by the width is monotone in the time but rounds, so the first time whose
+  // walk starts past bin b is found by single ulps near (b + 1) * width, not assumed to be it.
+  const double past = b + 1.0;
+  double x = (b + 1) * m.bin_width;
+  while (x > 0 && bits_double(double_bits(x) - 1) / m.bin_width >= past)
+    x = bits_double(double_bits(x) - 1);
+  while (x / m.bin_width < past) x = bits_double(double_bits(x) + 1);
+  c.bin = b;
+  c.bin_end = bin_end_time(m, b);
+  c.fast_end = x < c.bin_end ? x : c.bin_end;
+}
+
 //! Sets `g` to the walk's next piece in one bin and moves past it; false when none is left.
 //! The last bin ends at the horizon.
 [[nodiscard]] GPUPLAN_HD inline bool next_bin_segment(const ModelView& m, BinWalk& w,
@@ -111,12 +136,23 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
     }
   }
   if (in_window) accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend
-  BinSegment g;
-  for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);) {
-    s.bin_busy_gpu_s[g.bin] += s.busy_gpus * g.dt;
-    s.bin_queued_job_s[g.bin] += s.queue_len * g.dt;
-    s.bin_spend_usd[g.bin] += rate * g.dt;
-    s.bin_provisioned_gpu_s[g.bin] += gpus * g.dt;
+  if (s.now < s.bin_cursor.fast_end && hi <= s.bin_cursor.bin_end) {
+    // NOTE: the one piece the walk below would give (most steps stay in one bin).
+    const uint32_t b = s.bin_cursor.bin;
+    const double piece = hi - s.now;
+    s.bin_busy_gpu_s[b] += s.busy_gpus * piece;
+    s.bin_queued_job_s[b] += s.queue_len * piece;
+    s.bin_spend_usd[b] += rate * piece;
+    s.bin_provisioned_gpu_s[b] += gpus * piece;
+  } else {
+    BinSegment g;
+    for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);) {
+      s.bin_busy_gpu_s[g.bin] += s.busy_gpus * g.dt;
+      s.bin_queued_job_s[g.bin] += s.queue_len * g.dt;
+      s.bin_spend_usd[g.bin] += rate * g.dt;
+      s.bin_provisioned_gpu_s[g.bin] += gpus * g.dt;
+    }
+    set_bin_cursor(m, s.bin_cursor, t);
   }
   advance_teams(m, s, t);
   if (m.share.n_shared_pools > 0) advance_shared_busy(m, s, t, dt);
