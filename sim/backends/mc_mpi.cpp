@@ -1,19 +1,17 @@
 #include "sim/backends/mc_mpi.h"
 
+#include <dlfcn.h>
+
 #include <climits>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "sim/backends/mpi_transport.h"
 #include "sim/outcome_pack.h"
-
-#if defined(GPUPLAN_HAVE_MPI)
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
-#endif
 
 namespace gpuplan {
 namespace {
@@ -26,7 +24,39 @@ uint32_t env_count(const char* name) {
   return n > 0 && n < long(UINT32_MAX) ? static_cast<uint32_t>(n) : 0;
 }
 
-#if defined(GPUPLAN_HAVE_MPI)
+//! The transport of the loaded MPI module; null until an MpiSession loads it.
+const GpuplanMpiTransport* loaded = nullptr;
+
+//! Loads libgpuplan_mpi.so from the folder of the running executable (the build puts it beside
+//! gpuplan); the transport, or null with `why` set.
+const GpuplanMpiTransport* load_transport(std::string& why) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path module = exe.parent_path() / "libgpuplan_mpi.so";
+  // NOTE: RTLD_GLOBAL: Open MPI's own plugins look up libmpi's symbols globally.
+  void* handle = ::dlopen(module.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == nullptr) {
+    why = std::string("cannot load gpuplan's MPI module (") + ::dlerror() +
+          "); the build puts libgpuplan_mpi.so beside gpuplan: copy it along, or run without "
+          "mpirun";
+    return nullptr;
+  }
+  using Entry = const GpuplanMpiTransport* (*)();
+  const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "gpuplan_mpi_transport"));
+  const GpuplanMpiTransport* t = entry != nullptr ? entry() : nullptr;
+  if (t == nullptr || t->abi != GPUPLAN_MPI_ABI) {
+    why = module.string() + " is not this gpuplan's MPI module (rebuild gpuplan)";
+    return nullptr;
+  }
+  return t;
+}
+
+//! The transport for a group of several processes (an MpiSession loaded it).
+const GpuplanMpiTransport& transport() {
+  if (loaded == nullptr) throw std::logic_error("several processes without the MPI module loaded");
+  return *loaded;
+}
+
 //! A byte or element count MPI can take (it counts in int).
 int mpi_count(std::size_t n) {
   if (n > std::size_t(INT_MAX))
@@ -34,11 +64,6 @@ int mpi_count(std::size_t n) {
         "a message between MPI processes would exceed 2 GiB; lower --batch so rounds are smaller");
   return static_cast<int>(n);
 }
-#else
-[[noreturn]] void no_mpi() {
-  throw std::logic_error("several processes without MPI compiled in");
-}
-#endif
 
 }  // namespace
 
@@ -57,122 +82,76 @@ uint32_t launcher_process_count() {
 }
 
 ProcessGroup mpi_world() {
-#if defined(GPUPLAN_HAVE_MPI)
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized) return {};
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return {static_cast<uint32_t>(rank), static_cast<uint32_t>(size)};
-#else
-  return {};
-#endif
+  if (loaded == nullptr) return {};
+  ProcessGroup g;
+  loaded->world(&g.rank, &g.size);
+  return g;
 }
 
 MpiSession::MpiSession() {
   const uint32_t launched = launcher_process_count();
-  if (launched == 0) return;
-#if defined(GPUPLAN_HAVE_MPI)
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (initialized) return;
-  // NOTE: only the thread that called MPI_Init talks to MPI; OpenMP workers never do.
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  started_ = true;
-#else
-  if (launched > 1)
-    error_ = "gpuplan was built without MPI, so it cannot split replicas across the " +
-             std::to_string(launched) +
-             " processes the launcher started; rebuild it where libopenmpi-dev is installed "
-             "(tools/setup.sh), or run it without mpirun";
-#endif
+  if (launched == 0 || loaded != nullptr) return;
+  if (!mpi_compiled_in()) {
+    if (launched > 1)
+      error_ = "gpuplan was built without MPI, so it cannot split replicas across the " +
+               std::to_string(launched) +
+               " processes the launcher started; rebuild it where libopenmpi-dev is installed "
+               "(tools/setup.sh), or run it without mpirun";
+    return;
+  }
+  std::string why;
+  loaded = load_transport(why);
+  if (loaded == nullptr) {
+    if (launched > 1) error_ = why;
+    return;
+  }
+  started_ = loaded->initialize() != 0;
 }
 
 MpiSession::~MpiSession() {
-#if defined(GPUPLAN_HAVE_MPI)
   if (!started_) return;
   // NOTE: a process that fails mid-study would leave the others waiting in a collective forever.
-  if (std::uncaught_exceptions() > 0) MPI_Abort(MPI_COMM_WORLD, 1);
-  MPI_Finalize();
-#endif
+  loaded->finalize(std::uncaught_exceptions() > 0 ? 1 : 0);
 }
 
 bool all_true(const ProcessGroup& g, bool ok) {
   if (g.size == 1) return ok;
-#if defined(GPUPLAN_HAVE_MPI)
-  int mine = ok ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all == 1;
-#else
-  no_mpi();
-#endif
+  return transport().all_true(ok ? 1 : 0) == 1;
 }
 
 void broadcast_from_root(const ProcessGroup& g, uint32_t* values, std::size_t n) {
   if (g.size == 1) return;
-#if defined(GPUPLAN_HAVE_MPI)
-  MPI_Bcast(values, mpi_count(n), MPI_UINT32_T, 0, MPI_COMM_WORLD);
-#else
-  (void)values, (void)n;
-  no_mpi();
-#endif
+  transport().broadcast(values, uint64_t(mpi_count(n * sizeof *values)));
 }
 
 void broadcast_from_root(const ProcessGroup& g, double* values, std::size_t n) {
   if (g.size == 1) return;
-#if defined(GPUPLAN_HAVE_MPI)
-  MPI_Bcast(values, mpi_count(n), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-#else
-  (void)values, (void)n;
-  no_mpi();
-#endif
+  transport().broadcast(values, uint64_t(mpi_count(n * sizeof *values)));
 }
 
 void broadcast_from_root(const ProcessGroup& g, std::string& text) {
   if (g.size == 1) return;
-#if defined(GPUPLAN_HAVE_MPI)
   uint64_t n = text.size();
-  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  transport().broadcast(&n, sizeof n);
   text.resize(n);
-  MPI_Bcast(text.data(), mpi_count(n), MPI_CHAR, 0, MPI_COMM_WORLD);
-#else
-  (void)text;
-  no_mpi();
-#endif
+  transport().broadcast(text.data(), uint64_t(mpi_count(n)));
 }
 
 std::vector<uint32_t> gather_to_root(const ProcessGroup& g, uint32_t value) {
   if (g.size == 1) return {value};
-#if defined(GPUPLAN_HAVE_MPI)
   std::vector<uint32_t> all(g.root() ? g.size : 0);
-  MPI_Gather(&value, 1, MPI_UINT32_T, all.data(), 1, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+  transport().gather_u32(value, all.data());
   return all;
-#else
-  no_mpi();
-#endif
 }
 
 void sum_to_root(const ProcessGroup& g, std::vector<uint64_t>& values) {
   if (g.size == 1) return;
-#if defined(GPUPLAN_HAVE_MPI)
-  const int n = mpi_count(values.size());
-  if (g.root())
-    MPI_Reduce(MPI_IN_PLACE, values.data(), n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  else
-    MPI_Reduce(values.data(), nullptr, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-#else
-  (void)values;
-  no_mpi();
-#endif
+  transport().sum_u64_to_root(values.data(), uint64_t(mpi_count(values.size())));
 }
 
 void gather_round(const ProcessGroup& g, uint32_t n, const ReplicaOutcome* mine,
                   ReplicaOutcome* round) {
   if (g.size == 1) return;
-#if defined(GPUPLAN_HAVE_MPI)
   const auto slice = [&](uint32_t r) {
     return std::pair{slice_begin(n, r, g.size), slice_begin(n, r + 1, g.size)};
   };
@@ -181,30 +160,26 @@ void gather_round(const ProcessGroup& g, uint32_t n, const ReplicaOutcome* mine,
     const auto [lo, hi] = slice(g.rank);
     pack_outcomes(mine, hi - lo, packed);
   }
-  int n_bytes = mpi_count(packed.size());
-  std::vector<int> counts(g.root() ? g.size : 0), offsets(counts.size());
-  MPI_Gather(&n_bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::vector<uint32_t> sizes = gather_to_root(g, uint32_t(mpi_count(packed.size())));
+  std::vector<int> counts(sizes.size()), offsets(sizes.size());
   std::vector<std::byte> all;
   if (g.root()) {
     std::size_t total = 0;
     for (uint32_t r = 0; r < g.size; ++r) {
+      counts[r] = int(sizes[r]);
       offsets[r] = mpi_count(total);
-      total += std::size_t(counts[r]);
+      total += sizes[r];
     }
     mpi_count(total);
     all.resize(total);
   }
-  MPI_Gatherv(packed.data(), n_bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
-              0, MPI_COMM_WORLD);
+  transport().gather_bytes(packed.data(), int(packed.size()), all.data(), counts.data(),
+                           offsets.data());
   if (!g.root()) return;
   for (uint32_t r = 1; r < g.size; ++r) {
     const auto [lo, hi] = slice(r);
     unpack_outcomes(all.data() + offsets[r], std::size_t(counts[r]), round + lo, hi - lo);
   }
-#else
-  (void)n, (void)mine, (void)round;
-  no_mpi();
-#endif
 }
 
 }  // namespace gpuplan

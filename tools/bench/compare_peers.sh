@@ -5,7 +5,7 @@
 #   gpuplan run      tools/bench/scenarios/mm64_1m.json --quiet
 #   SimPy 3          tools/bench/peers/mm64_simpy.py    (Debian python3-simpy3, /usr/bin/python3)
 #   SimGrid S4U      tools/bench/peers/mm64_simgrid.cpp (Debian libsimgrid-dev, built here)
-# Each runs under /usr/bin/time -v; the table gives wall time, CPU time (user + system: steadier
+# Each is timed from spawn to reap (wall, and CPU and peak RSS from wait4); the table gives wall time, CPU time (user + system: steadier
 # than wall on a shared machine), peak RSS and mean wait (checked against Erlang C), and gpuplan's
 # speed-up over each peer (issue 10 targets: >= 40x SimPy 3, >= 10x SimGrid S4U).
 #
@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 
 # ---- what it needs: Debian packages (idempotent), gpuplan, the SimGrid peer ------------------
 missing=()
-for pkg in python3-simpy3 libsimgrid-dev time g++; do
+for pkg in python3-simpy3 libsimgrid-dev g++; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
@@ -52,11 +52,23 @@ if awk -v l="$load1" 'BEGIN { exit !(l > 1.5) }'; then
   echo "warning: 1-minute load average $load1 > 1.5; figures will be slower than on an idle machine" >&2
 fi
 
-# measure NAME CMD...: runs CMD under /usr/bin/time -v, output to $work/NAME.<run>.{out,time}.
+# measure NAME RUN CMD...: runs CMD (an absolute path first) with output to $work/NAME.RUN.out and
+# its wall time, CPU time and peak RSS to $work/NAME.RUN.time. Timed from the spawn to the reap,
+# to the microsecond (/usr/bin/time rounds to 10 ms, 5 % of gpuplan's run).
 measure() {
   local name=$1 run=$2
   shift 2
-  /usr/bin/time -v -o "$work/$name.$run.time" "$@" >"$work/$name.$run.out" 2>&1 ||
+  /usr/bin/python3 -c '
+import os, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+t0 = time.perf_counter()
+pid = os.posix_spawn(argv[0], argv, os.environ)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+with open(out, "w") as f:
+    f.write("wall_s=%.6f user_s=%.6f sys_s=%.6f maxrss_kb=%d\n"
+            % (wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))' "$work/$name.$run.time" "$@" >"$work/$name.$run.out" 2>&1 ||
     { echo "$name failed:" >&2; cat "$work/$name.$run.out" >&2; exit 1; }
 }
 
@@ -78,20 +90,15 @@ import math, re, sys
 
 work, runs = sys.argv[1], int(sys.argv[2])
 
-def wall_s(text):
-    t = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", text).group(1).split(":")
-    return sum(float(x) * 60 ** i for i, x in enumerate(reversed(t)))
-
 def measured(name):
     best = None
     for r in range(1, runs + 1):
-        time_text = open(f"{work}/{name}.{r}.time").read()
+        t = dict(kv.split("=") for kv in open(f"{work}/{name}.{r}.time").read().split())
         out = open(f"{work}/{name}.{r}.out").read()
         row = {
-            "wall": wall_s(time_text),
-            "cpu": sum(float(re.search(rf"{k} time \(seconds\): (\S+)", time_text).group(1))
-                       for k in ("User", "System")),
-            "rss": int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", time_text).group(1)) / 1024,
+            "wall": float(t["wall_s"]),
+            "cpu": float(t["user_s"]) + float(t["sys_s"]),
+            "rss": int(t["maxrss_kb"]) / 1024,
             "wait": float(re.search(r"mean_wait_s=(\S+)", out).group(1)),
             "n": int(re.search(r"customers=(\d+)", out).group(1)),
         }
@@ -114,7 +121,7 @@ print(f"M/M/64, load {a / c:.2f}, 1 M customers; {'fastest of %d runs' % runs if
 print("| program | wall [s] | CPU [s] | peak RSS [MB] | mean wait [ms] | customers counted |")
 print("|---|---|---|---|---|---|")
 for name, m in rows:
-    print(f"| {name} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['rss']:.0f} | {1e3 * m['wait']:.3f} | {m['n']:,} |")
+    print(f"| {name} | {m['wall']:.3f} | {m['cpu']:.3f} | {m['rss']:.0f} | {1e3 * m['wait']:.3f} | {m['n']:,} |")
 print(f"| Erlang C | | | | {1e3 * erlang_wait:.3f} | |")
 for what in ("wall", "cpu"):
     g = rows[0][1][what]
