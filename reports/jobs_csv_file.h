@@ -34,7 +34,7 @@ class JobsCsvWriteError : public std::runtime_error {
 //! file, so a failed run leaves nothing behind.
 class JobsCsvFile {
  public:
-  //! Opens the temp file and starts the writer thread; check error() before using it.
+  //! Opens the temp file and starts the writer and flusher threads; check error() before using it.
   JobsCsvFile(std::filesystem::path path, std::span<const std::string> class_names,
               std::span<const std::string> pool_names);
   ~JobsCsvFile();
