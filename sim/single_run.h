@@ -21,7 +21,7 @@ struct SingleRun {
 };
 
 //! Records a single run buffers between drains into the sink: at least RECORD_CHUNK, plus room
-//! for every active job to finish at one instant. NOTE: 8,192 records (256 KiB): with 65,536 the
+//! for every active job to finish at one instant. NOTE: 8,192 records (320 KiB): with 65,536 the
 //! same 5 M-row run peaked 9 MB higher and used 4 % more CPU (docs/performance.md).
 inline constexpr uint32_t RECORD_CHUNK = 1u << 13;
 

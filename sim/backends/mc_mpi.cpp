@@ -65,6 +65,12 @@ int mpi_count(std::size_t n) {
   return static_cast<int>(n);
 }
 
+//! Overwrites bytes[0..n) on every process of `g` with rank 0's.
+void broadcast_bytes(const ProcessGroup& g, void* bytes, std::size_t n) {
+  if (g.size == 1) return;
+  transport().broadcast(bytes, uint64_t(mpi_count(n)));
+}
+
 }  // namespace
 
 bool mpi_compiled_in() {
@@ -120,21 +126,19 @@ bool all_true(const ProcessGroup& g, bool ok) {
 }
 
 void broadcast_from_root(const ProcessGroup& g, uint32_t* values, std::size_t n) {
-  if (g.size == 1) return;
-  transport().broadcast(values, uint64_t(mpi_count(n * sizeof *values)));
+  broadcast_bytes(g, values, n * sizeof *values);
 }
 
 void broadcast_from_root(const ProcessGroup& g, double* values, std::size_t n) {
-  if (g.size == 1) return;
-  transport().broadcast(values, uint64_t(mpi_count(n * sizeof *values)));
+  broadcast_bytes(g, values, n * sizeof *values);
 }
 
 void broadcast_from_root(const ProcessGroup& g, std::string& text) {
   if (g.size == 1) return;
   uint64_t n = text.size();
-  transport().broadcast(&n, sizeof n);
+  broadcast_bytes(g, &n, sizeof n);
   text.resize(n);
-  transport().broadcast(text.data(), uint64_t(mpi_count(n)));
+  broadcast_bytes(g, text.data(), n);
 }
 
 std::vector<uint32_t> gather_to_root(const ProcessGroup& g, uint32_t value) {

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 #include "sim/core/portable.h"
 #include "sim/core/sketch_bins.h"
+#include "sim/core/ulp_search.h"
 
 namespace gpuplan {
 
@@ -21,16 +21,14 @@ class SketchIndex {
     // monotone in v, so a walk by single ulps from γ^(b−1)·floor finds it in a few steps.
     edge_[0] = 0;
     for (uint32_t b = 1; b < SKETCH_BINS; ++b) {
-      double x = SKETCH_FLOOR * std::exp((b - 1.0) * SKETCH_LN_GAMMA);
-      while (sketch_bin_by_log(x) >= b) x = std::nextafter(x, 0.0);
-      while (sketch_bin_by_log(x) < b) x = std::nextafter(x, INFINITY);
-      edge_[b] = x;
+      edge_[b] = first_double_where(SKETCH_FLOOR * std::exp((b - 1.0) * SKETCH_LN_GAMMA),
+                                    [b](double x) { return sketch_bin_by_log(x) >= b; });
     }
     first_piece_ = piece(SKETCH_FLOOR);
     const uint64_t n = piece(edge_[SKETCH_BINS - 1]) - first_piece_ + 1;
     if (n > PIECE_CAPACITY) std::abort();  // the sketch's constants fix n at 4,694
     for (uint64_t i = 0; i < n; ++i)
-      piece_bin_[i] = uint16_t(sketch_bin_by_log(from_bits((first_piece_ + i) << PIECE_SHIFT)));
+      piece_bin_[i] = uint16_t(sketch_bin_by_log(bits_double((first_piece_ + i) << PIECE_SHIFT)));
   }
 
   //! The bin of v: sketch_bin_by_log(v).
@@ -53,11 +51,6 @@ class SketchIndex {
   static constexpr uint32_t PIECE_CAPACITY = 37u << PIECE_BITS;
 
   static uint64_t piece(double v) { return double_bits(v) >> PIECE_SHIFT; }
-  static double from_bits(uint64_t bits) {
-    double v;
-    std::memcpy(&v, &bits, sizeof v);
-    return v;
-  }
 
   double edge_[SKETCH_BINS];
   uint64_t first_piece_;

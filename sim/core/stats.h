@@ -3,6 +3,7 @@
 #include "sim/core/billing.h"
 #include "sim/core/team_quota.h"
 #include "sim/core/state.h"
+#include "sim/core/ulp_search.h"
 
 namespace gpuplan {
 
@@ -29,6 +30,12 @@ struct BinWalk {
   return (b + 1 == m.n_bins) ? m.horizon : (b + 1) * m.bin_width;
 }
 
+//! True for times whose quotient by `width` is `past` or more (the core takes no lambdas).
+struct QuotientReaches {
+  double width, past;
+  [[nodiscard]] GPUPLAN_HD bool operator()(double t) const { return t / width >= past; }
+};
+
 //! Points `c` at the bin a walk from `now` starts in (bin_walk, then next_bin_segment's step
 //! past an exact edge) and at the times that start in the same bin.
 GPUPLAN_HD inline void set_bin_cursor(const ModelView& m, BinCursor& c, SimTime now) {
@@ -39,11 +46,7 @@ GPUPLAN_HD inline void set_bin_cursor(const ModelView& m, BinCursor& c, SimTime 
   if (b >= m.n_bins) return;  // no bin: every walk from here is empty
   // NOTE: the quotient by the width is monotone in the time but rounds, so the first time whose
   // walk starts past bin b is found by single ulps near (b + 1) * width, not assumed to be it.
-  const double past = b + 1.0;
-  double x = (b + 1) * m.bin_width;
-  while (x > 0 && bits_double(double_bits(x) - 1) / m.bin_width >= past)
-    x = bits_double(double_bits(x) - 1);
-  while (x / m.bin_width < past) x = bits_double(double_bits(x) + 1);
+  const double x = first_double_where((b + 1) * m.bin_width, QuotientReaches{m.bin_width, b + 1.0});
   c.bin = b;
   c.bin_end = bin_end_time(m, b);
   c.fast_end = x < c.bin_end ? x : c.bin_end;
