@@ -1,6 +1,6 @@
 # embed_files(target name=path ...): a static library exposing each file's bytes as
 #   extern const char gpuplan_embed_<name>[]; extern const unsigned long gpuplan_embed_<name>_size;
-# declared in models/embedded.h. The files are read at configure time and re-read when they change.
+# declared in models/input/embedded.h. The files are read at configure time and re-read when they change.
 function(embed_files target)
   set(out_dir ${CMAKE_BINARY_DIR}/embedded)
   file(MAKE_DIRECTORY ${out_dir})

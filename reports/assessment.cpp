@@ -1,6 +1,6 @@
 #include "reports/assessment.h"
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "reports/assessment_text.h"
 #include "reports/format.h"
 #include "reports/json_read.h"

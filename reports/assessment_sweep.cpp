@@ -1,7 +1,7 @@
 // The sweep's verdicts (reports/assessment.h assess_sweep).
 #include "reports/assessment.h"
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "reports/assessment_text.h"
 #include "reports/format.h"
 #include "reports/json_read.h"

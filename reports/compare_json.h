@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/scenario.h"
+#include "models/scenario/scenario.h"
 #include "study/compare.h"
 
 namespace gpuplan::reports {

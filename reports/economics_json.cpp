@@ -1,8 +1,8 @@
 #include "reports/economics_json.h"
 
 #include "models/economics/tco.h"
-#include "models/names.h"
-#include "models/pool_commitment.h"
+#include "models/input/names.h"
+#include "models/scenario/pool_commitment.h"
 
 namespace gpuplan {
 namespace {

@@ -4,8 +4,8 @@
 //! spot and elastic terms, and the detail only one replication's state holds.
 #include <nlohmann/json.hpp>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "sim/single_run.h"
 
 namespace gpuplan {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "models/input_file.h"
+#include "models/input/input_file.h"
 
 namespace gpuplan::reports {
 namespace {

@@ -1,6 +1,6 @@
 #include "reports/html_page.h"
 
-#include "models/embedded.h"
+#include "models/input/embedded.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
 

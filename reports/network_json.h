@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/summary.h"
 
 namespace gpuplan {

@@ -7,9 +7,9 @@
 #include <set>
 
 #include "models/economics/billing.h"
-#include "models/energy/energy_data.h"
-#include "models/energy/power_model.h"
-#include "models/names.h"
+#include "models/perf/energy/energy_data.h"
+#include "models/perf/energy/power_model.h"
+#include "models/input/names.h"
 #include "reports/format.h"
 #include "reports/quantity.h"
 #include "reports/assessment.h"

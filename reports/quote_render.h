@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/quote.h"
+#include "models/quote/quote.h"
 #include "study/quote_check.h"
 
 namespace gpuplan::quote {

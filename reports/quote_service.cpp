@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/catalog_age.h"
-#include "models/catalog_overlay.h"
-#include "models/input_file.h"
-#include "models/quote.h"
+#include "models/catalog/catalog_age.h"
+#include "models/catalog/catalog_overlay.h"
+#include "models/input/input_file.h"
+#include "models/quote/quote.h"
 #include "reports/html_assets.h"
 #include "reports/quote_pdf.h"
 #include "reports/quote_render.h"

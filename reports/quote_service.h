@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 namespace gpuplan::serve {
 

@@ -3,7 +3,7 @@
 //! result.json as `recommendation`.
 #include <nlohmann/json.hpp>
 
-#include "models/scenario.h"
+#include "models/scenario/scenario.h"
 #include "study/recommend.h"
 
 namespace gpuplan::reports {

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <ctime>
 
-#include "models/catalog_age.h"
-#include "models/price_origin.h"
-#include "models/pool_commitment.h"
-#include "models/scenario_echo.h"
+#include "models/catalog/catalog_age.h"
+#include "models/scenario/price_origin.h"
+#include "models/scenario/pool_commitment.h"
+#include "models/load/scenario_echo.h"
 #include "reports/assessment.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"

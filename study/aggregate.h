@@ -1,8 +1,8 @@
 #pragma once
 //! From the replications of a study to its Summary: the one place every study (run, mc, sweep
 //! point, recommend probe, compare side) turns outcomes into statistics, TCO and warnings.
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/summary.h"
 
 namespace gpuplan::study {

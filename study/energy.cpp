@@ -4,7 +4,7 @@
 #include <map>
 #include <span>
 
-#include "models/energy/pool_power.h"
+#include "models/compile/pool_power.h"
 
 namespace gpuplan::study {
 namespace {

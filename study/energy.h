@@ -2,8 +2,8 @@
 //! Energy and carbon of a study (docs/energy.md, result.json "energy"): each replication's kWh,
 //! tCO2e and power cost per pool and per job class from the busy and provisioned GPU-seconds the
 //! engine keeps, with statistics across the replications like every other metric.
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "sim/mc_run.h"
 #include "study/summary.h"
 

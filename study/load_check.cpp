@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/compile.h"
-#include "models/demand_profile.h"
+#include "models/compile/compile.h"
+#include "models/scenario/demand_profile.h"
 #include "study/number_text.h"
 
 namespace gpuplan::study {

@@ -1,12 +1,12 @@
 #pragma once
 //! The load check before simulating (docs/outputs.md, "Load check"): the warnings `validate`,
 //! `run` and `mc` print, and every study's result.json carries, when a set of pools a class may
-//! use is offered a load at or above its capacity (models/offered_load.h).
+//! use is offered a load at or above its capacity (models/compile/offered_load.h).
 #include <string>
 #include <vector>
 
-#include "models/offered_load.h"
-#include "models/scenario.h"
+#include "models/compile/offered_load.h"
+#include "models/scenario/scenario.h"
 
 namespace gpuplan::study {
 

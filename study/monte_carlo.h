@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/summary.h"
 
 namespace gpuplan::study {

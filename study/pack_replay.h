@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/openb_trace.h"
+#include "models/trace/openb_trace.h"
 #include "sim/sharing/pack_policy.h"
 
 namespace gpuplan {

@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "study/run.h"
 
 namespace gpuplan::quote {

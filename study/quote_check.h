@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/quote.h"
+#include "models/quote/quote.h"
 
 namespace gpuplan::quote {
 

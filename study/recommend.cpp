@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "models/economics/billing.h"
-#include "models/pool_commitment.h"
+#include "models/scenario/pool_commitment.h"
 #include "sim/mc_metrics.h"
 #include "sim/backends/mc_mpi.h"
 
@@ -37,7 +37,7 @@ ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const Recom
   const ModelView view = cs.view();
   ProbeOutcome out = probe_outcome(view, run_monte_carlo(view, mo), slo_bounds(rc, cs));
   // NOTE: a reservation is billed its whole commitment, as quote bills it: the window's cost
-  // carries only its share (models/pool_commitment.h).
+  // carries only its share (models/scenario/pool_commitment.h).
   out.cost_usd += reserved_beyond_window_usd(*sc);
   // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so such
   // a pool meets no SLO even where no replica was stopped for saturating.

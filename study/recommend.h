@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/count_search.h"
 #include "study/monte_carlo.h"
 #include "study/scenario_text.h"

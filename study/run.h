@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "sim/single_run.h"
 #include "study/summary.h"
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "models/load.h"
+#include "models/load/load.h"
 
 namespace gpuplan::study {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "models/data_files.h"
-#include "models/diagnostic.h"
-#include "models/scenario.h"
+#include "models/input/data_files.h"
+#include "models/input/diagnostic.h"
+#include "models/scenario/scenario.h"
 
 namespace gpuplan::study {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/monte_carlo.h"
 #include "study/summary.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/economics/tco.h"
-#include "models/offered_load.h"
+#include "models/compile/offered_load.h"
 #include "study/number_text.h"
 #include "study/tco_energy.h"
 

@@ -4,8 +4,8 @@
 #include <tuple>
 
 #include "models/economics/billing.h"
-#include "models/energy/energy_data.h"
-#include "models/energy/pool_power.h"
+#include "models/perf/energy/energy_data.h"
+#include "models/compile/pool_power.h"
 
 namespace gpuplan::study {
 namespace {

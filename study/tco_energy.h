@@ -1,7 +1,7 @@
 #pragma once
 //! Energy and carbon of the TCO projection's options (docs/tco.md, "Energy and carbon"): kWh,
 //! location-based tCO2e and embodied carbon per month and per year beside each option's cost,
-//! from the same power model as result.json's `energy` section (models/energy/pool_power.h).
+//! from the same power model as result.json's `energy` section (models/compile/pool_power.h).
 #include <string>
 #include <vector>
 
@@ -10,8 +10,8 @@
 
 #include "models/economics/on_prem_fleet.h"
 #include "models/economics/tco.h"
-#include "models/energy/power_model.h"
-#include "models/scenario.h"
+#include "models/perf/energy/power_model.h"
+#include "models/scenario/scenario.h"
 
 namespace gpuplan::study {
 

@@ -1,11 +1,11 @@
 #include "study/warnings.h"
 
-#include "models/catalog_age.h"
-#include "models/price_origin.h"
+#include "models/catalog/catalog_age.h"
+#include "models/scenario/price_origin.h"
 #include "study/load_check.h"
 #include "study/number_text.h"
-#include "models/compile_teams.h"
-#include "models/pool_commitment.h"
+#include "models/compile/compile_teams.h"
+#include "models/scenario/pool_commitment.h"
 
 namespace gpuplan::study {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "study/summary.h"
 
 namespace gpuplan::study {

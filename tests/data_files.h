@@ -1,7 +1,8 @@
 #pragma once
 //! Tests that read public data files (traces, tables) find them as gpuplan does, on the default
-//! data path (models/data_files.h), and report themselves skipped by name where a file is absent
-//! (a fresh clone without ../shared/data); with GPUPLAN_REQUIRE_DATA=1 (CI) an absent file fails.
+//! data path (models/input/data_files.h), and report themselves skipped by name where a file is
+//! absent (a fresh clone without ../shared/data); with GPUPLAN_REQUIRE_DATA=1 (CI) an absent file
+//! fails.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -9,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/data_files.h"
+#include "models/input/data_files.h"
 
 namespace gpuplan_test_data {
 

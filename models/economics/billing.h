@@ -18,7 +18,7 @@ enum class BillingGranularity : uint8_t {
   per_millisecond,  //!< round up to whole milliseconds (serverless)
 };
 
-//! The scenario's words for granularities are in models/names.h (enum_name, parse_enum).
+//! The scenario's words for granularities are in models/input/names.h (enum_name, parse_enum).
 
 //! Billing rule of one pool: granularity plus a minimum charge per usage interval.
 struct BillingRule {

@@ -15,7 +15,7 @@
 namespace gpuplan::economics {
 
 //! Power of one node of a fleet and the site's PUE and price: study/tco.cpp fills it from the
-//! energy model (models/energy/pool_power.h) so the projection and result.json's energy section
+//! energy model (models/compile/pool_power.h) so the projection and result.json's energy section
 //! price power alike.
 struct FleetPower {
   double idle_kw = 0.0;      //!< [kW] IT draw with every GPU idle

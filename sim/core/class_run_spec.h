@@ -1,7 +1,7 @@
 #pragma once
 //! How each job class's runs behave, as the core reads it (read-only): checkpoint/restart and
-//! spot tolerance. models/compile_economics.cpp fills it; a class without such keys gets the
-//! defaults below (no checkpoints, any of its pools at once).
+//! spot tolerance. models/compile/compile_economics.cpp fills it; a class without such keys gets
+//! the defaults below (no checkpoints, any of its pools at once).
 #include "sim/core/model.h"
 
 namespace gpuplan {

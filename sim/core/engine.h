@@ -186,7 +186,7 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
     case QueuePolicy::las:
     case QueuePolicy::fair_share:
     case QueuePolicy::max_min_fairness_perf:
-      return;  // always ranked (models/compile.cpp sets m.sched.ranked)
+      return;  // always ranked (models/compile/compile.cpp sets m.sched.ranked)
   }
 }
 

@@ -2,8 +2,8 @@
 //! Hardware failures as the core reads them (read-only): interruption rates per GPU-second by
 //! cause, each striking one node (its jobs are interrupted, the node goes for repair), the jobs on
 //! one node only (software: the node stays up), or every node below one leaf switch; a repair-time
-//! distribution and hot spares per pool. models/compile_failures.cpp fills it; a scenario without
-//! failures has an empty ModelView::failures span and the engine never reads further.
+//! distribution and hot spares per pool. models/compile/compile_failures.cpp fills it; a scenario
+//! without failures has an empty ModelView::failures span and the engine never reads further.
 #include "sim/core/model.h"
 
 namespace gpuplan {

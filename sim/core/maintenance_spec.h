@@ -1,9 +1,9 @@
 #pragma once
 //! Planned maintenance windows as the core reads them (read-only, docs/failures.md "Planned
 //! maintenance"): each entry is one batch of consecutive nodes of one pool, out of service for
-//! `duration` from `start` on, repeated every `period`. models/compile_maintenance.cpp fills them
-//! (a rolling window becomes one entry per batch); a scenario without maintenance has an empty
-//! ModelView::maintenance span and the engine never reads further.
+//! `duration` from `start` on, repeated every `period`. models/compile/compile_maintenance.cpp
+//! fills them (a rolling window becomes one entry per batch); a scenario without maintenance has an
+//! empty ModelView::maintenance span and the engine never reads further.
 #include "sim/core/types.h"
 
 namespace gpuplan {

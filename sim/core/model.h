@@ -1,6 +1,6 @@
 #pragma once
 //! The compiled scenario as the core reads it: flat, read-only arrays and scalars, no names.
-//! Only models/compile.cpp fills these; the core never sees strings, JSON or catalogs.
+//! Only models/compile/compile.cpp fills these; the core never sees strings, JSON or catalogs.
 #include "sim/core/network_types.h"
 #include "sim/core/scheduler_spec.h"
 #include "sim/core/shared_types.h"

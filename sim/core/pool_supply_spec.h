@@ -1,7 +1,7 @@
 #pragma once
 //! How each pool's nodes are supplied and paid for, as the core reads it (read-only): billing,
-//! price series, spot reclaims, elastic provisioning. models/compile_economics.cpp fills it; a pool
-//! without such keys gets the defaults below, which reproduce the plain engine exactly
+//! price series, spot reclaims, elastic provisioning. models/compile/compile_economics.cpp fills
+//! it; a pool without such keys gets the defaults below, which reproduce the plain engine exactly
 //! (per-second billing, no minimum, no spot, fixed size).
 #include "sim/core/model.h"
 

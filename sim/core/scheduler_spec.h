@@ -1,7 +1,7 @@
 #pragma once
 //! How the queue policy ranks jobs, as the core reads it (read-only, one per model): the 2D-LAS
 //! queue thresholds and starvation knob, the duration-estimate error, and whether class
-//! priorities preempt. models/compile.cpp fills it; the defaults rank nothing (plain FIFO).
+//! priorities preempt. models/compile/compile.cpp fills it; the defaults rank nothing (plain FIFO).
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -1,8 +1,8 @@
 #pragma once
 //! Plain data of shared GPUs in the engine (docs/sharing.md, "In the engine"): the compiled
 //! per-pool MIG layouts, time-slicing and fractional (milli-GPU) settings the core reads
-//! (SharedView, filled only by models/compile_sharing.cpp) and each replica's occupancy of them
-//! (SharedState). The logic lives in sim/core/shared_gpus.h.
+//! (SharedView, filled only by models/compile/compile_sharing.cpp) and each replica's occupancy of
+//! them (SharedState). The logic lives in sim/core/shared_gpus.h.
 #include "sim/core/types.h"
 
 namespace gpuplan {

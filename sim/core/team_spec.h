@@ -2,7 +2,8 @@
 //! Team quotas as the core reads them (read-only, one per model), with Kubernetes Kueue's
 //! ClusterQueue semantics: each team has, per flavor (a GPU type of the cluster), a nominal quota,
 //! a borrowing limit and a lending limit, and teams of one cohort lend each other their unused
-//! lendable quota (docs/teams.md). models/compile_teams.cpp fills it; without teams it is empty.
+//! lendable quota (docs/teams.md). models/compile/compile_teams.cpp fills it; without teams it is
+//! empty.
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -1,7 +1,7 @@
 #pragma once
 //! GPU-type-aware scheduling after Gavel (Narayanan et al., OSDI'20): a job's speed on each pool
-//! is 1 / its compiled slowdown (the class's throughput matrix, models/throughputs.h); fifo_perf
-//! and max_min_fairness_perf start each job on the fastest pool with room for it, and
+//! is 1 / its compiled slowdown (the class's throughput matrix, models/perf/throughputs.h);
+//! fifo_perf and max_min_fairness_perf start each job on the fastest pool with room for it, and
 //! max_min_fairness_perf ranks jobs by normalized attained service: GPU-seconds weighted by the
 //! speed of the GPUs they ran on over the class's capacity-weighted mean speed
 //! (docs/scheduling-policies.md).

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "models/queueing.h"
-#include "models/offered_load.h"
+#include "models/perf/queueing.h"
+#include "models/compile/offered_load.h"
 #include "tests/acceptance/planner.h"
 
 using namespace gpuplan_acceptance;

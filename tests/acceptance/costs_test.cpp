@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "tests/acceptance/planner.h"
 
 using namespace gpuplan_acceptance;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "models/compile.h"
-#include "models/load.h"
+#include "models/compile/compile.h"
+#include "models/load/load.h"
 #include "study/monte_carlo.h"
 #include "study/summary.h"
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "models/catalog_age.h"
-#include "models/price_origin.h"
+#include "models/catalog/catalog_age.h"
+#include "models/scenario/price_origin.h"
 #include "reports/result_json.h"
 #include "tests/acceptance/planner.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/load.h"
+#include "models/load/load.h"
 
 namespace gpuplan_models_test {
 

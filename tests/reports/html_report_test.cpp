@@ -1,6 +1,6 @@
 #include "reports/html_report.h"
 
-#include "models/embedded.h"
+#include "models/input/embedded.h"
 #include "reports/assessment.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "models/catalog_age.h"
-#include "models/quote.h"
+#include "models/catalog/catalog_age.h"
+#include "models/quote/quote.h"
 #include "reports/quote_render.h"
 #include "study/quote_check.h"
 

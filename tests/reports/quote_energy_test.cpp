@@ -1,12 +1,12 @@
-//! Energy and carbon beside each quote option (models/quote_energy.h, quote.json `energy`), and
-//! the quote's staleness threshold set by the request (options.stale_after_months).
+//! Energy and carbon beside each quote option (models/quote/quote_energy.h, quote.json `energy`),
+//! and the quote's staleness threshold set by the request (options.stale_after_months).
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <string>
 
-#include "models/quote.h"
-#include "models/quote_energy.h"
+#include "models/quote/quote.h"
+#include "models/quote/quote_energy.h"
 #include "reports/quote_render.h"
 
 using namespace gpuplan;

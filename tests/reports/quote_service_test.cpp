@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/quote.h"
+#include "models/quote/quote.h"
 
 namespace fs = std::filesystem;
 using gpuplan::serve::confine_path;

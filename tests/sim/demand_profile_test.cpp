@@ -1,5 +1,6 @@
-//! Time-varying demand (sim/core/arrival_profile.h, models/demand_profile.h): the time-change
-//! inversion, arrival counts against the integral of the intensity, the flat path kept exactly.
+//! Time-varying demand (sim/core/arrival_profile.h, models/scenario/demand_profile.h): the
+//! time-change inversion, arrival counts against the integral of the intensity, the flat path kept
+//! exactly.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/mc_metrics.h"
 #include "tests/sim/scenario_builder.h"
 

@@ -9,7 +9,7 @@
 #include "sim/mc_run.h"
 #include "sim/mc_stats.h"
 #include "tests/sim/scenario_builder.h"
-#include "models/queueing.h"
+#include "models/perf/queueing.h"
 
 using namespace gpuplan;
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "models/queueing.h"
+#include "models/perf/queueing.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "models/compile.h"
-#include "models/scenario.h"
+#include "models/compile/compile.h"
+#include "models/scenario/scenario.h"
 #include "sim/single_run.h"
 
 namespace gpuplan::test {

@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "models/load.h"
+#include "models/load/load.h"
 #include "reports/assessment.h"
 #include "reports/result_json.h"
 #include "study/run.h"

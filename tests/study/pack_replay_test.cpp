@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "models/openb_trace.h"
+#include "models/trace/openb_trace.h"
 #include "tests/data_files.h"
 
 using namespace gpuplan;

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "models/compile.h"
-#include "models/load.h"
+#include "models/compile/compile.h"
+#include "models/load/load.h"
 #include "reports/result_json.h"
 #include "study/aggregate.h"
 

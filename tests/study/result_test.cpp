@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "models/load.h"
+#include "models/load/load.h"
 #include "reports/format.h"
 #include "reports/result_json.h"
 #include "sim/mc_metrics.h"

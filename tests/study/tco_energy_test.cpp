@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "models/compile.h"
-#include "models/load.h"
+#include "models/compile/compile.h"
+#include "models/load/load.h"
 #include "study/tco.h"
 
 using namespace gpuplan;

@@ -8,7 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "models/data_files.h"
+#include "models/input/data_files.h"
 #include "tests/tools/cli.h"
 
 namespace fs = std::filesystem;
@@ -71,7 +71,7 @@ TEST_CASE("tools::data_dir") {
   SUBCASE(
       "a missing file exits 2 naming it, the folders searched and --data-dir, writing nothing") {
     // NOTE: the public files are on the project's data path here; their origin in the message is
-    // checked in tests/models/data_files_test.cpp.
+    // checked in tests/models/input/data_files_test.cpp.
     std::ofstream(file) << scenario("\"my_jobs.csv\"");
     const CliRun r = gpuplan_cli_test::run_shell(
         "GPUPLAN_DATA= timeout 120 " + bin + " run " + file.string() + " --quiet --data-dir " +

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/single_run.h"
 #include "tools/bench/engine_bench.h"
 #include "tools/bench/mm_bare_loop.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/single_run.h"
 #include "tools/bench/engine_bench.h"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/core/engine.h"
 #include "sim/replica_buffers.h"
 

@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "models/data_files.h"
-#include "models/openb_trace.h"
+#include "models/input/data_files.h"
+#include "models/trace/openb_trace.h"
 #include "study/pack_replay.h"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/single_run.h"
 
 namespace gpuplan::bench {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/quote.h"
+#include "models/quote/quote.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::Diagnostics diags;

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/load.h"
+#include "models/load/load.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::Diagnostics diags;

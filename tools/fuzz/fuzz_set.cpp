@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/load.h"
+#include "models/load/load.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/trace.h"
+#include "models/trace/trace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   gpuplan::TraceFormat fmt;

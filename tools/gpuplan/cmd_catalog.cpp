@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "models/catalog.h"
-#include "models/catalog_age.h"
-#include "models/catalog_table.h"
+#include "models/catalog/catalog.h"
+#include "models/catalog/catalog_age.h"
+#include "models/catalog/catalog_table.h"
+#include "models/input/closest_names.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 

@@ -1,5 +1,5 @@
 //! `gpuplan catalog import FILE... --out OVERLAY.json [--region R] [--currency C]`: reads provider
-//! price files offline (models/price_import.h) and writes a catalog overlay that scenarios
+//! price files offline (models/catalog/price_import.h) and writes a catalog overlay that scenarios
 //! (`catalog.overlays`) and quotes (`--catalog-overlay`) apply over the built-in rows.
 #include <unistd.h>
 
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "models/catalog.h"
-#include "models/field_reader.h"
-#include "models/names.h"
-#include "models/price_import.h"
+#include "models/catalog/catalog.h"
+#include "models/input/field_reader.h"
+#include "models/input/names.h"
+#include "models/catalog/price_import.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "reports/compare_json.h"
 #include "reports/quantity.h"
 #include "reports/result_json.h"

@@ -1,8 +1,9 @@
 //! `gpuplan estimate training|inference`: the quick check behind every quote. Training: the
-//! fastest fitting parallel plan and its step time on one cluster (models/training/step_time.h).
-//! Inference: the serving roofline of one replica (models/inference/roofline.h). Prints a short
-//! text or, with --json, one JSON object on stdout; writes no files. Bad input: one line per
-//! problem on stderr naming the flag, exit 2, nothing on stdout.
+//! fastest fitting parallel plan and its step time on one cluster
+//! (models/perf/training/step_time.h). Inference: the serving roofline of one replica
+//! (models/perf/inference/roofline.h). Prints a short text or, with --json, one JSON object on
+//! stdout; writes no files. Bad input: one line per problem on stderr naming the flag, exit 2,
+//! nothing on stdout.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,11 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/catalog.h"
-#include "models/field_reader.h"
-#include "models/inference/roofline.h"
-#include "models/names.h"
-#include "models/training/step_time.h"
+#include "models/catalog/catalog.h"
+#include "models/input/closest_names.h"
+#include "models/input/field_reader.h"
+#include "models/perf/inference/roofline.h"
+#include "models/input/names.h"
+#include "models/perf/training/step_time.h"
 #include "tools/gpuplan/commands.h"
 
 namespace gpuplan::cli {

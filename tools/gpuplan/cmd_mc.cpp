@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
 #include "reports/quantity.h"
@@ -93,10 +93,10 @@ int run_mc(const McCliOptions& o) {
   }
   if (const std::string tco = tco_notice(result); !tco.empty())
     std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
-  std::printf("wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv%s}\n",
-              dir.string().c_str(),
-              o.metrics.openmetrics ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml"
-                                    : "");
+  std::printf(
+      "wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv%s}\n",
+      dir.string().c_str(),
+      o.metrics.openmetrics ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml" : "");
   return 0;
 }
 

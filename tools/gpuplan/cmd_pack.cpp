@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "models/data_files.h"
-#include "models/openb_trace.h"
+#include "models/input/data_files.h"
+#include "models/trace/openb_trace.h"
 #include "reports/pack_json.h"
 #include "study/pack_replay.h"
 #include "tools/gpuplan/commands.h"

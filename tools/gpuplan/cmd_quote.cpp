@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "models/catalog_age.h"
-#include "models/data_files.h"
-#include "models/input_file.h"
-#include "models/jsonc.h"
-#include "models/quote.h"
+#include "models/catalog/catalog_age.h"
+#include "models/input/data_files.h"
+#include "models/input/input_file.h"
+#include "models/input/jsonc.h"
+#include "models/quote/quote.h"
 #include "reports/quote_pdf.h"
 #include "reports/quote_render.h"
 #include "study/quote_check.h"

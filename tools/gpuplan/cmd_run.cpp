@@ -6,7 +6,7 @@
 #include <optional>
 #include <sstream>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "reports/csv.h"
 #include "reports/html_report.h"
 #include "reports/jobs_csv_file.h"
@@ -126,11 +126,9 @@ int run(const RunOptions& ro) {
     }
     if (const std::string tco = tco_notice(result); !tco.empty())
       std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
-    std::printf("wrote %s/{result.json,report.html,timeseries.csv,classes.csv%s}\n",
-                dir.string().c_str(),
-                ro.metrics.openmetrics
-                    ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml"
-                    : "");
+    std::printf(
+        "wrote %s/{result.json,report.html,timeseries.csv,classes.csv%s}\n", dir.string().c_str(),
+        ro.metrics.openmetrics ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml" : "");
     if (jobs)
       std::printf("wrote %s job rows to %s\n",
                   format_quantity(Quantity::count, double(jobs->rows())).c_str(), ro.jobs.c_str());

@@ -1,7 +1,7 @@
 //! `gpuplan validate SCENARIO...`: check scenario files; nothing is simulated or written.
 #include <iostream>
 
-#include "models/load.h"
+#include "models/load/load.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 #include "tools/gpuplan/console.h"

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "models/catalog_overlay.h"
+#include "models/catalog/catalog_overlay.h"
 #include "reports/metrics_export.h"
 
 namespace gpuplan::cli {
@@ -44,8 +44,8 @@ void add_metrics_options(CLI::App* cmd, MetricsOptions& o) {
 std::vector<std::pair<std::string, std::string>> metrics_files(const MetricsOptions& o,
                                                                const nlohmann::json& result) {
   if (!o.openmetrics) return {};
-  const int64_t start = o.start.empty() ? reports::METRICS_DEFAULT_START_UNIX_S
-                                        : *reports::parse_utc_time(o.start);
+  const int64_t start =
+      o.start.empty() ? reports::METRICS_DEFAULT_START_UNIX_S : *reports::parse_utc_time(o.start);
   return reports::metrics_export(result, start);
 }
 

@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "models/load.h"
+#include "models/load/load.h"
 #include "reports/output_folder.h"
 
 namespace gpuplan::cli {
@@ -46,7 +46,7 @@ void add_scenario_options(CLI::App* cmd, ScenarioOptions& o);
 void add_data_dir_option(CLI::App* cmd, std::vector<std::string>& dirs);
 
 //! The data search path of a command: its --data-dir folders, then GPUPLAN_DATA's, then the
-//! shared data folder next to the project (models/data_files.h).
+//! shared data folder next to the project (models/input/data_files.h).
 [[nodiscard]] std::vector<std::string> data_path(const std::vector<std::string>& data_dirs);
 
 //! Loads the scenario of `o` with its --set and --seed overrides; diagnostics go to `diags`.

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "models/scenario.h"
+#include "models/scenario/scenario.h"
 
 namespace gpuplan::cli {
 

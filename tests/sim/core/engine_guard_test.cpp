@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/core/engine.h"
 #include "sim/replica_buffers.h"
 #include "sim/single_run.h"

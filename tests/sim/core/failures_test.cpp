@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "models/failure_table.h"
+#include "models/scenario/failure_table.h"
 #include "sim/core/engine.h"
 #include "sim/replica_buffers.h"
 #include "sim/single_run.h"

@@ -5,7 +5,7 @@
 //! checkpointing drain loses nothing beyond the final write.
 #include <doctest/doctest.h>
 
-#include "models/failure_table.h"
+#include "models/scenario/failure_table.h"
 #include "sim/core/engine.h"
 #include "sim/mc_metrics.h"
 #include "sim/replica_buffers.h"

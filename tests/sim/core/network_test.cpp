@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/core/network.h"
 #include "sim/replica_buffers.h"
 #include "sim/single_run.h"

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "models/compile.h"
+#include "models/compile/compile.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 

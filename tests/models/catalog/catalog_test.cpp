@@ -1,0 +1,245 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "models/catalog/catalog.h"
+#include "models/catalog/catalog_age.h"
+#include "models/catalog/catalog_table.h"
+
+using namespace gpuplan;
+using namespace std::chrono;
+
+TEST_CASE("models::catalog") {
+  const Catalog& c = builtin_catalog();
+
+  SUBCASE("the 12 GPU models of the scenario contract are present with DATA.md 5 figures") {
+    // ARCHITECTURE.md 4 lists 12 GPU ids; K80 and P100-16GB follow for Gavel's cluster (issue 13).
+    CHECK(c.gpus.size() == 14);
+    for (const char* id : {"A100-40GB", "A100-80GB", "H100-SXM", "H100-PCIe", "H200", "B200", "L4",
+                           "L40S", "T4", "A10G", "V100-16GB", "V100-32GB"})
+      CHECK_MESSAGE(c.find_gpu(id) != nullptr, id);
+    // H100 SXM: 989 dense BF16, 1979 FP8, 495 TF32 TFLOPS, 80 GB, 3.35 TB/s (DATA.md 5).
+    const GpuSpec* h100 = c.find_gpu("h100-sxm");
+    REQUIRE(h100);
+    CHECK(h100->bf16_tflops == 989);
+    CHECK(h100->fp8_tflops == 1979);
+    CHECK(h100->tf32_tflops == 495);
+    CHECK(h100->mem_gb == 80);
+    CHECK(h100->mem_bw_tbps == doctest::Approx(3.35));
+    // A100: 312 BF16, 600 GB/s NVLink3 bidirectional (DATA.md 5).
+    CHECK(c.find_gpu("A100-80GB")->bf16_tflops == 312);
+    CHECK(c.find_gpu("A100-80GB")->nvlink_gbps == 600);
+    // B200: 2250 BF16, 180 GB usable (DATA.md 5).
+    CHECK(c.find_gpu("B200")->bf16_tflops == 2250);
+    CHECK(c.find_gpu("B200")->mem_gb == 180);
+  }
+  SUBCASE("every instance is complete, names a known GPU and has a dated, tagged source") {
+    std::set<std::string> ids;
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      CHECK(ids.insert(it.id).second);
+      CHECK(c.find_gpu(it.gpu) != nullptr);
+      CHECK(it.gpus_per_node >= 1);
+      CHECK(std::set<std::string>{"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie"}.count(
+          it.intra_node_fabric));
+      CHECK(parse_as_of(it.as_of).has_value());
+      // every row names its public source, in words a customer can read (no internal tags)
+      CHECK_FALSE(it.source.empty());
+      CHECK(it.source.find("DATA.md") == std::string::npos);
+      CHECK(it.source.find("[") == std::string::npos);
+      CHECK((it.price_per_hour.on_demand || it.price_per_hour.on_prem));
+      // Reserved and spot prices are discounts: never above on-demand.
+      if (it.price_per_hour.on_demand) {
+        CHECK(it.price_per_hour.reserved_1y.value_or(0) <= *it.price_per_hour.on_demand);
+        CHECK(it.price_per_hour.reserved_3y.value_or(0) <=
+              it.price_per_hour.reserved_1y.value_or(*it.price_per_hour.on_demand));
+        CHECK(it.price_per_hour.spot.value_or(0) <= *it.price_per_hour.on_demand);
+      }
+    }
+    // 4 P-family + 8 g5 + 8 g6 + 8 g6e + 7 g4dn + p6-b200 + 4 GCP + 3 Azure + 4 Lambda
+    // + 2 on-prem = 49.
+    CHECK(c.instances.size() == 49);
+  }
+  SUBCASE("list prices match DATA.md 4 and derived prices state their derivation") {
+    // p4d.24xlarge after the June-2025 cut: $21.957642/h on-demand, 1-yr reserved $13.921094
+    // (instances.vantage.sh data of 2026-01-21, tsaol/aws-gpu), both published.
+    const InstanceType* p4d = c.find_instance("p4d.24xlarge");
+    REQUIRE(p4d);
+    CHECK(*p4d->price_per_hour.on_demand == doctest::Approx(21.9576));
+    CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(13.9211));
+    CHECK(p4d->derived_rule(Pricing::reserved_1y) == nullptr);
+    CHECK(p4d->as_of == "2026-01-21");
+    // p5en post-cut $63.296/h (dstack PR #4110 [V]).
+    CHECK(*c.find_instance("p5en.48xlarge")->price_per_hour.on_demand == doctest::Approx(63.296));
+    // p5 after the June-2025 cut: $55.04/h on-demand (was $98.32); its 1-yr price is derived
+    // from the p5en Savings Plan ratio: 55.04 x 40.43 / 63.296 = 35.1565, with its rule.
+    const InstanceType* p5 = c.find_instance("p5.48xlarge");
+    CHECK(*p5->price_per_hour.on_demand == doctest::Approx(55.04));
+    CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(35.1565));
+    REQUIRE(p5->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(p5->derived_rule(Pricing::reserved_1y)->find("x 0.6387") != std::string::npos);
+    CHECK(p5->derived_rule(Pricing::on_demand) == nullptr);
+    // T4 (g4dn.xlarge $0.526/h) and B200 (p6-b200.48xlarge $113.9328/h) rows, 2026-01-21.
+    const InstanceType* g4dn = c.find_instance("g4dn.xlarge");
+    REQUIRE(g4dn);
+    CHECK(g4dn->gpu == "T4");
+    CHECK(*g4dn->price_per_hour.on_demand == doctest::Approx(0.526));
+    const InstanceType* b200 = c.find_instance("p6-b200.48xlarge");
+    REQUIRE(b200);
+    CHECK(b200->gpu == "B200");
+    CHECK(b200->gpus_per_node == 8);
+    CHECK(*b200->price_per_hour.on_demand == doctest::Approx(113.9328));
+    // p5en 1-yr and 3-yr are the published Savings Plan rates $40.43 and $27.72, not derived.
+    const InstanceType* p5en = c.find_instance("p5en.48xlarge");
+    CHECK(*p5en->price_per_hour.reserved_3y == doctest::Approx(27.72));
+    CHECK(p5en->derived_rule(Pricing::reserved_3y) == nullptr);
+    // a3-highgpu-8g: spot $35.40 and 3-yr $38.86 are two published figures, no longer one rule.
+    const InstanceType* a3 = c.find_instance("a3-highgpu-8g");
+    CHECK(*a3->price_per_hour.spot == doctest::Approx(35.3957));
+    CHECK(*a3->price_per_hour.reserved_3y == doctest::Approx(38.8644));
+    CHECK(a3->derived.empty());
+    // Azure ND96isr H100 v5 comes from a third-party page only.
+    CHECK(c.find_instance("Standard_ND96isr_H100_v5")->source.find("(third-party)") !=
+          std::string::npos);
+    // On-prem HGX H100: DATA.md 6.2 worked example, ~$1.42/GPU-h x 8 = ~$11.33/h.
+    const InstanceType* hgx = c.find_instance("onprem.hgx-h100-8");
+    REQUIRE(hgx);
+    CHECK(*hgx->price_per_hour.on_prem / 8 == doctest::Approx(1.416).epsilon(0.01));
+    CHECK(*hgx->price_per_hour.on_prem / 8 >= 1.4);
+    CHECK(*hgx->price_per_hour.on_prem / 8 <= 1.5);
+  }
+}
+
+TEST_CASE("models::catalog::derived") {
+  const Catalog& c = builtin_catalog();
+  const Pricing terms[] = {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
+                           Pricing::spot, Pricing::on_prem};
+  SUBCASE("every derived price exists and states its rule; no rule serves two terms of a row") {
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      for (const DerivedPrice& d : it.derived) {
+        CAPTURE(pricing_key(d.term));
+        CHECK(price_of(it.price_per_hour, d.term).has_value());
+        // a rule a customer can follow: it names a factor, a range or a formula
+        CHECK(d.rule.size() >= 20);
+        for (const DerivedPrice& e : it.derived)
+          if (&e != &d) CHECK(e.rule != d.rule);
+      }
+    }
+  }
+  SUBCASE("no two pricing terms of a row carry the same price") {
+    // Two different terms at one price means one rule set both (the a3-highgpu-8g spot price
+    // once equalled its 3-year price, both "65 % off"); a real coincidence would need a note.
+    for (const InstanceType& it : c.instances) {
+      CAPTURE(it.id);
+      for (size_t i = 0; i < 5; ++i) {
+        for (size_t j = i + 1; j < 5; ++j) {
+          const auto a = price_of(it.price_per_hour, terms[i]);
+          const auto b = price_of(it.price_per_hour, terms[j]);
+          if (a && b) CHECK(*a != *b);
+        }
+      }
+    }
+  }
+  SUBCASE("the one rule copied from another instance says so") {
+    // The Azure H100 v5 reservation discounts are the A100 v4's (no H100 figure was found).
+    const InstanceType* az = c.find_instance("Standard_ND96isr_H100_v5");
+    REQUIRE(az->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(az->derived_rule(Pricing::reserved_1y)->find("A100 v4") != std::string::npos);
+    CHECK(az->derived_rule(Pricing::reserved_1y)->find("copied") != std::string::npos);
+  }
+}
+
+TEST_CASE("models::catalog_age") {
+  const year_month_day today = 2026y / November / 29d;
+  SUBCASE("as_of dates parse in full, year-month and year forms") {
+    CHECK(parse_as_of("2024-01-29") == 2024y / January / 29d);
+    // A missing day means the first of the month.
+    CHECK(parse_as_of("2025-01") == 2025y / January / 1d);
+    CHECK(parse_as_of("2022") == 2022y / January / 1d);
+    CHECK_FALSE(parse_as_of("2025-13-01").has_value());
+    CHECK_FALSE(parse_as_of("Jan 2025").has_value());
+    CHECK_FALSE(parse_as_of("").has_value());
+  }
+  SUBCASE("a price is stale when dated more than one year before today") {
+    // One year and one day old.
+    CHECK(is_stale("2025-11-28", today));
+    // Exactly one year old is not yet stale.
+    CHECK_FALSE(is_stale("2025-11-29", today));
+    CHECK_FALSE(is_stale("2026-08-06", today));
+    // An unreadable date is never trusted.
+    CHECK(is_stale("unknown", today));
+    // 2026-08-06 to 2026-11-29 = 115 days.
+    CHECK(price_age_days("2026-08-06", today) == 115);
+  }
+}
+
+TEST_CASE("models::catalog_table") {
+  const Catalog& c = builtin_catalog();
+  const year_month_day today = 2026y / November / 29d;
+
+  SUBCASE("an unknown GPU is an input error that suggests the closest ids") {
+    const CatalogSelection sel = select_instances(c, {"H100-SMX", ""});
+    CHECK(sel.instances.empty());
+    CHECK(sel.error.find("--gpu: unknown GPU \"H100-SMX\"") == 0);
+    REQUIRE_FALSE(sel.candidates.empty());
+    CHECK(sel.candidates.front() == "H100-SXM");
+    CHECK(sel.error.find("did you mean \"H100-SXM\"") != std::string::npos);
+  }
+  SUBCASE("an unknown provider suggests a known one") {
+    const CatalogSelection sel = select_instances(c, {"", "azur"});
+    REQUIRE_FALSE(sel.candidates.empty());
+    CHECK(sel.candidates.front() == "azure");
+  }
+  SUBCASE("filters combine and match case-insensitively") {
+    const CatalogSelection sel = select_instances(c, {"h100-sxm", "AWS"});
+    REQUIRE(sel.error.empty());
+    // Only p5.48xlarge carries H100-SXM at AWS.
+    REQUIRE(sel.instances.size() == 1);
+    CHECK(sel.instances[0]->id == "p5.48xlarge");
+  }
+  SUBCASE("the table aligns columns and flags old prices as stale") {
+    const CatalogSelection sel = select_instances(c, {"", ""});
+    const std::string table = format_catalog_table(sel.instances, today);
+    // p5en is dated 2026-08-06 and p4d 2026-01-21 (fresh); ND96asr v4 2024-01-29 (stale on
+    // 2026-11-29).
+    const auto line_of = [&](const std::string& id) {
+      std::string key = "\n";
+      key += id;
+      key += ' ';
+      const size_t at = table.find(key) + 1;
+      return table.substr(at, table.find('\n', at) - at);
+    };
+    CHECK(line_of("Standard_ND96asr_v4").find("stale") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("stale") == std::string::npos);
+    CHECK(line_of("p5en.48xlarge").find("stale") == std::string::npos);
+    // $/GPU-h of p4d: 21.9576 / 8 = 2.74.
+    CHECK(line_of("p4d.24xlarge").find("2.74") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("8xA100-40GB") != std::string::npos);
+    CHECK(line_of("p4d.24xlarge").find("4x100G") != std::string::npos);
+    // p5's reserved prices are derived, marked '~' and explained under the table.
+    CHECK(line_of("p5.48xlarge").find("35.16~") != std::string::npos);
+    CHECK(line_of("p5en.48xlarge").find("40.43 ") != std::string::npos);
+    CHECK(table.find("~ derived: not published") != std::string::npos);
+    // Aligned: the as_of column starts at the same offset on every row.
+    CHECK(line_of("p4d.24xlarge").find("2026-01-21") == line_of("g6e.48xlarge").find("2026-01-21"));
+    CHECK(line_of("p4d.24xlarge").find("2026-01-21") ==
+          line_of("Standard_ND96asr_v4").find("2024-01-29"));
+  }
+  SUBCASE("the JSON output carries sources, per-GPU prices and the stale flag") {
+    const CatalogSelection sel = select_instances(c, {"", "on_prem"});
+    const auto j = nlohmann::json::parse(format_catalog_json(sel.instances, today));
+    // Two on-prem templates.
+    REQUIRE(j.size() == 2);
+    CHECK(j[0]["source"].get<std::string>().find("(derived)") != std::string::npos);
+    CHECK(j[0].contains("stale"));
+    // the amortised on-prem cost is derived; the JSON gives its rule
+    CHECK(j[0]["derived"].contains("on_prem"));
+    // HGX H100: ~$1.42 per GPU-hour.
+    CHECK(j[0]["price_per_gpu_hour"]["on_prem"].get<double>() ==
+          doctest::Approx(1.416).epsilon(0.01));
+  }
+}

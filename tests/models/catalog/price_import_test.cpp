@@ -1,0 +1,331 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "models/catalog/catalog_overlay.h"
+#include "models/load/load.h"
+#include "models/catalog/price_import.h"
+
+using namespace gpuplan;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path FIXTURES = fs::path(GPUPLAN_SOURCE_DIR) / "tests" / "fixtures" / "prices";
+const std::string AWS = (FIXTURES / "aws_ec2_offer.json").string();
+const std::string AZURE = (FIXTURES / "azure_retail_prices.json").string();
+const std::string GCP = (FIXTURES / "gcp_compute_skus.json").string();
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+const InstanceType* row(const CatalogOverlay& o, const std::string& id) {
+  for (const InstanceType& it : o.instances)
+    if (it.id == id) return &it;
+  return nullptr;
+}
+
+// Whether the overlay lists an unmapped row naming `what` with a reason containing `reason`.
+bool listed(const CatalogOverlay& o, const std::string& what, const std::string& reason) {
+  for (const UnmappedPriceRow& u : o.unmapped)
+    if (contains(u.what, what) && contains(u.reason, reason)) return true;
+  return false;
+}
+
+CatalogOverlay import_ok(const std::vector<std::string>& files, ImportOptions opts = {}) {
+  Diagnostics d;
+  auto o = import_price_files(files, builtin_catalog(), opts, d);
+  REQUIRE_MESSAGE(o.has_value(), d.to_text());
+  CHECK(d.ok());
+  return *o;
+}
+
+// A scratch folder for one test.
+struct Scratch {
+  fs::path dir = fs::path(GPUPLAN_BINARY_DIR) / ("price_import_test_" + std::to_string(getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("catalog::import_aws") {
+  const CatalogOverlay o = import_ok({AWS});
+  SUBCASE("the on-demand hourly rate of the Linux shared-tenancy row is taken") {
+    const InstanceType* p5 = row(o, "p5.48xlarge");
+    REQUIRE(p5 != nullptr);
+    // terms.OnDemand: "55.0400000000" USD per Hrs (not the Windows row's 63.872).
+    CHECK(*p5->price_per_hour.on_demand == doctest::Approx(55.04));
+    // p4d: 21.96 per hour.
+    CHECK(*row(o, "p4d.24xlarge")->price_per_hour.on_demand == doctest::Approx(21.96));
+    CHECK(p5->region == "us-east-1");
+    CHECK(p5->gpu == "H100-SXM");
+    CHECK(p5->gpus_per_node == 8);
+  }
+  SUBCASE("reserved prices prefer the standard No Upfront offer, and amortise upfront fees") {
+    const InstanceType* p5 = row(o, "p5.48xlarge");
+    // 1yr: standard No Upfront 36.764/h wins over All Upfront 308,000 (35.16/h).
+    CHECK(*p5->price_per_hour.reserved_1y == doctest::Approx(36.764));
+    // 3yr: standard All Upfront 632,000 / 26,280 h = 24.0487/h wins over convertible 30/h.
+    CHECK(*p5->price_per_hour.reserved_3y == doctest::Approx(632000.0 / 26280.0));
+    // The bulk file has no spot prices.
+    CHECK_FALSE(p5->price_per_hour.spot.has_value());
+  }
+  SUBCASE("as_of is the file's publication date and the source names file and rules") {
+    CHECK(o.as_of == "2025-06-05");
+    CHECK(row(o, "p5.48xlarge")->as_of == "2025-06-05");
+    const std::string src = row(o, "p5.48xlarge")->source;
+    CHECK(contains(src, "AWS Price List bulk offer file (AmazonEC2, version 20250605205255)"));
+    CHECK(contains(src, "aws_ec2_offer.json"));
+    CHECK(contains(src, "reserved_3y: terms.Reserved standard All Upfront 3yr"));
+  }
+  SUBCASE("an instance type the catalog does not have is listed, not guessed") {
+    CHECK(listed(o, "m7i.large", "no catalog instance named m7i.large"));
+    CHECK(row(o, "m7i.large") == nullptr);
+  }
+  SUBCASE("--region picks another region's rows, found by location name") {
+    ImportOptions eu;
+    eu.region = "eu-west-1";
+    const CatalogOverlay e = import_ok({AWS}, eu);
+    // The EU (Ireland) row: 61.65 per hour.
+    CHECK(*row(e, "p5.48xlarge")->price_per_hour.on_demand == doctest::Approx(61.65));
+    CHECK(row(e, "p5.48xlarge")->region == "eu-west-1");
+  }
+}
+
+TEST_CASE("catalog::import_azure") {
+  const CatalogOverlay o = import_ok({AZURE});
+  const InstanceType* nd = row(o, "Standard_ND96asr_v4");
+  REQUIRE(nd != nullptr);
+  SUBCASE("Consumption rows give on_demand and spot per hour; Windows rows are left out") {
+    // 27.197 per "1 Hour" (not the Windows row's 31.613).
+    CHECK(*nd->price_per_hour.on_demand == doctest::Approx(27.197));
+    // skuName "ND96asr v4 Spot": 10.8788 per hour.
+    CHECK(*nd->price_per_hour.spot == doctest::Approx(10.8788));
+  }
+  SUBCASE("a reservation's retailPrice is the whole term's, divided by its hours") {
+    // 140,000 / 8,760 h and 270,000 / 26,280 h.
+    CHECK(*nd->price_per_hour.reserved_1y == doctest::Approx(140000.0 / 8760.0));
+    CHECK(*nd->price_per_hour.reserved_3y == doctest::Approx(270000.0 / 26280.0));
+  }
+  SUBCASE("Low Priority, Dev/Test and unknown SKUs are listed; other regions are left out") {
+    CHECK(listed(o, "Standard_ND96asr_v4", "Low Priority"));
+    CHECK(listed(o, "Standard_ND96asr_v4", "DevTestConsumption"));
+    CHECK(listed(o, "Standard_D2s_v5", "no catalog instance named Standard_D2s_v5"));
+    CHECK(row(o, "Standard_ND96isr_H100_v5") == nullptr);
+    // 3 rows listed: Low Priority, Dev/Test, D2s v5.
+    CHECK(o.unmapped.size() == 3);
+  }
+  SUBCASE("as_of is the newest effectiveStartDate of the prices used") {
+    // The spot row's 2025-07-01 is the newest.
+    CHECK(o.as_of == "2025-07-01");
+  }
+}
+
+TEST_CASE("catalog::import_gcp") {
+  const CatalogOverlay o = import_ok({GCP});
+  const InstanceType* a2 = row(o, "a2-highgpu-8g");
+  REQUIRE(a2 != nullptr);
+  SUBCASE("a machine type is priced as its GPUs, vCPUs and memory") {
+    // 8 x 2.933908 + 96 x 0.031611 + 680 GiB x 0.004237 = 29.38708 per hour.
+    CHECK(*a2->price_per_hour.on_demand == doctest::Approx(29.38708));
+    // Preemptible: 8 x 1.173563 + 96 x 0.012644 + 680 x 0.001695 = 11.754928.
+    CHECK(*a2->price_per_hour.spot == doctest::Approx(11.754928));
+    CHECK(a2->region == "us-central1");
+    CHECK(o.as_of == "2025-08-01");
+  }
+  SUBCASE("a term with a missing part is listed, not priced") {
+    // Commit1Yr has GPU and core SKUs but no A2 RAM commitment in the file.
+    CHECK_FALSE(a2->price_per_hour.reserved_1y.has_value());
+    CHECK(listed(o, "a2-highgpu-8g", "reserved_1y: no memory SKU"));
+    // The H100 GPU SKU alone cannot price a3-highgpu-8g.
+    CHECK(listed(o, "a3-highgpu-8g", "on_demand: no vCPU, memory SKU"));
+    CHECK(row(o, "a3-highgpu-8g") == nullptr);
+  }
+  SUBCASE("a GPU SKU no known machine type uses is listed") {
+    CHECK(listed(o, "Nvidia L4 GPU running in Americas", "no catalog machine type"));
+  }
+}
+
+TEST_CASE("catalog::import_errors") {
+  const Scratch s;
+  SUBCASE("an unknown format names the file and the formats gpuplan reads") {
+    const std::string f = s.write("other.json", R"({"prices": []})");
+    Diagnostics d;
+    CHECK_FALSE(import_price_files({f}, builtin_catalog(), {}, d));
+    REQUIRE(d.size() == 1);
+    CHECK(d.sorted()[0].file == f);
+    CHECK(contains(d.sorted()[0].message, "unknown price file format"));
+    const std::string csv = s.write("prices.csv", "sku,price\n");
+    Diagnostics d2;
+    CHECK_FALSE(import_price_files({csv}, builtin_catalog(), {}, d2));
+    CHECK(contains(d2.sorted()[0].message, "it is not JSON"));
+  }
+  SUBCASE("a region the file does not have is named with the regions it has") {
+    ImportOptions o;
+    o.region = "us-east-9";
+    Diagnostics d;
+    CHECK_FALSE(import_price_files({AWS}, builtin_catalog(), o, d));
+    REQUIRE(d.size() == 1);
+    CHECK(d.sorted()[0].file == AWS);
+    CHECK(contains(d.sorted()[0].message, "--region \"us-east-9\""));
+    CHECK(contains(d.sorted()[0].message, "did you mean \"us-east-1\""));
+  }
+  SUBCASE("a currency the file does not have is an error") {
+    ImportOptions o;
+    o.currency = "EUR";
+    Diagnostics d;
+    CHECK_FALSE(import_price_files({AZURE}, builtin_catalog(), o, d));
+    CHECK(contains(d.to_text(), "--currency \"EUR\""));
+    CHECK(contains(d.to_text(), "it has USD"));
+  }
+}
+
+TEST_CASE("catalog::overlay") {
+  const Scratch s;
+  SUBCASE("an imported overlay reads back with the same rows and prices") {
+    const CatalogOverlay o = import_ok({AWS, AZURE, GCP});
+    const std::string f = s.write("o.json", overlay_to_json(o).dump(2));
+    Diagnostics d;
+    const auto back = read_catalog_overlay(f, builtin_catalog(), "", d);
+    REQUIRE_MESSAGE(back, d.to_text());
+    // p5, p4d, ND96asr v4, a2-highgpu-8g.
+    CHECK(back->instances.size() == 4);
+    CHECK(*row(*back, "p5.48xlarge")->price_per_hour.on_demand == doctest::Approx(55.04));
+    // The newest file date of the three: GCP's 2025-08-01.
+    CHECK(back->as_of == "2025-08-01");
+  }
+  SUBCASE("a row without as_of names the overlay file, its line and the field") {
+    const std::string f = s.write("bad.json",
+                                  "{\"gpuplan_catalog_overlay\": 1, \"currency\": \"USD\",\n"
+                                  " \"instances\": [\n"
+                                  "  {\"id\": \"p5.48xlarge\", \"source\": \"x\",\n"
+                                  "   \"price_per_hour\": {\"on_demand\": 50}}]}\n");
+    Diagnostics d;
+    CHECK_FALSE(read_catalog_overlay(f, builtin_catalog(), "", d));
+    REQUIRE(d.size() == 1);
+    const Diagnostic x = d.sorted()[0];
+    CHECK(x.file == f);
+    CHECK(x.pointer == "/instances/0/as_of");
+    // The row it is missing from starts on line 3.
+    CHECK(x.line == 3);
+    CHECK(x.code == DiagCode::missing_key);
+    CHECK(contains(x.message, "as_of"));
+  }
+  SUBCASE("a new instance needs its GPU; a negative price is out of range") {
+    const std::string f =
+        s.write("new.json",
+                R"({"gpuplan_catalog_overlay": 1, "currency": "USD", "instances": [
+            {"id": "my.box", "source": "x", "as_of": "2025-01-01",
+             "price_per_hour": {"on_demand": -1}}]})");
+    Diagnostics d;
+    CHECK_FALSE(read_catalog_overlay(f, builtin_catalog(), "", d));
+    CHECK(contains(d.to_text(), "/instances/0/gpu: missing required key \"gpu\""));
+    CHECK(contains(d.to_text(), "/instances/0/price_per_hour/on_demand"));
+  }
+  SUBCASE("a row's derived rules are read, written back and applied with its prices") {
+    const std::string f =
+        s.write("derived.json",
+                R"({"gpuplan_catalog_overlay": 1, "currency": "USD", "instances": [
+            {"id": "p5.48xlarge", "source": "AWS Price List, 2026-09-01", "as_of": "2026-09-01",
+             "price_per_hour": {"on_demand": 55.04, "reserved_1y": 38.53},
+             "derived": {"reserved_1y": "on-demand x 0.70: the p5en 1-yr Savings Plan ratio"}}]})");
+    Diagnostics d;
+    const auto o = read_catalog_overlay(f, builtin_catalog(), "", d);
+    REQUIRE_MESSAGE(o, d.to_text());
+    const InstanceType* p5 = row(*o, "p5.48xlarge");
+    REQUIRE(p5);
+    REQUIRE(p5->derived_rule(Pricing::reserved_1y) != nullptr);
+    CHECK(contains(*p5->derived_rule(Pricing::reserved_1y), "x 0.70"));
+    // on-demand has no rule: it is the published figure.
+    CHECK(p5->derived_rule(Pricing::on_demand) == nullptr);
+    // The written overlay carries the rule, so an overlay round-trips through a file.
+    const nlohmann::json j = overlay_to_json(*o);
+    CHECK(j["instances"][0]["derived"]["reserved_1y"] ==
+          "on-demand x 0.70: the p5en 1-yr Savings Plan ratio");
+
+    // Applied to a catalog whose row derives its spot and 1-yr prices: the overlay's 1-yr rule
+    // replaces the built-in one, the kept spot price keeps its own rule.
+    Catalog c;
+    c.gpus = builtin_catalog().gpus;
+    InstanceType base = *builtin_catalog().find_instance("p5.48xlarge");
+    base.price_per_hour = {90.0, 60.0, 40.0, 25.0, std::nullopt};
+    base.derived = {{Pricing::reserved_1y, "on-demand x 0.59: an older rule of the built-in row"},
+                    {Pricing::spot, "midpoint of the spot prices $20-30 of the built-in row"}};
+    c.upsert(base);
+    apply_overlay(c, *o);
+    const InstanceType* merged = c.find_instance("p5.48xlarge");
+    // The overlay's 1-yr price 38.53 with its rule, not the built-in 60 and its "x 0.59".
+    CHECK(*merged->price_per_hour.reserved_1y == doctest::Approx(38.53));
+    CHECK(contains(*merged->derived_rule(Pricing::reserved_1y), "x 0.70"));
+    // Spot (not in the overlay) stays 25 with the built-in rule; 3-yr stays 40, published.
+    CHECK(*merged->price_per_hour.spot == doctest::Approx(25.0));
+    REQUIRE(merged->derived_rule(Pricing::spot) != nullptr);
+    CHECK(contains(*merged->derived_rule(Pricing::spot), "midpoint"));
+    CHECK(merged->derived_rule(Pricing::reserved_3y) == nullptr);
+    CHECK(merged->derived.size() == 2);
+  }
+  SUBCASE("a derived rule for a price the row lacks, or an empty rule, is an input error") {
+    const std::string f =
+        s.write("bad_derived.json",
+                R"({"gpuplan_catalog_overlay": 1, "currency": "USD", "instances": [
+            {"id": "p5.48xlarge", "source": "x", "as_of": "2026-09-01",
+             "price_per_hour": {"on_demand": 55.04},
+             "derived": {"spot": "midpoint of observed spot prices", "on_demand": "",
+                         "weekly": "x"}}]})");
+    Diagnostics d;
+    CHECK_FALSE(read_catalog_overlay(f, builtin_catalog(), "", d));
+    const std::string text = d.to_text();
+    CHECK(contains(text, "/instances/0/derived/spot"));
+    CHECK(contains(text, "price_per_hour has no such price"));
+    CHECK(contains(text, "/instances/0/derived/on_demand"));
+    CHECK(contains(text, "the rule is empty"));
+    // An unknown term is an unknown key, as in price_per_hour.
+    CHECK(contains(text, "/instances/0/derived/weekly"));
+  }
+  SUBCASE("applying an overlay replaces the terms it gives and notes the ones it keeps") {
+    Catalog c = builtin_catalog();
+    const double spot_before = *c.find_instance("p5.48xlarge")->price_per_hour.spot;
+    CatalogOverlay o = import_ok({AWS});
+    o.file = "aws.json";
+    apply_overlay(c, o);
+    const InstanceType* p5 = c.find_instance("p5.48xlarge");
+    CHECK(*p5->price_per_hour.on_demand == doctest::Approx(55.04));
+    // Spot is not in the AWS bulk file, so the built-in spot price stays, noted as such.
+    CHECK(*p5->price_per_hour.spot == spot_before);
+    CHECK(contains(p5->notes, "spot from the built-in catalog (as of "));
+    CHECK(p5->as_of == "2025-06-05");
+  }
+  SUBCASE("a scenario's catalog.overlays change its pool's price") {
+    const std::string f = s.write("aws.json", overlay_to_json(import_ok({AWS})).dump());
+    const std::string text = R"({"horizon": "1h", "catalog": {"overlays": ["aws.json"]},
+      "pools": [{"name": "p", "instance": "p5.48xlarge", "count": 1}],
+      "workload": [{"name": "c", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 1,
+                    "duration": "1m"}]})";
+    Diagnostics d;
+    const auto sc = load_scenario_text(text, (s.dir / "s.json").string(), s.dir.string(), {}, d);
+    REQUIRE_MESSAGE(sc, d.to_text());
+    // The overlay's on-demand 55.04 per node-hour, not the built-in price.
+    CHECK(sc->pools[0].price_per_node_hour == doctest::Approx(55.04));
+    CHECK(sc->instances[sc->pools[0].instance_idx].as_of == "2025-06-05");
+    Diagnostics missing;
+    CHECK_FALSE(load_scenario_text(R"({"horizon": "1h", "catalog": {"overlays": ["nope.json"]},
+      "pools": [{"name": "p", "instance": "p5.48xlarge", "count": 1}],
+      "workload": [{"name": "c", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 1,
+                    "duration": "1m"}]})",
+                                   (s.dir / "s.json").string(), s.dir.string(), {}, missing));
+    CHECK(contains(missing.to_text(), "/catalog/overlays/0: catalog overlay \"nope.json\""));
+  }
+}
