@@ -1,6 +1,7 @@
 //! The teams section and class teams (models/load/load_teams.cpp, docs/teams.md).
 #include <doctest/doctest.h>
 
+#include "models/compile/compile.h"
 #include "models/compile/compile_teams.h"
 #include "models/load/load.h"
 #include "tests/models/loaded.h"
