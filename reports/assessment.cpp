@@ -53,6 +53,11 @@ struct Pool {
 struct Facts {
   int64_t replications = 1;
   std::optional<double> window_s, util, offered, cost_total, cost_per_gpu_hour, gpus;
+  // The busiest week's offered load, and the month (730 h) demand first reaches capacity.
+  std::optional<double> peak_offered, reaches_month;
+  // GPUs of the pools the offered load and the peak week are measured against.
+  std::optional<double> offered_pool_gpus, peak_pool_gpus;
+  std::optional<double> smallest_job_gpus;  // the fewest GPUs any job asks for (0: shared GPUs)
   // Provisioned GPUs time-averaged over the window (gpus: the most the pools may hold).
   std::optional<double> gpus_mean;
   std::optional<double> jobs_submitted, jobs_unfinished;
@@ -65,8 +70,16 @@ struct Facts {
   bool mc() const { return replications > 1; }
   //! Demand at or above capacity: no queue reaches a steady state, flagged by the engine or not.
   bool overloaded() const { return offered && gpuplan::overloaded(*offered); }
-  //! The configuration cannot keep up: some replica saturated, or the offered load is >= 100%.
-  bool saturated() const { return saturated_share > 0 || overloaded(); }
+  //! Demand passes capacity in some week of the horizon though not over the whole window.
+  bool outgrown() const { return reaches_month.has_value() && !overloaded(); }
+  //! The configuration cannot keep up: some replica saturated, the offered load is >= 100%, or
+  //! the demand reaches capacity inside the horizon.
+  bool saturated() const { return saturated_share > 0 || overloaded() || reaches_month; }
+  //! Every job needs more than half the provisioned GPUs, so one runs at a time: more GPUs (short
+  //! of a second gang) finish nothing sooner, and fewer cannot hold the gang.
+  bool one_gang() const {
+    return smallest_job_gpus && gpus && *smallest_job_gpus > 0 && 2 * *smallest_job_gpus > *gpus;
+  }
   //! The provisioned GPUs vary over the window (elastic pools, preempted spot nodes): their time
   //! average is below the most the pools may hold.
   bool varies() const { return gpus_mean && gpus && *gpus - *gpus_mean > 0.05; }
@@ -112,6 +125,11 @@ Facts gather(const json& r) {
   f.window_s = number_at(r, "window_s");
   f.util = number_at(r, "metrics.gpu_utilization");
   f.offered = number_at(r, "metrics.offered_load");
+  f.peak_offered = number_at(r, "metrics.peak_offered_load");
+  f.offered_pool_gpus = number_at(r, "metrics.offered_load_pool_gpus");
+  f.peak_pool_gpus = number_at(r, "metrics.peak_offered_load_pool_gpus");
+  f.reaches_month = number_at(r, "metrics.reaches_capacity_month");
+  f.smallest_job_gpus = number_at(r, "metrics.smallest_job_gpus");
   f.cost_total = number_at(r, "cost_usd.total");
   f.cost_per_gpu_hour = number_at(r, "cost_usd.per_gpu_hour");
   f.jobs_submitted = number_at(r, "metrics.jobs_submitted");
@@ -205,7 +223,14 @@ Sizing classify(const Facts& f) {
 
 json saturated_banner(const Facts& f) {
   RichText t;
-  if (f.saturated_share == 0) {
+  if (f.outgrown() &&
+      (f.saturation_cause == "demand_outgrows_capacity" || f.saturated_share == 0)) {
+    t << "The demand grows past the cluster's capacity: the offered load reaches it in month " +
+             format_number(*f.reaches_month, 1);
+    if (f.peak_offered) t << " and " + pct(f.peak_offered, 0) + " of it in the busiest week";
+    t << ". From then on the queue of waiting jobs grows for as long as the simulation runs, so "
+         "the figures over the whole window understate the end of the horizon. ";
+  } else if (f.saturated_share == 0 || f.saturation_cause == "offered_load") {
     t << "Jobs ask for " + pct(f.offered, 0) +
              " of the cluster's GPU capacity, so the queue of waiting jobs grows for as long as "
              "the simulation runs, even where the run was not stopped early. ";
@@ -226,7 +251,9 @@ json saturated_banner(const Facts& f) {
     t.code(f.saturation_cause);
     t << ".";
   }
-  return {{"title", "This configuration cannot keep up with the offered load"}, {"text", t.json()}};
+  return {{"title", f.outgrown() ? "This configuration cannot keep up with the growing demand"
+                                 : "This configuration cannot keep up with the offered load"},
+          {"text", t.json()}};
 }
 
 RichText sizing_text(const Facts& f, Sizing s) {
@@ -235,6 +262,13 @@ RichText sizing_text(const Facts& f, Sizing s) {
   RichText t;
   switch (s) {
     case Sizing::cannot_keep_up:
+      if (f.outgrown()) {
+        t << "The demand outgrows " +
+                 (f.gpus ? "the " + plural(*f.gpus, "GPU", "GPUs") : std::string("the cluster")) +
+                 ": it reaches their capacity in month " + format_number(*f.reaches_month, 1);
+        if (f.peak_offered) t << " and " + pct(f.peak_offered, 0) + " of it in the busiest week";
+        return t << ", after which the queue grows for as long as the simulation runs.";
+      }
       t << "Jobs arrive faster than " +
                (f.gpus ? "the " + plural(*f.gpus, "GPU", "GPUs") : std::string("the cluster")) +
                " can finish them";
@@ -313,17 +347,19 @@ RichText cost_text(const Facts& f) {
   return t;
 }
 
-// A sweep command that scales pool 0 to hold each of the given GPU totals; empty when pool 0 lacks
-// node and GPU counts.
-RichText pool_sweep(const Facts& f, const std::vector<double>& gpu_totals) {
+// A sweep command that scales pool 0 so the pools of `basis` GPUs (default: all) hold each of the
+// given GPU totals; empty when pool 0 lacks node and GPU counts.
+RichText pool_sweep(const Facts& f, const std::vector<double>& gpu_totals,
+                    std::optional<double> basis = std::nullopt) {
   RichText t;
-  if (f.pools.empty() || !f.gpus) return t;
+  if (!basis) basis = f.gpus;
+  if (f.pools.empty() || !basis) return t;
   const Pool& p = f.pools.front();
   if (!p.nodes || !p.gpus || *p.nodes <= 0 || *p.gpus <= 0) return t;
   const double per_node = *p.gpus / *p.nodes;
   std::vector<long long> counts;
   for (const double total : gpu_totals) {
-    const long long n = static_cast<long long>(*p.nodes + std::ceil((total - *f.gpus) / per_node));
+    const long long n = static_cast<long long>(*p.nodes + std::ceil((total - *basis) / per_node));
     if (n >= 1 && std::find(counts.begin(), counts.end(), n) == counts.end()) counts.push_back(n);
   }
   if (counts.empty()) return t;
@@ -362,24 +398,47 @@ json change_items(const Facts& f, Sizing s) {
     if (!t.empty()) items.push_back(t.json());
   };
   const std::string target_pct = format_percent(UTIL_TARGET, 0);
+  if (f.one_gang() && s != Sizing::cannot_keep_up && s != Sizing::unknown) {
+    add(RichText() << "Every job needs at least " + plural(*f.smallest_job_gpus, "GPU", "GPUs") +
+                          ", more than half of the " + format_count(*f.gpus) +
+                          " provisioned, so one job runs at a time: adding GPUs short of a "
+                          "second such job finishes nothing sooner, and fewer cannot hold it. "
+                          "Its time is set by its own speed, failures and restarts.");
+    return items;
+  }
   switch (s) {
     case Sizing::cannot_keep_up:
-      if (f.offered && f.gpus && !f.mc() && *f.offered > 0) {
-        const double need = std::ceil(*f.offered * *f.gpus);
-        const double target = std::ceil(*f.offered * *f.gpus / UTIL_TARGET);
+      if (const auto held = f.peak_pool_gpus ? f.peak_pool_gpus : f.gpus;
+          f.outgrown() && f.peak_offered && held) {
+        const double need = std::ceil(*f.peak_offered * *held);
+        const double target = std::ceil(*f.peak_offered * *held / UTIL_TARGET);
+        add(RichText() << "Add capacity before month " + format_number(*f.reaches_month, 1) +
+                              ": the busiest week needs at least " + plural(need, "GPU", "GPUs") +
+                              ", and about " + format_count(target) + " (" + target_pct +
+                              " busy) to keep waits short, where the pools its jobs may use hold " +
+                              format_count(*held) +
+                              ". Staged purchases or a burst pool add them when the demand needs "
+                              "them.");
+        add(pool_sweep(f, {need, target}, held));
+      } else if (const auto basis = f.offered_pool_gpus ? f.offered_pool_gpus : f.gpus;
+                 f.offered && basis && !f.mc() && *f.offered > 0) {
+        const double need = std::ceil(*f.offered * *basis);
+        const double target = std::ceil(*f.offered * *basis / UTIL_TARGET);
         add(RichText() << "Provision at least " + plural(need, "GPU", "GPUs") +
                               " just to keep up, and about " + format_count(target) + " (" +
                               target_pct + " busy) to keep waits short; " +
-                              plural(*f.gpus, "GPU is", "GPUs are") +
-                              " provisioned today. Or reduce the offered load (fewer or shorter "
-                              "jobs).");
-        add(pool_sweep(f, {need, target}));
-      } else if (f.offered && f.gpus && *f.offered > 0) {
-        const double target = std::ceil(*f.offered * *f.gpus / UTIL_TARGET);
+                              (f.gpus && *basis == *f.gpus
+                                   ? plural(*f.gpus, "GPU is", "GPUs are") + " provisioned today"
+                                   : "the pools its jobs may use hold " + format_count(*basis)) +
+                              ". Or reduce the offered load (fewer or shorter jobs).");
+        add(pool_sweep(f, {need, target}, basis));
+      } else if (const auto basis = f.offered_pool_gpus ? f.offered_pool_gpus : f.gpus;
+                 f.offered && basis && *f.offered > 0) {
+        const double target = std::ceil(*f.offered * *basis / UTIL_TARGET);
         add(RichText() << "Add capacity, to roughly " + plural(target, "GPU", "GPUs") + " (" +
                               target_pct +
                               " busy at the mean offered load), or reduce the offered load.");
-        add(pool_sweep(f, {target}));
+        add(pool_sweep(f, {target}, basis));
       } else {
         add(RichText() << "Add capacity or reduce the offered load (fewer or shorter jobs), then "
                           "run again.");
@@ -591,7 +650,13 @@ json cheapest_option(const json& r) {
     t << ", over " + plural(*months, "month", "months");
   append_short(t, short_of.size() == 1 ? ". Left out as it does not serve the demand: "
                                        : ". Left out as they do not serve the demand: ");
-  return {{"name", name}, {"npv_usd", *npv}, {"text", (t << ".").json()}};
+  t << ".";
+  if (const std::string caveat = string_at(r, "tco.caveat"); !caveat.empty()) {
+    t << " ";
+    t.strong("Caveat:");
+    t << " " + caveat;
+  }
+  return {{"name", name}, {"npv_usd", *npv}, {"text", t.json()}};
 }
 
 json warnings_of(const json& r) {

@@ -81,8 +81,18 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
   // utilization's basis (per provisioned GPU-hour, time-averaged) the cluster's load is scaled by
   // max / mean.
   const double avg = gpus["mean"].get<double>(), max = gpus["max"].get<double>();
-  // NOTE: a single run says whether it saturated; across replications the share that did.
-  const double saturated = mean("metrics.saturated");
+  // NOTE: a single run says whether it cannot keep up; across replications the share that did.
+  // Demand at or above capacity (over the window, or from some week of the horizon on) counts in
+  // every replication, whether or not the engine stopped it: the one definition the assessment,
+  // sweeps and recommend share (CompiledScenario::cannot_keep_up).
+  const bool outgrown = cs.cannot_keep_up();
+  const double saturated = outgrown ? 1.0 : mean("metrics.saturated");
+  std::string cause = s.stats.saturation_cause;
+  if (cause == "none" && outgrown)
+    cause = overloaded(cs.offered_load) ? "offered_load" : "demand_outgrows_capacity";
+  const json reaches = cs.reaches_capacity_s
+                           ? json(*cs.reaches_capacity_s / (economics::HOURS_PER_MONTH * 3600.0))
+                           : json(nullptr);
   return {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
           {"jobs_completed", mean.count("metrics.jobs_completed")},
           {"jobs_unfinished", mean.count("metrics.jobs_unfinished")},
@@ -94,8 +104,13 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
           {"provisioned_gpus", gpus},
           {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
           {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
+          {"offered_load_pool_gpus", cs.load_set_gpus},
+          {"peak_offered_load", cs.peak_offered_load},
+          {"peak_offered_load_pool_gpus", cs.peak_set_gpus},
+          {"reaches_capacity_month", reaches},
+          {"smallest_job_gpus", cs.smallest_job_gpus},
           {"saturated", one ? json(saturated > 0.5) : json(saturated)},
-          {"saturation_cause", s.stats.saturation_cause},
+          {"saturation_cause", cause},
           {"events", mean.count("metrics.events")},
           {"quantiles", "histogram"}};
 }

@@ -40,8 +40,9 @@ ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const Recom
   // carries only its share (models/scenario/pool_commitment.h).
   out.cost_usd += reserved_beyond_window_usd(*sc);
   // NOTE: demand at or above capacity has no steady state (waits grow with the horizon), so such
-  // a pool meets no SLO even where no replica was stopped for saturating.
-  if (overloaded(cs.offered_load)) out.p_met = 0;
+  // a pool meets no SLO even where no replica was stopped for saturating; under growth the SLOs
+  // must hold in the horizon's last week too, so a fleet the demand outgrows meets none.
+  if (cs.cannot_keep_up()) out.p_met = 0;
   // Under MPI rank 0 holds the study: every process takes its outcome, so all of them bisect
   // alike.
   double figures[] = {out.p_met, out.cost_usd, out.window_cost_usd, out.jobs_completed};

@@ -38,8 +38,9 @@ Sweep sweep(const std::vector<Scenario>& scenarios, const std::vector<MonteCarlo
     for (std::size_t k = 0; k < cs.pools.size(); ++k)
       p.gpus += double(scenarios[i].pools[k].count) * cs.pools[k].gpus_per_node;
     p.window_s = scenarios[i].horizon_s - scenarios[i].warmup_s;
-    // NOTE: demand at or above capacity has no steady state even when no replica was stopped.
-    p.eligible = p.summary.stats.n_saturated == 0 && !overloaded(cs.offered_load);
+    // NOTE: demand at or above capacity (over the window or in a later week) has no steady state
+    // even when no replica was stopped.
+    p.eligible = p.summary.stats.n_saturated == 0 && !cs.cannot_keep_up();
     out.points.push_back(std::move(p));
     if (done && !done(i, scenarios[i], cs, out.points.back().summary)) {
       out.stopped = true;

@@ -156,8 +156,7 @@ void choose_cheapest(json& out) {
   out["cheapest_by_npv"] = nullptr;
   out.erase("cheapest_note");
   if (!(out.value("initial_demand_gpu_hours_per_month", 0.0) > 0)) {
-    out["cheapest_note"] =
-        "the simulated window measured no useful GPU-hours, so there is no demand to project";
+    out["cheapest_note"] = "the workload offers no GPU-hours, so there is no demand to project";
     return;
   }
   out["cheapest_by_npv"] = cheapest_of(out["options"]);
@@ -212,16 +211,13 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   const TcoConfig& t = *sc.tco;
   const double window_h = (sc.horizon_s - sc.warmup_s) / SECONDS_PER_HOUR;
   const uint32_t months = t.years * 12;
-  // NOTE: a demand that grows (or steps) inside the run measures more in the window than in its
-  // first month; the projection starts from month 0's, so growth is not counted twice.
-  const double window_work = offered_work_rate(sc, sc.warmup_s, sc.horizon_s);
+  // Demand is what arrives, not what the simulated fleet served: the workload's offered GPU-hours
+  // in the run's first month (rates under their profiles x mean GPUs x mean duration), the same
+  // for every option. NOTE: month 0's, so growth inside the run is not counted twice.
   const double month0_work =
       offered_work_rate(sc, 0, economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
-  const double month0_share = window_work > 0 && month0_work > 0 && window_work != month0_work
-                                  ? month0_work / window_work
-                                  : 1.0;
-  const double d0 =
-      window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h * month0_share : 0;
+  const double served = window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h : 0;
+  const double d0 = month0_work * economics::HOURS_PER_MONTH;
   const auto demand = economics::monthly_demand_gpu_hours({d0, t.demand_growth_per_month, months});
   const economics::CostBasis basis =
       t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash;
@@ -232,12 +228,9 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
       {"demand_growth_per_month", t.demand_growth_per_month},
       {"initial_demand_gpu_hours_per_month", d0},
       {"demand_source",
-       month0_share == 1.0
-           ? "useful GPU-hours of the simulated window, scaled to 730 h per month"
-           : "useful GPU-hours of the simulated window, scaled to 730 h per month and to the "
-             "run's first month by its rate profiles (x" +
-                 grouped_number(month0_share, 4) + ")"},
-      {"month0_per_window", month0_share}};
+       "offered GPU-hours of the workload in the run's first month (730 h): arrival rates under "
+       "their profiles x mean GPUs x mean duration, the same for every option"},
+      {"served_gpu_hours_per_month", served}};
   if (!demand) return out;
   out["demand_gpu_hours_per_month"] = series(*demand);
 
@@ -390,6 +383,17 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
                                  statistic_of(summarize(*values), spread));
   }
   choose_cheapest(out);
+  // NOTE: the projection's demand is the offered one, but the cloud mix and the hybrid base come
+  // from the simulated fleet; a fleet that cannot keep up says so beside every figure.
+  if (cs.cannot_keep_up() || s.stats.n_saturated > 0)
+    out["caveat"] =
+        "The simulated fleet cannot keep up with the demand (" +
+        (cs.reaches_capacity_s && !overloaded(cs.offered_load)
+             ? "it reaches capacity in month " +
+                   grouped_number(*cs.reaches_capacity_s / (economics::HOURS_PER_MONTH * 3600), 1)
+             : "offered " + grouped_number(100 * cs.offered_load, 0) + "% of its capacity") +
+        "): its spot, on-demand and burst shares are those of a saturated run. The demand "
+        "projected is the offered one; compare options on a fleet that keeps up.";
   if (out.contains("break_even_month")) {
     for (auto& [key, month] : out["break_even_month"].items()) {
       // NOTE: "never" sorts last, so the median is a month only when most replications break even.

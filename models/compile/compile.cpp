@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/core/fair_share.h"
@@ -24,6 +25,20 @@ namespace {
 
 // The queue policy's ranking parameters; the queue is ranked for every policy but plain
 // fifo/backfill, and for those too when classes differ in priority.
+// The fewest whole GPUs a job of `sc` asks for; 0 when a class shares GPUs.
+double smallest_job_gpus(const Scenario& sc) {
+  double fewest = std::numeric_limits<double>::infinity();
+  for (const JobClass& jc : sc.workload) {
+    if (jc.share.kind != ShareKind::whole) return 0;
+    if (jc.trace) {
+      for (const TraceRow& row : jc.trace_rows) fewest = std::min(fewest, double(row.gpus));
+    } else if (!jc.gpus.values.empty()) {
+      fewest = std::min(fewest, double(jc.gpus.values.front()));
+    }
+  }
+  return std::isinf(fewest) ? 0 : fewest;
+}
+
 void compile_scheduler(const Scenario& sc, SchedulerSpec& out) {
   const SchedulerConfig& s = sc.scheduler;
   GPUPLAN_ENSURE(s.las_thresholds_gpu_s.size() < MAX_LAS_QUEUES);  // the loader enforces this
@@ -171,8 +186,22 @@ CompiledScenario compile(const Scenario& sc) {
   // NOTE: a class confined to some pools can swamp them while the cluster as a whole has room;
   // the load check's busiest pool set (models/compile/offered_load.h) bounds the estimate from
   // below.
-  for (const PoolSetLoad& set : pool_set_loads(sc))
-    out.offered_load = std::max(out.offered_load, set.load);
+  out.peak_offered_load = out.offered_load;
+  out.load_set_gpus = out.peak_set_gpus = provisioned_gpus;
+  for (const PoolSetLoad& set : pool_set_loads(sc)) {
+    if (set.load > out.offered_load) {
+      out.offered_load = set.load;
+      out.load_set_gpus = set.gpus;
+    }
+    if (set.peak_load > out.peak_offered_load) {
+      out.peak_offered_load = set.peak_load;
+      out.peak_set_gpus = set.gpus;
+    }
+    if (set.reaches_capacity_s)
+      out.reaches_capacity_s = std::min(out.reaches_capacity_s.value_or(*set.reaches_capacity_s),
+                                        *set.reaches_capacity_s);
+  }
+  out.smallest_job_gpus = smallest_job_gpus(sc);
 
   out.network = plan_network(sc, out.node_pool);
   v.max_active_jobs = sc.limits.max_active_jobs;

@@ -1,6 +1,7 @@
 #pragma once
 //! What the compile stage produces: the core's flat arrays (ModelView) and the names beside them.
 //! The compile steps (models/compile/compile_*.h) fill it; models/compile/compile.h runs them.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,26 @@ struct CompiledScenario {
   //! GPU demand ÷ the GPUs the pools may hold; what utilization compares with.
   double cluster_offered_load = 0;
   double expected_jobs = 0;  //!< expected jobs over the horizon (sizes the per-job sink)
+  //! The busiest week's offered load of the busiest pool set (growth, schedules and purchases
+  //! counted; PoolSetLoad::peak_load); equals offered_load for a flat demand on fixed pools.
+  double peak_offered_load = 0;
+  //! GPUs of the pool set whose load is offered_load, and of the one whose peak week is
+  //! peak_offered_load (the whole cluster when no narrower set is busier): what "add capacity"
+  //! sizes against.
+  double load_set_gpus = 0, peak_set_gpus = 0;
+  //! [s] the start of the first week in which some pool set's offered load reaches its capacity,
+  //! when one does inside the horizon (PoolSetLoad::reaches_capacity_s).
+  std::optional<double> reaches_capacity_s;
+  //! The fewest GPUs any job asks for: whole GPUs of the smallest gang of every class (its trace's
+  //! smallest row), 0 when some class shares GPUs. Above half the cluster, one job runs at a time.
+  double smallest_job_gpus = 0;
+
+  //! The one rule every study, report and recommendation applies: the demand is at or above the
+  //! capacity over the window, or reaches it in some week of the horizon, so no queue reaches a
+  //! steady state whether or not the engine stopped the run.
+  [[nodiscard]] bool cannot_keep_up() const {
+    return overloaded(offered_load) || reaches_capacity_s.has_value();
+  }
 
   //! The core's view over the arrays above (valid while this object lives and is not modified).
   [[nodiscard]] ModelView view() const;

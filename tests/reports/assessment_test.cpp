@@ -106,6 +106,62 @@ TEST_CASE("reports::assessment") {
     CHECK(contains(paragraphs(a["changes"]), "gpuplan sweep SCENARIO --vary pools.0.count="));
   }
 
+  SUBCASE("running hot switches on at 90% utilization exactly, not above it") {
+    json r = load_fixture("single_run.json");
+    r["metrics"]["gpu_utilization"] = 0.9;
+    CHECK(assess(r)["sizing"]["verdict"] == "running_hot");
+    r["metrics"]["gpu_utilization"] = 0.8999;
+    CHECK(assess(r)["sizing"]["verdict"] != "running_hot");
+  }
+
+  SUBCASE(
+      "a demand that reaches capacity inside the horizon cannot keep up, never 'not capacity'") {
+    // Long waits by the window's figures (p90 wait 3 h against a 3.2 h mean run at 60% busy), but
+    // the load check says the demand reaches capacity in month 7.4: the verdict follows the load.
+    json r = load_fixture("single_run.json");
+    r["metrics"]["gpu_utilization"] = 0.6;
+    r["metrics"]["wait_s"]["p90"] = 10800.0;
+    CHECK(assess(r)["sizing"]["verdict"] == "long_waits");
+    CHECK(contains(plain_text(assess(r)["sizing"]["text"]), "rather than from total capacity"));
+    r["metrics"]["reaches_capacity_month"] = 7.4;
+    r["metrics"]["peak_offered_load"] = 1.31;
+    const json a = assess(r);
+    CHECK(a["saturated"] == true);
+    CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
+    CHECK(a["banner"]["title"] == "This configuration cannot keep up with the growing demand");
+    CHECK(contains(plain_text(a["banner"]["text"]), "reaches it in month 7.4 and 131% of it"));
+    const std::string changes = paragraphs(a["changes"]);
+    CHECK_FALSE(contains(changes, "placing jobs better"));
+    // 1.31 x 96 GPUs = 125.76 -> 126 to keep up; / 0.8 = 157.2 -> 158 to keep waits short.
+    CHECK(contains(changes,
+                   "Add capacity before month 7.4: the busiest week needs at least 126 "
+                   "GPUs, and about 158 (80% busy)"));
+    // The other side: a null month (the demand never reaches capacity) changes nothing.
+    r["metrics"]["reaches_capacity_month"] = nullptr;
+    CHECK(assess(r)["sizing"]["verdict"] == "long_waits");
+  }
+
+  SUBCASE("one job at a time: no 'add GPUs' when every job needs more than half the cluster") {
+    json r = load_fixture("single_run.json");  // 96 GPUs in two pools
+    r["metrics"]["gpu_utilization"] = 0.95;
+    r["metrics"]["smallest_job_gpus"] = 49;  // two such jobs need 98 > 96: one at a time
+    std::string changes = paragraphs(assess(r)["changes"]);
+    CHECK_FALSE(contains(changes, "Add about"));
+    CHECK(contains(changes, "Every job needs at least 49 GPUs, more than half of the 96"));
+    r["metrics"]["smallest_job_gpus"] = 48;  // two fit side by side: more GPUs can help
+    changes = paragraphs(assess(r)["changes"]);
+    CHECK(contains(changes, "Add about"));
+    CHECK_FALSE(contains(changes, "one job runs at a time"));
+  }
+
+  SUBCASE("the cheapest TCO option of a fleet that cannot keep up carries its caveat") {
+    json r = load_fixture("economics_run.json");
+    CHECK_FALSE(contains(plain_text(assess(r)["cheapest_option"]["text"]), "Caveat"));
+    r["tco"]["caveat"] = "The simulated fleet cannot keep up with the demand.";
+    CHECK(contains(plain_text(assess(r)["cheapest_option"]["text"]),
+                   "Caveat: The simulated fleet cannot keep up with the demand."));
+  }
+
   SUBCASE("a single run says it is one replication and points to gpuplan mc") {
     const json a = assess(load_fixture("single_run.json"));
     REQUIRE(!a["confidence"].empty());

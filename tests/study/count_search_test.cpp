@@ -96,4 +96,22 @@ TEST_CASE("study::count_search") {
     CHECK(s.probes.size() == 1);
     CHECK(rank_by_cost({s}).empty());
   }
+
+  SUBCASE("a replica that saturated meets no SLO, whatever its figures say") {
+    Scenario roomy = sc;
+    roomy.pools[0].count = 16;
+    const CompiledScenario cs = compile(roomy);
+    const ModelView view = cs.view();
+    McOptions mo;
+    mo.replications = 8;
+    McStudy st = run_monte_carlo(view, mo);
+    // 16 nodes for 6 GPUs of load: every replica keeps a mean wait far under an hour.
+    const std::vector<SloBound> slos = {{HeadlineIndex::WAIT_MEAN, -INF, 3600.0}};
+    CHECK(probe_outcome(view, st, slos).p_met == doctest::Approx(1.0));
+    // The engine's flag alone decides: the same figures from two saturated replicas count as
+    // unmet, on both sides of the flag.
+    st.replicas[0].metrics.saturation = SaturationCause::queue_overflow;
+    st.replicas[3].metrics.saturation = SaturationCause::event_overflow;
+    CHECK(probe_outcome(view, st, slos).p_met == doctest::Approx(6.0 / 8.0));
+  }
 }

@@ -23,7 +23,7 @@ std::string scenario(const std::string& tco, const std::string& energy = "") {
   "pools": [{"name": "owned", "instance": "onprem.hgx-h100-8", "count": 4, "pricing": "on_prem",
              "on_prem": {"server_capex": 300000, "idle_power_kw": 3, "max_power_kw": 10.2,
                          "usd_per_kwh": 0.08}}],
-  "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 8,
+  "workload": [{"name": "w", "arrival": {"poisson": {"rate": "2/h"}}, "gpus": 8,
                 "duration": "1h"}],
   "energy": {"pools": {"owned": {"g_co2e_per_kwh": 400}}, "embodied_kgco2e_per_node": 2000,
              "embodied_life_years": 4)" +
@@ -32,7 +32,8 @@ std::string scenario(const std::string& tco, const std::string& energy = "") {
          tco + "}";
 }
 
-//! The projection of 2,688 useful GPU-hours in the 7-day window: 11,680 GPU-h a month.
+//! The projection of the workload's 2 jobs/h x 8 GPUs x 1 h = 11,680 GPU-h a month, all served
+//! in the 7-day window (2,688 useful GPU-hours).
 json project(const std::string& text) {
   Diagnostics d;
   auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);

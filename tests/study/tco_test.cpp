@@ -35,7 +35,7 @@ std::string scenario_text(double k, const std::string& tco, const std::string& p
     {"name": "burst", "instance": "lab.c8", "count": 2, "pricing": "spot"})"
                         : pools) +
          R"(],
-  "workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 8, "duration": "1h",
+  "workload": [{"name": "w", "arrival": {"poisson": {"rate": "2/h"}}, "gpus": 8, "duration": "1h",
                 "spot_tolerant": true}],
   "tco": )" +
          tco + "}";
@@ -69,7 +69,8 @@ std::vector<double> monthly(const json& tco, const std::string& option) {
   return tco["options"][option]["monthly_usd"].get<std::vector<double>>();
 }
 
-// 7 days × 24 h × 16 GPUs busy = 2,688 useful GPU-h: 11,680 GPU-h a month = 2 nodes' worth.
+// The workload offers 2 jobs/h × 8 GPUs × 1 h = 16 busy GPUs: 11,680 GPU-h a month, 2 nodes'
+// worth. The runs below serve exactly that over the 7-day window (7 × 24 h × 16 GPUs).
 constexpr double USEFUL = 7 * 24 * 16;
 
 }  // namespace
@@ -236,36 +237,52 @@ TEST_CASE("study::tco") {
     CHECK(t["cloud_assumptions"]["price_source"] == "tco.cloud: lab.c8 at its on_demand price");
   }
 
-  SUBCASE("no measured demand names no cheapest option, rather than a $0 one") {
-    const json t = project(scenario_text(1, growing), 0.0, {0, 0, 0, 0}).tco;
-    CHECK(t["cheapest_by_npv"].is_null());
-    CHECK(t["cheapest_note"].get<std::string>().find("no useful GPU-hours") != std::string::npos);
+  SUBCASE("the demand is what the workload offers, not what the simulated fleet served") {
+    // A fleet that served half the demand, and one that served all of it, face the same demand.
+    const json half = project(scenario_text(1, growing), USEFUL / 2).tco;
+    const json full = project(scenario_text(1, growing), USEFUL).tco;
+    CHECK(half["initial_demand_gpu_hours_per_month"].get<double>() == doctest::Approx(11680.0));
+    CHECK(half["demand_gpu_hours_per_month"] == full["demand_gpu_hours_per_month"]);
+    CHECK(half["options"]["on_prem"]["nodes_by_month"] ==
+          full["options"]["on_prem"]["nodes_by_month"]);
+    // what was served is reported beside it: 1,344 GPU-h over 168 h is 5,840 a month
+    CHECK(half["served_gpu_hours_per_month"].get<double>() == doctest::Approx(5840.0));
+    CHECK(full["served_gpu_hours_per_month"].get<double>() == doctest::Approx(11680.0));
   }
 
-  SUBCASE("across replications an option serves the demand only if it does in every one") {
-    const auto text = scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
+  SUBCASE("across replications the demand is one; a fleet that cannot keep up says so") {
+    const auto summary_of = [](const std::string& text, bool saturate) {
+      Diagnostics d;
+      const auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+      REQUIRE(sc.has_value());
+      const CompiledScenario cs = compile(*sc);
+      McStudy st;
+      st.replicas.resize(3);
+      // replications that served 1/2, 2/2 and 3/2 of the demand: the projection is the same
+      for (std::size_t k = 0; k < 3; ++k) {
+        st.replicas[k].metrics.gpu_hours.useful = USEFUL * double(k + 1) / 2;
+        st.replicas[k].metrics.pools.resize(sc->pools.size());
+        for (PoolMetrics& p : st.replicas[k].metrics.pools) p.busy_gpu_s = 3600.0 * 100;
+      }
+      study::Summary s;
+      s.stats.in_statistics = {0, 1, 2};
+      s.stats.n_saturated = saturate ? 1 : 0;
+      study::summarize_tco(*sc, cs, st, s);
+      return s.tco;
+    };
+    // 3 fixed nodes serve 17,520 GPU-h a month; 11,680 × 1.08^m passes that in month 6
+    const std::string text = scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
         "on_prem_nodes": 3})");
-    Diagnostics d;
-    const auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
-    REQUIRE(sc.has_value());
-    const CompiledScenario cs = compile(*sc);
-    McStudy st;
-    st.replicas.resize(3);
-    // demand of 1, 2 and 3 nodes' hours in month 0, growing 8% a month: 3 fixed nodes fall
-    // short first in months 15 (1.08^15 > 3), 6 (1.08^6 > 1.5) and 1
-    for (std::size_t k = 0; k < 3; ++k) {
-      st.replicas[k].metrics.gpu_hours.useful = USEFUL * double(k + 1) / 2;
-      st.replicas[k].metrics.pools.resize(sc->pools.size());
-      for (PoolMetrics& p : st.replicas[k].metrics.pools) p.busy_gpu_s = 3600.0 * 100;
-    }
-    study::Summary s;
-    s.stats.in_statistics = {0, 1, 2};
-    study::summarize_tco(*sc, cs, st, s);
-    const json& o = s.tco["options"]["on_prem"];
-    CHECK(o["serves_demand"] == false);
-    // the earliest month any replication fell short
-    CHECK(o["stops_keeping_up_month"] == 1);
-    CHECK(s.tco["cheapest_by_npv"] != "on_prem");
-    CHECK(s.tco["options"]["cloud"]["serves_demand"] == true);
+    const json t = summary_of(text, false);
+    CHECK(t["options"]["on_prem"]["serves_demand"] == false);
+    CHECK(t["options"]["on_prem"]["stops_keeping_up_month"] == 6);
+    CHECK(t["cheapest_by_npv"] != "on_prem");
+    CHECK(t["options"]["cloud"]["serves_demand"] == true);
+    CHECK_FALSE(t.contains("caveat"));
+    // the same projection from a run in which a replication saturated carries the caveat
+    const json saturated = summary_of(text, true);
+    REQUIRE(saturated.contains("caveat"));
+    CHECK(saturated["caveat"].get<std::string>().find("cannot keep up") != std::string::npos);
+    CHECK(saturated["cheapest_by_npv"] == t["cheapest_by_npv"]);
   }
 }

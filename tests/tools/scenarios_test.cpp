@@ -18,6 +18,7 @@
 
 #include "tests/data_files.h"
 #include "tests/tools/cli.h"
+#include "tests/tools/verdict_properties.h"
 
 namespace fs = std::filesystem;
 using gpuplan_cli_test::read_json;
@@ -96,6 +97,10 @@ TEST_CASE("tools::scenarios") {
     // generated output cites public sources only
     CHECK(gpuplan_cli_test::internal_citation(gpuplan_cli_test::read_text(out / "result.json")) ==
           "");
+    // Verdicts are properties of every bundled scenario, golden file or not.
+    std::string broken;
+    for (const std::string& v : gpuplan_cli_test::verdict_violations(result)) broken += "\n  " + v;
+    CHECK_MESSAGE(broken.empty(), p.filename().string() << " breaks a verdict property:" << broken);
     if (update) {
       expected["expect"] = golden_subset(result);
       std::ofstream(golden) << expected.dump(2) << "\n";
@@ -137,5 +142,39 @@ TEST_CASE("tools::determinism") {
     }
     CHECK(!bytes[0].empty());
     CHECK(bytes[0] == bytes[1]);
+  }
+}
+
+TEST_CASE("tools::verdict_properties") {
+  SUBCASE("variants on both sides of every threshold keep the verdict properties") {
+    // The quickstart (8 nodes, offered ~0.8 of 64 GPUs) scaled through its thresholds: hot,
+    // right-sized, over-provisioned, past capacity, plus growth that outgrows it mid-run and one
+    // gang that takes more than half the fleet.
+    const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "quickstart.json";
+    const std::vector<std::string> variants = {
+        "--set pools.0.count=6",
+        "--set pools.0.count=7",
+        "--set pools.0.count=8",
+        "--set pools.0.count=12",
+        "--set pools.0.count=20",
+        "--set demand.growth_per_month=0.15",
+        "--set demand.growth_per_month=0.01",
+        "--set workload.0.gpus=40 --set workload.0.arrival.poisson.rate=0.05/h",
+        "--set workload.0.gpus=32 --set workload.0.arrival.poisson.rate=0.05/h"};
+    for (const std::string& v : variants) {
+      CAPTURE(v);
+      const fs::path out =
+          fs::temp_directory_path() / ("gpuplan-verdicts-" + std::to_string(getpid()));
+      fs::remove_all(out);
+      const auto run = gpuplan_cli_test::gpuplan("run " + scenario.string() + " " + v +
+                                                 " --quiet --out " + out.string());
+      CAPTURE(run.output);
+      REQUIRE(run.status == 0);
+      const json r = read_json(out / "result.json");
+      std::string broken;
+      for (const std::string& b : gpuplan_cli_test::verdict_violations(r)) broken += "\n  " + b;
+      CHECK_MESSAGE(broken.empty(), "breaks a verdict property:" << broken);
+      fs::remove_all(out);
+    }
   }
 }

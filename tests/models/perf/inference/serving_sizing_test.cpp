@@ -158,6 +158,23 @@ TEST_CASE("models::inference::serving_sizing decisions") {
     CHECK(r.best->utilization > 0.8);
     CHECK(r.best->ttft_p99_s <= slo.ttft_p99_s);
   }
+  SUBCASE("the wait's p99 is Erlang C's 99th percentile, on both sides of a zero tail") {
+    // Two slots near 80% busy: a request waits with probability ~0.7, so p95 and p99 both lie in
+    // the exponential tail, P(W > t) = C e^{-(c mu - lambda) t}, and differ.
+    load.requests_per_s = 1.0;
+    const ServingPlan busy = evaluate_plan(hw, 1, 2, 1, load, slo, limits);
+    REQUIRE(busy.stable);
+    const double theta = 2 / busy.slot_s - busy.requests_per_s;
+    CHECK(busy.p_wait > 0.05);
+    CHECK(busy.wait_p99_s == doctest::Approx(std::log(busy.p_wait / 0.01) / theta));
+    CHECK(busy.wait_p99_s > std::log(busy.p_wait / 0.05) / theta);  // above the p95
+    // A load light enough that under 1% of requests wait has a p99 wait of zero.
+    load.requests_per_s = 0.01;
+    const ServingPlan idle = evaluate_plan(hw, 1, 2, 1, load, slo, limits);
+    REQUIRE(idle.stable);
+    CHECK(idle.p_wait < 0.01);
+    CHECK(idle.wait_p99_s == 0);
+  }
   SUBCASE("streams: every stream holds a slot, and Little's law gives the request rate") {
     load.concurrent_streams = 3000;
     const SizingResult r = size_serving(hw, load, slo, limits);
