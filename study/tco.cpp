@@ -121,7 +121,7 @@ economics::CloudMix cloud_mix(const Scenario& sc, const CompiledScenario& cs, co
     (on_spot ? mix.spot_usd_per_gpu_hour : mix.on_demand_usd_per_gpu_hour) =
         t.cloud->usd_per_gpu_hour;
     mix.spot_share = on_spot ? 1.0 : 0.0;
-    source = "tco.cloud: " + t.cloud->instance + " at its " +
+    source = "tco.cloud: " + t.cloud->type.id + " at its " +
              std::string(enum_name(t.cloud->pricing)) + " price";
     return mix;
   }

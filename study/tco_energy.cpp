@@ -66,19 +66,11 @@ TcoPower tco_power(const Scenario& sc, const std::vector<double>& pool_busy_gpu_
                  out.on_prem.pue, out.on_prem.usd_per_kwh};
     out.on_prem_hour = hour_of(out.on_prem);
   }
-  // NOTE: tco.cloud names a catalog instance (the loader checked it); the scenario's own list
-  // first, so an overlay or inline definition of it wins.
-  const InstanceType* cloud = nullptr;
   if (t.cloud) {
-    for (const InstanceType& it : sc.instances)
-      if (it.id == t.cloud->instance) cloud = &it;
-    if (cloud == nullptr) cloud = builtin_catalog().find_instance(t.cloud->instance);
-  }
-  if (cloud != nullptr) {
-    const GpuSpec* g = builtin_catalog().find_gpu(cloud->gpu);
-    out.cloud_hour =
-        hour_of(energy::instance_power(*cloud, g ? g->tdp_w : 0.0, sc.energy.site, false, nullptr));
-    out.cloud_source = "tco.cloud: " + cloud->id + " in its region";
+    const TcoCloudInstance& cloud = *t.cloud;
+    out.cloud_hour = hour_of(energy::instance_power(cloud.type, cloud.gpu ? cloud.gpu->tdp_w : 0.0,
+                                                    sc.energy.site, false, nullptr));
+    out.cloud_source = "tco.cloud: " + cloud.type.id + " in its region";
     return out;
   }
   // NOTE: weighted like the cloud prices (study/tco.cpp), so a GPU-hour's power and its price

@@ -122,7 +122,8 @@ void Loader::load_tco_cloud(const json& o, const std::string& p, TcoConfig& t) {
                  " price to price the cloud GPU-hours; name an instance that has one");
     return;
   }
-  c.instance = inst->id;
+  c.type = *inst;
+  c.gpu = builtin_catalog().find_gpu(inst->gpu);
   c.usd_per_gpu_hour = *price / inst->gpus_per_node;
   t.cloud = c;
 }

@@ -435,7 +435,7 @@ json tco_json(const Scenario& sc, const TcoConfig& t) {
   if (t.on_prem_nodes) j["on_prem_nodes"] = *t.on_prem_nodes;
   if (t.hybrid_nodes) j["hybrid_nodes"] = *t.hybrid_nodes;
   if (t.server_pool_idx) j["server"] = sc.pools[*t.server_pool_idx].name;
-  if (t.cloud) j["cloud"] = {{"instance", t.cloud->instance}, {"pricing", name(t.cloud->pricing)}};
+  if (t.cloud) j["cloud"] = {{"instance", t.cloud->type.id}, {"pricing", name(t.cloud->pricing)}};
   return j;
 }
 

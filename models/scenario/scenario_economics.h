@@ -10,6 +10,7 @@
 #include "models/economics/off_peak.h"
 #include "models/economics/on_prem.h"
 #include "models/economics/spot.h"
+#include "models/catalog/catalog.h"
 #include "models/input/plan_enums.h"
 #include "sim/core/types.h"
 
@@ -83,7 +84,10 @@ struct ClassEconomics {
 //! The instance that prices the projection's cloud GPU-hours (`"tco": {"cloud": {...}}`): the
 //! cloud option's demand above the scenario's reserved pools and the hybrid option's burst.
 struct TcoCloudInstance {
-  std::string instance;                  //!< instance type id, as in the catalog
+  //! The instance type, resolved at load from the scenario's catalog (inline and overlay
+  //! definitions included).
+  InstanceType type;
+  const GpuSpec* gpu = nullptr;          //!< its GPU in the built-in catalog; null when unknown
   Pricing pricing = Pricing::on_demand;  //!< on_demand or spot
   double usd_per_gpu_hour = 0;           //!< [USD/GPU-h] its price under `pricing` per GPU
 };

@@ -69,6 +69,10 @@ TEST_CASE("load::tco") {
     CHECK(r.sc->tco->cloud->usd_per_gpu_hour ==
           doctest::Approx(*p5->price_per_hour.on_demand / 8).epsilon(1e-12));
     CHECK(r.sc->tco->cloud->pricing == Pricing::on_demand);
+    // resolved at load: the study reads the type and its GPU, never the id
+    CHECK(r.sc->tco->cloud->type.id == "p5.48xlarge");
+    CHECK(r.sc->tco->cloud->type.gpus_per_node == p5->gpus_per_node);
+    CHECK(r.sc->tco->cloud->gpu == builtin_catalog().find_gpu(p5->gpu));
     const Loaded spot =
         load_tco(ON_PREM_POOL, R"({"cloud": {"instance": "p5.48xlarge", "pricing": "spot"}})");
     REQUIRE_MESSAGE(spot.sc.has_value(), spot.d.to_text());
