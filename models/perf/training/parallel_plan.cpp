@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace gpuplan::training {
 namespace {
@@ -37,7 +38,8 @@ int zero_number(ZeroStage z) {
 }
 
 double activation_bytes_per_layer(const ModelShape& m, const ParallelPlan& p) {
-  const double s = m.seq_len, b = p.micro_batch, h = m.hidden, t = p.tp;
+  const double s = static_cast<double>(m.seq_len) / std::max<uint32_t>(p.cp, 1);
+  const double b = p.micro_batch, h = m.hidden, t = p.tp;
   if (p.recompute == Recompute::full) return 2 * s * b * h / t;
   // Korthikanti et al. eq. 2: attention 11h (with K and V scaled to the KV heads), MLP 19h for a
   // GELU MLP of 4h, two layer norms 4h; per token, in bytes.
@@ -48,15 +50,28 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelPlan& p) {
   // gate and up outputs, their SiLU and product, 2f each.
   const double mlp = m.gated_mlp ? 2 * h + 8 * f : 2 * h + 2 * f + 2 * f + h;
   double per_token = attention + mlp + 4 * h;
-  // The softmax input, output and dropout mask: 5 a s bytes per token (a = attention heads).
-  if (p.recompute == Recompute::none) per_token += 5.0 * m.heads * s;
+  // The softmax input, output and dropout mask: 5 a s bytes per token (a = attention heads);
+  // fused attention keeps only its output and the row log-sum-exp.
+  if (p.recompute == Recompute::none && !p.flash_attention) per_token += 5.0 * m.heads * s;
   return s * b * per_token / t;
+}
+
+double stage_layers(const ModelShape& m, const ParallelPlan& plan) {
+  return std::ceil(static_cast<double>(m.layers) / std::max<uint32_t>(plan.pp, 1));
+}
+
+double recomputed_share(const ModelShape& m, const ParallelPlan& plan) {
+  if (plan.recompute != Recompute::full) return 0;
+  const double layers = stage_layers(m, plan);
+  return plan.recompute_blocks == 0 ? 1 : std::min(1.0, plan.recompute_blocks / layers);
 }
 
 TrainingMemory training_memory(const ModelShape& m, const ParallelPlan& plan, const GpuSpec& gpu) {
   TrainingMemory mem;
   const double shard = m.total_params() / (static_cast<double>(plan.tp) * plan.pp);
-  const double d = std::max<uint32_t>(plan.dp, 1);
+  // ZeRO shards over every rank holding the same layers: data and context parallel ones.
+  const double d =
+      static_cast<double>(std::max<uint32_t>(plan.dp, 1)) * std::max<uint32_t>(plan.cp, 1);
   mem.weights = shard * WEIGHT_BYTES / (plan.zero == ZeroStage::parameters ? d : 1);
   mem.gradients = shard * GRADIENT_BYTES /
                   (plan.zero == ZeroStage::gradients || plan.zero == ZeroStage::parameters ? d : 1);
@@ -65,11 +80,22 @@ TrainingMemory training_memory(const ModelShape& m, const ParallelPlan& plan, co
   const double interleave_factor =
       plan.interleave > 1 ? 1 + (plan.pp - 1.0) / (static_cast<double>(plan.pp) * plan.interleave)
                           : 1;
-  const double layers_here = std::ceil(static_cast<double>(m.layers) / plan.pp);
-  mem.activations =
-      activation_bytes_per_layer(m, plan) * layers_here * in_flight * interleave_factor;
+  const double layers_here = stage_layers(m, plan);
+  const double rerun = recomputed_share(m, plan) * layers_here;
+  ParallelPlan stored = plan;
+  stored.recompute = Recompute::selective;
+  const double per_stage = activation_bytes_per_layer(m, plan) * rerun +
+                           activation_bytes_per_layer(m, stored) * (layers_here - rerun);
+  mem.activations = per_stage * in_flight * interleave_factor;
   mem.usable = gpu.mem_gb * BYTES_PER_GB * USABLE_MEMORY;
   return mem;
+}
+
+std::string TrainingMemory::shortfall() const {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "needs %.1f GB per GPU, has %.1f", total() / BYTES_PER_GB,
+                usable / BYTES_PER_GB);
+  return buf;
 }
 
 }  // namespace gpuplan::training

@@ -4,6 +4,7 @@
 //! model states by ZeRO stage (Rajbhandari et al., SC 2020) and activations by the formulas of
 //! Korthikanti et al. 2022 (arXiv:2205.05198 §4), with tensor and sequence parallelism.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "models/catalog/catalog.h"
@@ -24,9 +25,11 @@ enum class Recompute : uint8_t {
 //! Name of a ZeRO stage ("0" .. "3").
 [[nodiscard]] int zero_number(ZeroStage z);
 
-//! A parallel layout. Ranks are ordered tensor (innermost, inside one node), pipeline, data.
+//! A parallel layout. Ranks are ordered tensor (innermost, inside one node), context, pipeline,
+//! data.
 struct ParallelPlan {
   uint32_t tp = 1;                        //!< tensor-parallel ranks (with sequence parallelism)
+  uint32_t cp = 1;                        //!< context-parallel ranks splitting each sequence
   uint32_t pp = 1;                        //!< pipeline stages
   uint32_t dp = 1;                        //!< data-parallel replicas
   uint32_t micro_batch = 1;               //!< sequences per micro-batch, b
@@ -34,9 +37,15 @@ struct ParallelPlan {
   uint32_t interleave = 1;                //!< virtual stages per GPU (interleaved 1F1B), v
   ZeroStage zero = ZeroStage::optimizer;  //!< distributed optimizer = ZeRO-1
   Recompute recompute = Recompute::selective;
+  //! With full recomputation: blocks per stage that rerun their forward, the rest store their
+  //! activations as with selective (Megatron-LM --recompute-method block); 0 = all of them.
+  uint32_t recompute_blocks = 0;
+  //! Fused attention (FlashAttention, Dao et al. 2022): the s x s score matrix is never stored
+  //! nor streamed through memory; false for the 2021-22 Megatron-LM and BLOOM kernels.
+  bool flash_attention = true;
 
-  //! GPUs of the plan: tp x pp x dp.
-  [[nodiscard]] uint64_t gpus() const { return uint64_t{tp} * pp * dp; }
+  //! GPUs of the plan: tp x cp x pp x dp.
+  [[nodiscard]] uint64_t gpus() const { return uint64_t{tp} * cp * pp * dp; }
   //! Sequences per optimizer step: b x m x dp.
   [[nodiscard]] double sequences_per_step() const {
     return static_cast<double>(micro_batch) * micro_batches * dp;
@@ -58,14 +67,24 @@ struct TrainingMemory {
   [[nodiscard]] double total() const { return weights + gradients + optimizer + activations; }
   //! Whether the total fits in the usable memory.
   [[nodiscard]] bool fits() const { return total() <= usable; }
+  //! "needs 93.1 GB per GPU, has 72.0" (decimal GB).
+  [[nodiscard]] std::string shortfall() const;
 };
 
 //! Activation bytes of one block for one micro-batch on one tensor-parallel rank [B]
 //! (Korthikanti et al. 2022 eq. 2-4, sequence parallel): s b h (34 + 5 a s / h) / t stored;
-//! selective recomputation drops the 5 a s / h term; full stores the block input 2 s b h / t.
+//! selective recomputation or FlashAttention drops the 5 a s / h term; full stores the block
+//! input 2 s b h / t; context parallelism divides the sequence s by cp.
 //! The 34 counts a GELU MLP of 4h; a gated MLP of width f stores 2h + 8f where GELU stores 19h,
 //! and K/V shrink with grouped-query attention.
 [[nodiscard]] double activation_bytes_per_layer(const ModelShape& m, const ParallelPlan& p);
+
+//! Blocks of one pipeline stage (the first, which holds the most activations): ceil(L / p).
+[[nodiscard]] double stage_layers(const ModelShape& m, const ParallelPlan& plan);
+
+//! Share of a stage's blocks whose forward pass reruns: 0 without full recomputation, 1 with it,
+//! recompute_blocks / stage_layers when only some blocks recompute.
+[[nodiscard]] double recomputed_share(const ModelShape& m, const ParallelPlan& plan);
 
 //! Memory of the first pipeline stage of `plan` for `m` on `gpu`. With 1F1B it holds the
 //! activations of min(m, p) micro-batches for its layers/p blocks (x (1 + (p-1)/(p v)) when

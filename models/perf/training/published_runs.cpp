@@ -1,0 +1,371 @@
+#include "models/perf/training/published_runs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gpuplan::training {
+namespace {
+
+// Megatron-LM's GPT models of Narayanan et al. 2021 (GELU MLP 4h, vocabulary 51,200, tied).
+ModelShape gpt(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads, uint32_t seq) {
+  ModelShape m;
+  m.name = std::move(name);
+  m.layers = layers;
+  m.hidden = hidden;
+  m.heads = heads;
+  m.vocab = 51200;
+  m.tied_embeddings = true;
+  m.seq_len = seq;
+  return m;
+}
+
+// MosaicML MPT (llm-foundry scripts/train/yamls/pretrain/mpt-*.yaml): GELU MLP 4h, vocabulary
+// 50,368, tied embeddings.
+ModelShape mpt(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads, uint32_t seq) {
+  ModelShape m = gpt(std::move(name), layers, hidden, heads, seq);
+  m.vocab = 50368;
+  return m;
+}
+
+ModelShape preset(std::string_view id, uint32_t seq) {
+  ModelShape m = *find_model_preset(id);
+  if (seq != 0) m.seq_len = seq;
+  return m;
+}
+
+// BLOOM 176B (arXiv:2211.05100 Table 1): 70 layers, h 14,336, 112 heads, vocabulary 250,880.
+ModelShape bloom_176b() {
+  ModelShape m = gpt("bloom-176b", 70, 14336, 112, 2048);
+  m.vocab = 250880;
+  return m;
+}
+
+InstanceType node(std::string fabric, uint32_t nics, double nic_gbps) {
+  InstanceType it;
+  it.id = "published-run-node";
+  it.gpus_per_node = 8;
+  it.intra_node_fabric = std::move(fabric);
+  it.nics = nics;
+  it.nic_gbps = nic_gbps;
+  return it;
+}
+
+ParallelPlan plan(uint32_t tp, uint32_t cp, uint32_t pp, uint32_t dp, uint32_t b, uint32_t m,
+                  uint32_t v, ZeroStage zero, Recompute recompute, bool flash) {
+  ParallelPlan p;
+  p.tp = tp;
+  p.cp = cp;
+  p.pp = pp;
+  p.dp = dp;
+  p.micro_batch = b;
+  p.micro_batches = m;
+  p.interleave = v;
+  p.zero = zero;
+  p.recompute = recompute;
+  p.flash_attention = flash;
+  return p;
+}
+
+std::vector<PublishedRun> make_runs() {
+  std::vector<PublishedRun> runs;
+  const auto add = [&](PublishedRun r) {
+    r.node.gpu = r.gpu;
+    runs.push_back(std::move(r));
+  };
+  add({"megatron-2021-1.7b", "Megatron-LM 2021 GPT 1.7B on 32 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-1.7b", 24, 2304, 24, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(1, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 137, true,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-3.6b", "Megatron-LM 2021 GPT 3.6B on 64 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-3.6b", 30, 3072, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(2, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 138, false,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-7.5b", "Megatron-LM 2021 GPT 7.5B on 128 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-7.5b", 36, 4096, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(4, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 142, true,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-18.4b", "Megatron-LM 2021 GPT 18.4B on 256 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-18.4b", 40, 6144, 48, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 1, 32, 1, 32, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 135, false,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-39.1b", "Megatron-LM 2021 GPT 39.1B on 512 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-39.1b", 48, 8192, 64, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 2, 32, 1, 48, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 138, true,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-76.1b", "Megatron-LM 2021 GPT 76.1B on 1024 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-76.1b", 60, 10240, 80, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 4, 32, 1, 56, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 140, false,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-145.6b", "Megatron-LM 2021 GPT 145.6B on 1536 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-145.6b", 80, 12288, 96, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 8, 24, 1, 96, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 148, true,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-310.1b", "Megatron-LM 2021 GPT 310.1B on 1920 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-310.1b", 96, 16384, 128, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 16, 15, 1, 144, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 155, false,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-529.6b", "Megatron-LM 2021 GPT 529.6B on 2520 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-529.6b", 105, 20480, 128, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 35, 9, 1, 280, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 163, true,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2021-1008b", "Megatron-LM 2021 GPT 1008B on 3072 A100",
+       "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
+       gpt("megatron-2021-1008b", 128, 25600, 160, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(8, 1, 64, 6, 1, 512, 1, ZeroStage::none, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 163, false,
+       "micro-batch 1 and no interleaving assumed (not in the table)"});
+  add({"megatron-2022-22b", "Megatron-LM 2022 GPT 22B on 8 A100",
+       "Korthikanti et al. 2022, arXiv:2205.05198 Table 3; NVIDIA/Megatron-LM README (MFU column)",
+       "Megatron-LM", preset("megatron-gpt-22b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16,
+       plan(8, 1, 1, 1, 4, 1, 1, ZeroStage::optimizer, Recompute::selective, false),
+       PublishedMetric::mfu, 0.415, true, "data parallel 1 as in the README's table"});
+  add({"megatron-2022-175b", "Megatron-LM 2022 GPT 175B on 64 A100",
+       "Korthikanti et al. 2022, arXiv:2205.05198 Table 3; NVIDIA/Megatron-LM README (MFU column)",
+       "Megatron-LM", preset("megatron-gpt-175b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16,
+       plan(8, 1, 8, 1, 1, 64, 1, ZeroStage::optimizer, Recompute::selective, false),
+       PublishedMetric::mfu, 0.514, false, "data parallel 1 as in the README's table"});
+  add({"megatron-2022-530b", "Megatron-LM 2022 GPT 530B on 280 A100",
+       "Korthikanti et al. 2022, arXiv:2205.05198 Table 3; NVIDIA/Megatron-LM README (MFU column)",
+       "Megatron-LM", preset("megatron-gpt-530b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16,
+       plan(8, 1, 35, 1, 1, 280, 1, ZeroStage::optimizer, Recompute::selective, false),
+       PublishedMetric::mfu, 0.56, true, "data parallel 1 as in the README's table"});
+  add({"megatron-2022-1t", "Megatron-LM 2022 GPT 1T on 512 A100",
+       "Korthikanti et al. 2022, arXiv:2205.05198 Table 3; NVIDIA/Megatron-LM README (MFU column)",
+       "Megatron-LM", preset("megatron-gpt-1t", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16,
+       plan(8, 1, 64, 1, 1, 512, 1, ZeroStage::optimizer, Recompute::selective, false),
+       PublishedMetric::mfu, 0.563, false, "data parallel 1 as in the README's table"});
+  add({"megatron-2022-530b-2240", "Megatron-LM 2022 GPT 530B on 2,240 A100",
+       "Korthikanti et al. 2022, arXiv:2205.05198 abstract and §6", "Megatron-LM",
+       preset("megatron-gpt-530b", 0), "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(8, 1, 35, 8, 1, 280, 1, ZeroStage::optimizer, Recompute::selective, false),
+       PublishedMetric::mfu, 0.542, true, "global batch 2,240 (280 per replica) assumed"});
+  add({"llama3-405b-8k", "Llama 3 405B on 8,192 H100",
+       "Dubey et al. 2024 (Llama 3), arXiv:2407.21783 Table 4", "Meta (Megatron-style 4D)",
+       preset("llama-3-405b", 8192), "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(8, 1, 16, 64, 1, 32, 4, ZeroStage::gradients, Recompute::selective, true),
+       PublishedMetric::mfu, 0.43, false,
+       "interleaving depth 4 assumed (schedule of §3.3.2, depth unpublished); ZeRO-2-like FSDP as "
+       "described in §3.3.2"});
+  add({"llama3-405b-16k", "Llama 3 405B on 16,384 H100",
+       "Dubey et al. 2024 (Llama 3), arXiv:2407.21783 Table 4", "Meta (Megatron-style 4D)",
+       preset("llama-3-405b", 8192), "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(8, 1, 16, 128, 1, 16, 4, ZeroStage::gradients, Recompute::selective, true),
+       PublishedMetric::mfu, 0.41, true,
+       "interleaving depth 4 assumed (schedule of §3.3.2, depth unpublished); ZeRO-2-like FSDP as "
+       "described in §3.3.2"});
+  add({"llama3-405b-16k-cp16", "Llama 3 405B on 16,384 H100 (CP 16, 128K)",
+       "Dubey et al. 2024 (Llama 3), arXiv:2407.21783 Table 4", "Meta (Megatron-style 4D)",
+       preset("llama-3-405b", 131072), "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(8, 16, 16, 8, 1, 16, 4, ZeroStage::gradients, Recompute::selective, true),
+       PublishedMetric::mfu, 0.38, true,
+       "interleaving depth 4 assumed (schedule of §3.3.2, depth unpublished); ZeRO-2-like FSDP as "
+       "described in §3.3.2"});
+  add({"bloom-176b", "BLOOM 176B on 384 A100",
+       "BigScience 2022 (BLOOM), arXiv:2211.05100 §3.4.2 (156 TFLOPS per GPU)",
+       "Megatron-DeepSpeed", bloom_176b(), "A100-80GB", node("nvlink3", 4, 100), Precision::bf16,
+       plan(4, 1, 12, 8, 2, 128, 1, ZeroStage::optimizer, Recompute::full, false),
+       PublishedMetric::megatron_tflops, 156, false,
+       "Jean Zay: 4 x 100 Gb/s Omni-Path per node; micro-batch 2 with full recomputation "
+       "(BigScience megatron-deepspeed launch script)"});
+  add({"llm-foundry-mpt-13b-h100-64-s2048", "llm-foundry MPT-13B on 64 H100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-13b-h100-64-s2048", 40, 5120, 40, 2048),
+       "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 64, 2, 1, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.3986, true, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-70b-h100-64-s2048", "llm-foundry MPT-70B on 64 H100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-70b-h100-64-s2048", 80, 8192, 64, 2048),
+       "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 64, 8, 4, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.4257, false, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-30b-h100-32-s2048", "llm-foundry MPT-30B on 32 H100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-30b-h100-32-s2048", 48, 7168, 64, 2048),
+       "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 32, 14, 3, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.4392, true, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-7b-h100-8-s2048", "llm-foundry MPT-7B on 8 H100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-7b-h100-8-s2048", 32, 4096, 32, 2048), "H100-SXM",
+       node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 8, 6, 1, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.4644, false, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-7b-h100-8-s8192", "llm-foundry MPT-7B on 8 H100, seq 8,192",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-7b-h100-8-s8192", 32, 4096, 32, 8192), "H100-SXM",
+       node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 8, 8, 2, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.3714, true, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-3b-h100-16-s2048", "llm-foundry MPT-3B on 16 H100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-3b-h100-16-s2048", 32, 2560, 20, 2048),
+       "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 16, 10, 3, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.4373, false, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-13b-h100-8-s4096", "llm-foundry MPT-13B on 8 H100, seq 4,096",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-13b-h100-8-s4096", 40, 5120, 40, 4096),
+       "H100-SXM", node("nvlink4", 8, 400), Precision::bf16,
+       plan(1, 1, 1, 8, 10, 3, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.416, true, "8 x 400 Gb/s per H100 node assumed (unstated)"});
+  add({"llm-foundry-mpt-70b-a100-64-s2048", "llm-foundry MPT-70B on 64 A100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-70b-a100-64-s2048", 80, 8192, 64, 2048),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 64, 8, 4, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.5333, false, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"llm-foundry-mpt-30b-a100-8-s2048", "llm-foundry MPT-30B on 8 A100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-30b-a100-8-s2048", 48, 7168, 64, 2048),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 8, 3, 21, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.553, true, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"llm-foundry-mpt-13b-a100-8-s2048", "llm-foundry MPT-13B on 8 A100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-13b-a100-8-s2048", 40, 5120, 40, 2048),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 8, 2, 3, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.5957, false, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"llm-foundry-mpt-7b-a100-8-s2048", "llm-foundry MPT-7B on 8 A100, seq 2,048",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-7b-a100-8-s2048", 32, 4096, 32, 2048),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 8, 6, 2, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.6423, true, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"llm-foundry-mpt-7b-a100-8-s8192", "llm-foundry MPT-7B on 8 A100, seq 8,192",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-7b-a100-8-s8192", 32, 4096, 32, 8192),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 8, 8, 2, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.5447, false, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"llm-foundry-mpt-13b-a100-8-s16384", "llm-foundry MPT-13B on 8 A100, seq 16,384",
+       "mosaicml/llm-foundry@061f2c7ce64e655100286584a7629e2a09f827ba "
+       "scripts/train/benchmarking/README.md",
+       "llm-foundry (FSDP)", mpt("llm-foundry-mpt-13b-a100-8-s16384", 40, 5120, 40, 16384),
+       "A100-80GB", node("nvlink3", 8, 200), Precision::bf16,
+       plan(1, 1, 1, 8, 3, 3, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.5407, true, "8 x 200 Gb/s RoCE (\"1600 Gbps\")"});
+  add({"torchtitan-llama3-8b", "torchtitan Llama 3 8B on 64 A100",
+       "pytorch/torchtitan@041336434916bdc0f88c1f89fda176fd3c2092e4 docs/performance.md",
+       "torchtitan (FSDP2)", preset("llama-3-8b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16,
+       plan(1, 1, 1, 64, 1, 1, 1, ZeroStage::parameters, Recompute::selective, true),
+       PublishedMetric::mfu, 0.582, true, "8 x 200 Gb/s per node assumed (unstated)"});
+  add({"torchtitan-llama3-70b", "torchtitan Llama 3 70B on 64 A100",
+       "pytorch/torchtitan@041336434916bdc0f88c1f89fda176fd3c2092e4 docs/performance.md",
+       "torchtitan (FSDP2)", preset("llama-3-70b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(1, 1, 1, 64, 1, 1, 1, ZeroStage::parameters, Recompute::full, true),
+       PublishedMetric::mfu, 0.517, false, "8 x 200 Gb/s per node assumed (unstated)"});
+  add({"torchtitan-llama2-13b", "torchtitan Llama 2 13B on 64 A100",
+       "pytorch/torchtitan@041336434916bdc0f88c1f89fda176fd3c2092e4 docs/performance.md",
+       "torchtitan (FSDP2)", preset("llama-2-13b", 0), "A100-80GB", node("nvlink3", 8, 200),
+       Precision::bf16, plan(1, 1, 1, 64, 2, 1, 1, ZeroStage::parameters, Recompute::none, true),
+       PublishedMetric::mfu, 0.611, true, "8 x 200 Gb/s per node assumed (unstated)"});
+
+  return runs;
+}
+
+double log_ratio(double a, double b) {
+  return std::abs(std::log2(std::max(a, 1.0) / std::max(b, 1.0)));
+}
+
+}  // namespace
+
+const std::vector<PublishedRun>& published_runs() {
+  static const std::vector<PublishedRun> runs = make_runs();
+  return runs;
+}
+
+double published_mfu(const PublishedRun& run, const GpuSpec& gpu) {
+  const ModelShape& m = run.model;
+  const double peak = peak_tflops(gpu, run.precision) * 1e12;
+  switch (run.metric) {
+    case PublishedMetric::mfu:
+      return run.published;
+    case PublishedMetric::megatron_tflops: {
+      // Narayanan et al. 2021 eq. 3 per token: 96 l h^2 (1 + s / 6h + V / 16 l h) with
+      // recomputation; the model count here has no fourth pass.
+      const double l = m.layers, h = m.hidden, s = m.seq_len, v = m.vocab;
+      const double theirs = 96 * l * h * h * (1 + s / (6 * h) + v / (16 * l * h));
+      return run.published * 1e12 * m.train_flops_per_token(m.seq_len) / theirs / peak;
+    }
+    case PublishedMetric::tokens_per_gpu_s:
+      return run.published * m.train_flops_per_token(m.seq_len) / peak;
+  }
+  return 0;
+}
+
+double layout_distance(const ModelShape& m, const ParallelPlan& plan, const PublishedRun& run) {
+  const ParallelPlan& q = run.plan;
+  const bool sharded = plan.zero == ZeroStage::parameters,
+             run_sharded = q.zero == ZeroStage::parameters;
+  return log_ratio(m.total_params(), run.model.total_params()) +
+         log_ratio(static_cast<double>(plan.gpus()), static_cast<double>(q.gpus())) / 2 +
+         log_ratio(plan.tp, q.tp) / 2 + log_ratio(plan.pp, q.pp) / 2 +
+         log_ratio(plan.cp, q.cp) / 2 + log_ratio(m.seq_len, run.model.seq_len) / 2 +
+         (sharded != run_sharded ? 3.0 : 0.0);
+}
+
+const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPlan& plan,
+                                          std::string_view architecture, Precision precision) {
+  const PublishedRun* best = nullptr;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (const PublishedRun& r : published_runs()) {
+    const GpuSpec* g = builtin_catalog().find_gpu(r.gpu);
+    if (!g || g->architecture != architecture || r.precision != precision) continue;
+    const double d = layout_distance(m, plan, r);
+    if (d < best_d) {
+      best_d = d;
+      best = &r;
+    }
+  }
+  return best;
+}
+
+double best_published_mfu(std::string_view architecture, Precision precision) {
+  double best = 0;
+  for (const PublishedRun& r : published_runs()) {
+    const GpuSpec* g = builtin_catalog().find_gpu(r.gpu);
+    if (g && g->architecture == architecture && r.precision == precision)
+      best = std::max(best, published_mfu(r, *g));
+  }
+  return best;
+}
+
+}  // namespace gpuplan::training
