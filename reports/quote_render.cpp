@@ -127,8 +127,18 @@ std::string training_flags(const TrainingOption& o) {
   if (!o.meets_deadline) add("misses deadline");
   if (!o.within_budget) add("over budget");
   if (!o.recommended) add(("not recommended (MFU " + format_percent(o.speed.mfu, 0) + ")").c_str());
+  if (o.speed.above_published)
+    add(("MFU above the best published run (" + format_percent(o.speed.best_published_mfu, 0) + ")")
+            .c_str());
+  if (o.speed.extrapolated) add("extrapolated layout");
+  if (!o.speed.modelled) add("MFU set by --mfu");
   if (o.stale) add("stale price");
   return f;
+}
+
+//! "41 % · 1,234 tok/s/GPU".
+std::string efficiency_text(const TrainingSpeed& s) {
+  return format_percent(s.mfu, 1) + " · " + format_number(s.tokens_per_gpu_s, 0);
 }
 
 std::string inference_flags(const InferenceOption& o) {
@@ -468,8 +478,9 @@ std::string format_quote_table(const QuoteReport& r) {
   if (req.training) {
     out += "\nTraining: " + training_request_text(*req.training) + "\n\n";
     std::vector<std::vector<std::string>> rows = {
-        {"#", "instance", "GPU", "GPUs (nodes)", "pricing", "P50", "P90", "monthly", "total",
-         "spot risk", "$/TFLOPS·h", "energy · CO2e", "price date", "flags"}};
+        {"#", "instance", "GPU", "GPUs (nodes)", "MFU · tok/s/GPU", "pricing", "P50", "P90",
+         "monthly", "total", "spot risk", "$/TFLOPS·h", "energy · CO2e", "price date", "flags"}};
+    std::string layouts;
     uint32_t shown = 0;
     for (const TrainingOption& o : q.training) {
       if (!o.feasible) {
@@ -479,13 +490,19 @@ std::string format_quote_table(const QuoteReport& r) {
       }
       if (shown >= top) continue;
       rows.push_back({std::to_string(++shown), o.instance->id, o.gpu->id,
-                      nodes_text(o.gpus, o.nodes), o.plan.label(), time_text(o.timing.p50_s),
-                      p90_text(o), money_text(o.monthly_usd), money_text(o.total_usd),
-                      spot_risk_text(o), usd_per_tflops_text(o.usd_per_tflops_hour),
-                      energy_text(o.energy), o.instance->as_of, training_flags(o)});
+                      nodes_text(o.gpus, o.nodes), efficiency_text(o.speed), o.plan.label(),
+                      time_text(o.timing.p50_s), p90_text(o), money_text(o.monthly_usd),
+                      money_text(o.total_usd), spot_risk_text(o),
+                      usd_per_tflops_text(o.usd_per_tflops_hour), energy_text(o.energy),
+                      o.instance->as_of, training_flags(o)});
+      layouts += "  #" + std::to_string(shown) + " " + o.speed.layout_text +
+                 (o.speed.nearest_run.empty() ? std::string("; no published run on this GPU")
+                                              : "; nearest published run " + o.speed.nearest_run) +
+                 "\n";
     }
-    out += rows.size() > 1 ? align(rows, {true, false, false, true, false, true, true, true, true,
-                                          false, true, true, false, false})
+    out += rows.size() > 1 ? align(rows, {true, false, false, true, true, false, true, true, true,
+                                          true, false, true, true, false, false}) +
+                                 "\nLayout and MFU basis:\n" + layouts
                            : "no catalog option can run this training job\n";
     if (const auto note = spot_deadline_note(req, q)) out += "\n" + note->text + "\n";
   }
@@ -588,6 +605,14 @@ json quote_json(const QuoteReport& r) {
                    {"total", o.speed.step_s}};
     t["steps"] = o.speed.steps;
     t["mfu"] = o.speed.mfu;
+    t["mfu_source"] = o.speed.modelled ? "modelled" : "request";
+    t["tokens_per_gpu_s"] = o.speed.tokens_per_gpu_s;
+    t["layout"]["text"] = o.speed.layout_text;
+    t["nearest_published_run"] = o.speed.nearest_run;
+    if (r.internal) t["nearest_published_run_source"] = o.speed.nearest_run_source;
+    t["best_published_mfu"] = o.speed.best_published_mfu;
+    t["above_published"] = o.speed.above_published;
+    t["extrapolated"] = o.speed.extrapolated;
     t["exposed_comm_step_s"] = o.speed.exposed_comm_step_s;
     t["bubble_step_s"] = o.speed.bubble_step_s;
     t["micro_batches"] = o.speed.micro_batches;

@@ -12,6 +12,7 @@
 #include "models/perf/collectives.h"
 #include "models/economics/billing.h"
 #include "models/economics/checkpoint.h"
+#include "models/perf/training/published_runs.h"
 #include "models/perf/training/step_time.h"
 
 namespace gpuplan::quote {
@@ -150,6 +151,28 @@ std::optional<TrainingLayout> fit_training_layout(const TrainingRequest& req, co
   return std::nullopt;
 }
 
+namespace {
+
+// Tokens per GPU-second, the nearest published run and the best published MFU of the GPU:
+// what a quote shows next to its MFU. `flops_per_token` turns the MFU into tokens.
+void describe_efficiency(TrainingSpeed& s, const TrainingRequest& req, const GpuSpec& gpu,
+                         const training::ParallelPlan& plan, double flops_per_token) {
+  s.tokens_per_gpu_s = s.mfu * peak_tflops(gpu, req.precision) * 1e12 / flops_per_token;
+  auto shape = training::shape_for_params(req.params);
+  if (shape) {
+    shape->seq_len = TRAINING_SEQ_LEN;
+    if (const training::PublishedRun* r =
+            training::nearest_published_run(*shape, plan, gpu.architecture, req.precision)) {
+      s.nearest_run = training::published_run_text(*r);
+      s.nearest_run_source = r->source;
+    }
+  }
+  s.best_published_mfu = training::best_published_mfu(gpu.architecture, req.precision);
+  s.above_published = s.best_published_mfu > 0 && s.mfu > s.best_published_mfu;
+}
+
+}  // namespace
+
 TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it, const GpuSpec& gpu,
                              uint32_t nodes, const TrainingLayout& layout) {
   TrainingJob job;
@@ -178,6 +201,12 @@ TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
   s.work_s = s.steps * s.step_s;
   s.exposed_comm_step_s = exposed;
   s.mfu = std::isfinite(s.step_s) ? job.mfu * e.compute_s / s.step_s : 0;
+  training::ParallelPlan plan;
+  plan.tp = layout.tensor_parallel;
+  plan.pp = layout.pipeline_parallel;
+  plan.dp = layout.data_parallel;
+  describe_efficiency(s, req, gpu, plan, job.mfu * 6 * req.params);
+  s.layout_text = training::layout_text(plan) + ", MFU set by the request";
   return s;
 }
 
@@ -210,6 +239,9 @@ std::optional<ModelledSpeed> modelled_training_speed(const TrainingRequest& req,
   s.micro_batches = best->plan.micro_batches;
   s.dp_busbw_gbyte_s = t.dp_busbw_gbyte_s;
   s.kernel_efficiency = t.efficiency;
+  s.extrapolated = best->extrapolated;
+  describe_efficiency(s, req, gpu, best->plan, t.model_flops_per_step / t.tokens_per_step);
+  s.layout_text = training::layout_text(best->plan);
   return out;
 }
 

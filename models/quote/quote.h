@@ -233,6 +233,13 @@ struct TrainingSpeed {
   uint32_t micro_batches = 1;      //!< per step and pipeline
   double kernel_efficiency = 0;    //!< achieved / peak FLOPs of the kernels (modelled only)
   bool modelled = false;           //!< from the step-time model (false: the request's fixed MFU)
+  double tokens_per_gpu_s = 0;     //!< training tokens per second and GPU
+  std::string layout_text;         //!< "TP 8 x PP 4 x DP 16, ZeRO-1, no recomputation"
+  std::string nearest_run;         //!< nearest published run: "Megatron-LM ... on 64 A100: 51 %"
+  std::string nearest_run_source;  //!< its public source
+  double best_published_mfu = 0;   //!< best published MFU of this GPU and precision (0: none)
+  bool above_published = false;    //!< mfu above best_published_mfu
+  bool extrapolated = false;       //!< layout outside the calibrated region (modelled only)
 };
 
 //! Speed of `req` at its fixed MFU on `nodes` nodes of `it` laid out as `layout`: compute from 6ND

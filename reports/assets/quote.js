@@ -81,20 +81,24 @@
       kpi('Total cost', moneyShort(num(best, 'total_usd')), num(best, 'term_years') > 0 ? 'whole reservation term' : 'at the P50 time'),
       kpi('Per month', moneyShort(num(best, 'monthly_usd')), moneyShort(num(best, 'hourly_usd')) + ' per hour'),
       kpi('Parallel TP · PP · DP', ['tensor_parallel', 'pipeline_parallel', 'data_parallel'].map(k => count(num(best, 'layout.' + k))).join(' · '),
-          'all-reduce ' + number(num(best, 'step_s.allreduce'), 2) + ' s of ' + number(num(best, 'step_s.compute'), 2) + ' s step')]));
+          str(best, 'layout.text') || ('all-reduce ' + number(num(best, 'step_s.allreduce'), 2) + ' s of ' + number(num(best, 'step_s.compute'), 2) + ' s step')),
+      kpi(best.mfu_source === 'request' ? 'MFU (set by the request)' : 'MFU (modelled)', GP.percent(num(best, 'mfu')),
+          count(num(best, 'tokens_per_gpu_s')) + ' tokens/s per GPU' + (str(best, 'nearest_published_run') ? '; nearest published run ' + str(best, 'nearest_published_run') : ''),
+          best.above_published === true ? 'warn' : null)]));
     const rows = ranked('training').map((row, n) => {
       const o = row.o;
       shownInstances.add(str(o, 'instance'));
       const miss = o.meets_deadline === false || o.within_budget === false;
       return el('tr', {class: n === 0 && ok ? 'best' : miss ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o), td(nodesText(o), true),
+        td(GP.percent(num(o, 'mfu')) + ' · ' + count(num(o, 'tokens_per_gpu_s')) + (o.above_published === true ? ' ▲' : '') + (o.extrapolated === true ? ' *' : ''), true),
         td(str(o, 'pricing_label')), td(timeText(num(o, 'time_s.p50')), true), td(p90Text(o), true), td(moneyShort(num(o, 'monthly_usd')), true),
         td(moneyShort(num(o, 'total_usd')), true), td(spotRisk(o, true)), td('$' + number(num(o, 'usd_per_tflops_hour'), 4), true), energyCell(o), flagCell(row)]);
     });
     const infeasible = arr(Q, 'training').filter(o => !GP.isObj(o) || o.feasible !== true).length;
-    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Pricing'), th('P50', true), th('P90', true),
+    parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('MFU · tok/s/GPU', true), th('Pricing'), th('P50', true), th('P90', true),
       th('Per month', true), th('Total', true), th('Spot risk'), th('$/TFLOPS·h', true), th('Energy', true), th('Flags')])), el('tbody', {}, rows)]));
     parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the deadline' + (GP.get(Q, 'options.training_budget') === true ? ' and budget' : '') +
-      ' first, then by total cost. GPUs are whole nodes. P50/P90: time to finish, from the Monte Carlo of spot preemptions (equal to the failure-free time without spot). ' +
+      ' first, then by total cost. GPUs are whole nodes. MFU: model FLOPs over the GPUs\' dense peak, from the step-time model calibrated on published training runs (▲ above the best published run of that GPU; * layout extrapolated beyond them). P50/P90: time to finish, from the Monte Carlo of spot preemptions (equal to the failure-free time without spot). ' +
       '$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. Energy: facility energy of the whole run, and below it its location-based carbon (t CO2e) (see Assumptions). ' + infeasible + ' further instance/pricing combinations cannot run this job (see quote.json).'));
     if (str(Q, 'spot_note.text')) parts.push(el('p', {class: 'note spot-note'}, [el('b', {}, 'Spot: '), str(Q, 'spot_note.text')]));
     return el('section', {}, parts);

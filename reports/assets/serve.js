@@ -42,7 +42,11 @@
   const TRAINING_COLUMNS = [
     ['Instance', o => o.instance], ['GPU', o => o.gpu],
     ['GPUs', o => GP.count(o.gpus) + ' (' + GP.plural(o.nodes, 'node', 'nodes') + ')', 'num'],
-    ['Pricing', o => o.pricing_label], ['MFU', o => GP.percent(o.mfu), 'num'],
+    ['Pricing', o => o.pricing_label],
+    ['MFU', o => GP.percent(o.mfu) + (o.mfu_source === 'request' ? ' (set)' : '') + (o.above_published ? ' ▲ above published' : ''), 'num'],
+    ['Tokens/s/GPU', o => GP.count(o.tokens_per_gpu_s), 'num'],
+    ['Layout', o => GP.get(o, 'layout.text') + (o.extrapolated ? ' (extrapolated)' : '')],
+    ['Nearest published run', o => o.nearest_published_run || 'none on this GPU'],
     ['Time P50', o => GP.duration(GP.num(o, 'time_s.p50')), 'num'],
     ['Time P90', o => GP.duration(GP.num(o, 'time_s.p90')), 'num'],
     ['Total', o => GP.money(o.total_usd), 'num'],

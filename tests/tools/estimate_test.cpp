@@ -40,7 +40,16 @@ TEST_CASE("tools::estimate") {
     CHECK(p["tp"].get<int>() * p["pp"].get<int>() * p["dp"].get<int>() == 112);
     CHECK(j["step_time_s"].get<double>() ==
           doctest::Approx(j["compute_s"].get<double>() + j["exposed_comm_s"].get<double>() +
-                          j["bubble_s"].get<double>()));
+                          j["bubble_s"].get<double>() +
+                          j["step_parts_s"]["optimizer"].get<double>() +
+                          j["step_parts_s"]["published_cap"].get<double>()));
+    // The efficiency a customer can check: tokens per GPU-second, the nearest published run and
+    // the best one of this GPU, which the free search never beats by more than 10 %.
+    CHECK(j["tokens_per_gpu_s"].get<double>() ==
+          doctest::Approx(j["mfu"].get<double>() * 989e12 / (6 * 13e9)).epsilon(0.15));
+    CHECK(j["nearest_published_run"]["source"].get<std::string>().size() > 10);
+    CHECK(j["mfu"].get<double>() <= 1.1 * j["best_published_mfu"].get<double>() + 1e-9);
+    CHECK_FALSE(j["plan"]["text"].get<std::string>().empty());
     CHECK(j["fits"] == true);
     // A 13B model on H100 with NVLink and 3.2 Tb/s per node trains at 35-70% MFU (tp 1: wide
     // GEMMs).
@@ -60,8 +69,27 @@ TEST_CASE("tools::estimate") {
     CHECK(j["cluster"]["gpus"] == 16384);
     CHECK(j["cluster"]["gpus_per_node"] == 8);
     CHECK(j["plan"]["tp"].get<int>() <= 8);
-    // The search finds a plan at least as fast as Meta's published 41% (here within 5 points).
-    CHECK(j["mfu"].get<double>() > 0.36);
+    // Meta's region (TP 8 x PP 16, arXiv:2407.21783 Table 4), within the calibration, with only
+    // as much recomputation as the memory model needs; MFU below Meta's 41 % by that cost.
+    CHECK(j["plan"]["extrapolated"] == false);
+    CHECK(j["plan"]["pp"].get<int>() > 1);
+    CHECK(j["mfu"].get<double>() > 0.30);
+    CHECK(j["mfu"].get<double>() < 0.43);
+  }
+  SUBCASE("the text output states the peak, tokens per GPU-second and the nearest run") {
+    const CliRun r =
+        estimate_stdout("training --model megatron-gpt-175b --gpus 128 --gpu A100-80GB");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("of the A100-80GB's 312 TFLOPS dense bf16 peak") != std::string::npos);
+    CHECK(r.output.find("tokens/s per GPU") != std::string::npos);
+    CHECK(r.output.find("nearest published run: Megatron-LM") != std::string::npos);
+  }
+  SUBCASE("a pinned layout that does not fit names the memory it needs") {
+    const CliRun r =
+        estimate_stderr("training --model llama-3-405b --instance p5.48xlarge --tp 8 --pp 1");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("TP 8 x PP 1 on 8 x H100-SXM does not fit: needs") != std::string::npos);
+    CHECK(r.output.find("GB per GPU, has 72.0") != std::string::npos);
   }
   SUBCASE("inference of Llama-2-7B on one A100 gives TTFT, TPOT, KV size and the memory bound") {
     const CliRun r = estimate_stdout(

@@ -79,6 +79,13 @@ TEST_CASE("tools::quote") {
     // at 2.0e-5 per GPU-hour (one every 58 h on ~870 GPUs) cost about 6% with a 5 min checkpoint
     // every Daly interval (~3 h) and 20 min restarts: 109 whole 8-GPU nodes
     CHECK(best["gpus"] == 872);
+    // The override is on the quote: flag, source and the MFU with its tokens per GPU-second.
+    CHECK(r.output.find("MFU set by --mfu") != std::string::npos);
+    CHECK(r.output.find("40.0%") != std::string::npos);
+    CHECK(best["mfu_source"] == "request");
+    CHECK(best["tokens_per_gpu_s"].get<double>() ==
+          doctest::Approx(0.4 * 989e12 / (6 * 70e9)).epsilon(0.02));
+    CHECK(best["nearest_published_run"].get<std::string>().find("H100") != std::string::npos);
     CHECK(best["hardware_failures"]["expected"].get<double>() > 5);
     const double hours = best["time_s"]["p50"].get<double>() / 3600;
     // 872 GPUs x hours x $55.04 / 8 per GPU-hour

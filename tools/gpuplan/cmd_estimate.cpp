@@ -20,6 +20,7 @@
 #include "models/input/field_reader.h"
 #include "models/perf/inference/roofline.h"
 #include "models/input/names.h"
+#include "models/perf/training/published_runs.h"
 #include "models/perf/training/step_time.h"
 #include "tools/gpuplan/commands.h"
 
@@ -247,6 +248,28 @@ int run_training(const EstimateFlags& f) {
                           static_cast<double>(cluster.gpus()) / DEFAULT_GPUS_PER_SEQUENCE);
   limits.max_pipeline = std::max<uint32_t>(limits.fixed_pp, 128);
   const auto best = training::fastest_plan(*model, cluster, *precision, limits);
+  if (!best && limits.fixed_tp != 0 && limits.fixed_pp != 0) {
+    // A pinned layout that cannot run: name the rule, or the memory of its leanest variant
+    // (micro-batch 1, ZeRO-3, every block recomputed).
+    training::ParallelPlan lean;
+    lean.tp = limits.fixed_tp;
+    lean.pp = limits.fixed_pp;
+    lean.dp = static_cast<uint32_t>(
+        std::max<uint64_t>(cluster.gpus() / (uint64_t{lean.tp} * lean.pp), 1));
+    lean.zero = ZeroStage::parameters;
+    lean.recompute = training::Recompute::full;
+    const std::string rule = training::plan_problem(*model, lean, cluster);
+    const std::string layout = "TP " + std::to_string(lean.tp) + " x PP " +
+                               std::to_string(lean.pp) + " on " + std::to_string(cluster.gpus()) +
+                               " x " + gpu->id;
+    p.add("--pp", layout + " does not fit: " +
+                      (rule.empty() ? training::training_memory(*model, lean, *gpu).shortfall() +
+                                          " even with ZeRO-3, micro-batch 1 and full "
+                                          "recomputation"
+                                    : rule));
+    p.print();
+    return 2;
+  }
   if (!best) {
     const double states = model->total_params() * (WEIGHT_BYTES + GRADIENT_BYTES + OPTIMIZER_BYTES);
     p.add(f.nodes.empty() && f.gpus.empty() ? "--nodes" : (f.nodes.empty() ? "--gpus" : "--nodes"),
@@ -271,14 +294,23 @@ int run_training(const EstimateFlags& f) {
                   {"nodes", nodes},
                   {"gpus", cluster.gpus()},
                   {"gpus_per_node", it->gpus_per_node}};
+  const training::PublishedRun* nearest =
+      training::nearest_published_run(*model, plan, gpu->architecture, *precision);
+  const double best_published = training::best_published_mfu(gpu->architecture, *precision);
+  const double tokens_per_gpu_s =
+      t.tokens_per_step / t.step_s / static_cast<double>(cluster.gpus());
   j["plan"] = {{"tp", plan.tp},
+               {"cp", plan.cp},
                {"pp", plan.pp},
                {"dp", plan.dp},
                {"micro_batches", plan.micro_batches},
                {"micro_batch", plan.micro_batch},
                {"interleave", plan.interleave},
                {"zero", training::zero_number(plan.zero)},
-               {"recompute", std::string(training::recompute_name(plan.recompute))}};
+               {"recompute", std::string(training::recompute_name(plan.recompute))},
+               {"recompute_blocks", plan.recompute_blocks},
+               {"text", training::layout_text(plan)},
+               {"extrapolated", best->extrapolated}};
   j["step_time_s"] = t.step_s;
   j["compute_s"] = t.compute_s;
   j["exposed_comm_s"] = t.exposed_comm_s;
@@ -288,6 +320,22 @@ int run_training(const EstimateFlags& f) {
                  {"data_parallel_exposed", t.dp_exposed_s}};
   j["bubble_s"] = t.bubble_s;
   j["mfu"] = t.mfu;
+  j["tokens_per_gpu_s"] = tokens_per_gpu_s;
+  j["peak_tflops"] = peak_tflops(*gpu, *precision);
+  j["step_parts_s"] = {{"gemm", t.gemm_s},
+                       {"attention", t.attention_s},
+                       {"elementwise", t.elementwise_s},
+                       {"optimizer", t.optimizer_s},
+                       {"context_parallel", t.cp_exposed_s},
+                       {"published_cap", t.cap_s}};
+  j["nearest_published_run"] =
+      nearest ? json{{"run", nearest->label},
+                     {"mfu",
+                      training::published_mfu(*nearest, *builtin_catalog().find_gpu(nearest->gpu))},
+                     {"source", nearest->source}}
+              : json();
+  j["best_published_mfu"] = best_published;
+  j["above_published"] = best_published > 0 && t.mfu > best_published;
   j["kernel_efficiency"] = t.efficiency;
   j["tokens_per_step"] = t.tokens_per_step;
   j["days"] = tokens ? json(*tokens / t.tokens_per_step * t.step_s / SECONDS_PER_DAY) : json();
@@ -299,19 +347,31 @@ int run_training(const EstimateFlags& f) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  char buf[512];
+  char buf[768];
   std::snprintf(buf, sizeof buf,
-                "%s on %u x %s (%llu %s): TP %u x PP %u x DP %u, %u micro-batches of %u, "
-                "ZeRO-%d, %s recomputation\n"
-                "step %.3f s = compute %.3f + exposed comm %.3f + bubble %.3f; MFU %.1f%%; "
-                "memory %.1f of %.1f GB per GPU\n",
+                "%s on %u x %s (%llu %s): %s, %u micro-batches of %u%s\n"
+                "step %.3f s = compute %.3f (GEMM %.3f, attention %.3f, memory-bound %.3f) + "
+                "exposed comm %.3f + bubble %.3f + optimizer %.3f\n"
+                "MFU %.1f%% of the %s's %.0f TFLOPS dense %s peak; %.0f tokens/s per GPU; memory "
+                "%.1f of %.1f GB per GPU\n",
                 model->name.empty() ? "model" : model->name.c_str(), nodes, it->id.c_str(),
-                static_cast<unsigned long long>(cluster.gpus()), gpu->id.c_str(), plan.tp, plan.pp,
-                plan.dp, plan.micro_batches, plan.micro_batch, training::zero_number(plan.zero),
-                std::string(training::recompute_name(plan.recompute)).c_str(), t.step_s,
-                t.compute_s, t.exposed_comm_s, t.bubble_s, 100 * t.mfu, t.memory.total() / GB,
-                t.memory.usable / GB);
+                static_cast<unsigned long long>(cluster.gpus()), gpu->id.c_str(),
+                training::layout_text(plan).c_str(), plan.micro_batches, plan.micro_batch,
+                best->extrapolated ? " (extrapolated: no published run near this layout)" : "",
+                t.step_s, t.compute_s, t.gemm_s, t.attention_s, t.elementwise_s, t.exposed_comm_s,
+                t.bubble_s, t.optimizer_s, 100 * t.mfu, gpu->id.c_str(),
+                peak_tflops(*gpu, *precision), f.precision.c_str(), tokens_per_gpu_s,
+                t.memory.total() / GB, t.memory.usable / GB);
   std::cout << buf;
+  if (nearest)
+    std::cout << "nearest published run: " << training::published_run_text(*nearest) << " ("
+              << nearest->source << ")\n";
+  if (t.cap_s > 0)
+    std::cout << "capped at 1.1x the best published MFU of this GPU and precision ("
+              << std::lround(100 * best_published) << " %)\n";
+  else if (best_published > 0 && t.mfu > best_published)
+    std::cout << "above the best published MFU of this GPU and precision ("
+              << std::lround(100 * best_published) << " %)\n";
   if (tokens) std::cout << "time to train: " << j["days"].get<double>() << " days\n";
   if (!why.empty()) std::cout << "not recommended: " << why << "\n";
   return 0;

@@ -358,6 +358,24 @@ const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPla
   return best;
 }
 
+std::string published_run_text(const PublishedRun& run) {
+  const GpuSpec* gpu = builtin_catalog().find_gpu(run.gpu);
+  const double mfu = gpu ? published_mfu(run, *gpu) : 0;
+  return run.label + ": " + std::to_string(static_cast<int>(std::lround(100 * mfu))) + " % MFU";
+}
+
+std::string layout_text(const ParallelPlan& p) {
+  std::string t = "TP " + std::to_string(p.tp);
+  if (p.cp > 1) t += " x CP " + std::to_string(p.cp);
+  t += " x PP " + std::to_string(p.pp);
+  if (p.interleave > 1) t += " (v " + std::to_string(p.interleave) + ")";
+  t += " x DP " + std::to_string(p.dp) + ", ZeRO-" + std::to_string(zero_number(p.zero));
+  if (p.recompute == Recompute::none) return t + ", no recomputation";
+  if (p.recompute == Recompute::selective) return t + ", selective recomputation";
+  if (p.recompute_blocks == 0) return t + ", full recomputation";
+  return t + ", " + std::to_string(p.recompute_blocks) + " blocks per stage recomputed";
+}
+
 double best_published_mfu(std::string_view architecture, Precision precision) {
   double best = 0;
   for (const PublishedRun& r : published_runs()) {

@@ -64,6 +64,12 @@ struct PublishedRun {
 //! (ZeRO-3 / FSDP against Megatron-style ZeRO-0/1/2), from the nearest published run.
 inline constexpr double CALIBRATED_DISTANCE = 2.5;
 
+//! "Megatron-LM 2022 GPT 175B on 64 A100: 51 % MFU" (the MFU in this model's FLOP count).
+[[nodiscard]] std::string published_run_text(const PublishedRun& run);
+
+//! "TP 8 x PP 16 x DP 128, ZeRO-1, 5 of 8 blocks recomputed" (CP and interleaving when used).
+[[nodiscard]] std::string layout_text(const ParallelPlan& plan);
+
 //! The best published MFU among rows of this architecture and precision (0 when none).
 [[nodiscard]] double best_published_mfu(std::string_view architecture, Precision precision);
 
