@@ -301,6 +301,15 @@ std::vector<PublishedRun> make_runs() {
   return runs;
 }
 
+// Each run with its GPU's architecture and its MFU, looked up once (the search asks per plan).
+struct IndexedRun {
+  const PublishedRun* run;
+  std::string architecture;
+  double mfu;
+};
+
+const std::vector<IndexedRun>& run_index();
+
 double log_ratio(double a, double b) {
   return std::abs(std::log2(std::max(a, 1.0) / std::max(b, 1.0)));
 }
@@ -311,6 +320,21 @@ const std::vector<PublishedRun>& published_runs() {
   static const std::vector<PublishedRun> runs = make_runs();
   return runs;
 }
+
+namespace {
+
+const std::vector<IndexedRun>& run_index() {
+  static const std::vector<IndexedRun> index = [] {
+    std::vector<IndexedRun> out;
+    for (const PublishedRun& r : published_runs())
+      if (const GpuSpec* g = builtin_catalog().find_gpu(r.gpu))
+        out.push_back({&r, g->architecture, published_mfu(r, *g)});
+    return out;
+  }();
+  return index;
+}
+
+}  // namespace
 
 double published_mfu(const PublishedRun& run, const GpuSpec& gpu) {
   const ModelShape& m = run.model;
@@ -346,13 +370,12 @@ const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPla
                                           std::string_view architecture, Precision precision) {
   const PublishedRun* best = nullptr;
   double best_d = std::numeric_limits<double>::infinity();
-  for (const PublishedRun& r : published_runs()) {
-    const GpuSpec* g = builtin_catalog().find_gpu(r.gpu);
-    if (!g || g->architecture != architecture || r.precision != precision) continue;
-    const double d = layout_distance(m, plan, r);
+  for (const IndexedRun& r : run_index()) {
+    if (r.architecture != architecture || r.run->precision != precision) continue;
+    const double d = layout_distance(m, plan, *r.run);
     if (d < best_d) {
       best_d = d;
-      best = &r;
+      best = r.run;
     }
   }
   return best;
@@ -378,11 +401,9 @@ std::string layout_text(const ParallelPlan& p) {
 
 double best_published_mfu(std::string_view architecture, Precision precision) {
   double best = 0;
-  for (const PublishedRun& r : published_runs()) {
-    const GpuSpec* g = builtin_catalog().find_gpu(r.gpu);
-    if (g && g->architecture == architecture && r.precision == precision)
-      best = std::max(best, published_mfu(r, *g));
-  }
+  for (const IndexedRun& r : run_index())
+    if (r.architecture == architecture && r.run->precision == precision)
+      best = std::max(best, r.mfu);
   return best;
 }
 
