@@ -288,7 +288,7 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                format_percent(t.mfu_floor, 0) + " MFU are not recommended.",
            "Calibration table of Megatron-LM (Narayanan et al. 2021, Korthikanti et al. 2022), "
            "Llama 3 405B (arXiv:2407.21783 Table 4), BLOOM, llm-foundry and torchtitan runs: "
-           "median error 4-6 %, worst 14 %; docs/estimate.md"});
+           "median error 3-6 %, worst 14 %; docs/estimate.md"});
     a.push_back({"Memory fit",
                  t.mfu ? "Mixed-precision Adam, 16 bytes per parameter; ZeRO-1 shards the 12 bytes "
                          "of optimizer state over data-parallel ranks; 20% of GPU memory kept for "

@@ -230,10 +230,11 @@ std::optional<ModelledSpeed> modelled_training_speed(const TrainingRequest& req,
   TrainingSpeed& s = out.speed;
   s.modelled = true;
   s.steps = req.tokens / t.tokens_per_step;
-  s.compute_step_s = t.compute_s;
+  s.compute_step_s = t.compute_s + t.optimizer_s;  // the optimizer step runs on the GPUs too
   s.allreduce_step_s = t.dp_comm_s;
   s.exposed_comm_step_s = t.exposed_comm_s;
   s.bubble_step_s = t.bubble_s;
+  s.cap_step_s = t.cap_s;
   s.step_s = t.step_s;
   s.work_s = s.steps * s.step_s;
   s.mfu = t.mfu;

@@ -230,6 +230,8 @@ struct TrainingSpeed {
   double mfu = 0;                  //!< model FLOPs / (GPUs x peak x step_s)
   double exposed_comm_step_s = 0;  //!< [s] per step, communication not hidden by compute
   double bubble_step_s = 0;        //!< [s] per step, pipeline fill and drain
+  double cap_step_s =
+      0;  //!< [s] per step, added by the search's cap at 1.1x the best published MFU
   uint32_t micro_batches = 1;      //!< per step and pipeline
   double kernel_efficiency = 0;    //!< achieved / peak FLOPs of the kernels (modelled only)
   bool modelled = false;           //!< from the step-time model (false: the request's fixed MFU)

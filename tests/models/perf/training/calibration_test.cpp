@@ -81,7 +81,7 @@ TEST_CASE("models::training::calibration") {
     std::vector<double> fitted, held_out;
     for (const RowError& e : rows) {
       MESSAGE(e.run->id << ": published " << e.published << ", modelled " << e.modelled
-                        << (e.run->fitted ? " (fitted)" : " (held out)"));
+                        << std::string(e.run->fitted ? " (fitted)" : " (held out)"));
       (e.run->fitted ? fitted : held_out).push_back(e.relative());
     }
     MESSAGE("fitted median " << median_abs(fitted) << " worst " << worst_abs(fitted)
