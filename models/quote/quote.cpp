@@ -206,7 +206,7 @@ TrainingSpeed training_speed(const TrainingRequest& req, const InstanceType& it,
   plan.pp = layout.pipeline_parallel;
   plan.dp = layout.data_parallel;
   plan.recompute = training::Recompute::none;  // 6·N·D: no recomputation
-  describe_efficiency(s, req, gpu, plan, job.mfu * 6 * req.params);
+  describe_efficiency(s, req, gpu, plan, 6 * req.params);
   s.layout_text = training::layout_text(plan) + ", MFU set by the request";
   return s;
 }
