@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <stdexcept>
 
 #include "sim/backends/mc_cpu.h"
 #include "sim/backends/mc_cuda.h"
@@ -29,16 +28,14 @@ void pool_histograms(McStudy& st, ReplicaOutcome& o) {
   std::vector<uint32_t>().swap(o.jct_hist);
 }
 
-#if defined(GPUPLAN_HAVE_CUDA)
 inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
 inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
 
 void run_cuda_batch(const ModelView& m, uint32_t first, uint32_t n, ReplicaOutcome* out) {
   CudaBatch batch;
-  run_batch_cuda(m, first, n, batch);
+  cuda_module().run_batch(m, first, n, batch);
   for (uint32_t i = 0; i < n; ++i) out[i] = outcome_of(m, batch.states[i]);
 }
-#endif
 
 }  // namespace
 
@@ -47,11 +44,7 @@ const char* backend_name(McBackend b) {
 }
 
 bool cuda_backend_available() {
-#if defined(GPUPLAN_HAVE_CUDA)
-  return cuda_device_count() > 0;
-#else
-  return false;
-#endif
+  return cuda_module().support() == CudaSupport::ready;
 }
 
 std::vector<std::size_t> replicas_in_statistics(const std::vector<ReplicaOutcome>& replicas) {
@@ -98,18 +91,15 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
     st.bytes_per_replica = ReplicaBuffers::bytes_per_replica(m, 0);
     st.batch_size = o.batch > 0 ? o.batch : CPU_BATCH;
   } else {
-#if defined(GPUPLAN_HAVE_CUDA)
+    const CudaModule& cuda = cuda_module();
     const ReplicaLayout layout(m, 0);
     st.bytes_per_replica = layout.work_bytes + layout.result_bytes + sizeof(ReplicaState);
-    st.device = cuda_device_name();
+    st.device = cuda.device_name();
     std::size_t free_bytes = 0, total_bytes = 0;
-    cuda_memory(free_bytes, total_bytes);
+    cuda.memory(free_bytes, total_bytes);
     const double fit = CUDA_MEMORY_SHARE * double(free_bytes) / double(st.bytes_per_replica);
     st.batch_size =
         o.batch > 0 ? o.batch : static_cast<uint32_t>(std::clamp(fit, 1.0, double(CUDA_MAX_BATCH)));
-#else
-    throw std::runtime_error("the CUDA backend is not compiled into this gpuplan");
-#endif
   }
   st.batch_size = std::max(1u, std::min(st.batch_size, cap));
 
@@ -149,9 +139,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
       if (cpu) {
         cpu->run_batch(lo, hi - lo, mine);
       } else {
-#if defined(GPUPLAN_HAVE_CUDA)
         run_cuda_batch(m, lo, hi - lo, mine);
-#endif
       }
     }
     for (uint32_t i = 0; i < hi - lo; ++i) pool_histograms(st, mine[i]);

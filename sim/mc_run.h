@@ -18,7 +18,7 @@ enum class McBackend : uint8_t { cpu, cuda };
 //! "cpu" or "cuda".
 [[nodiscard]] const char* backend_name(McBackend b);
 
-//! True when the CUDA backend is compiled in and a device is present.
+//! True when the CUDA module (sim/backends/mc_cuda.h) is built and loads, and a device is present.
 [[nodiscard]] bool cuda_backend_available();
 
 struct McStudy;

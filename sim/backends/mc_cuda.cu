@@ -1,12 +1,16 @@
-//! The CUDA Monte Carlo backend: one replica per GPU thread, running the same portable core.
+//! libgpuplan_cuda.so: the CUDA Monte Carlo backend (sim/backends/cuda_runner.h), one replica per
+//! GPU thread running the same portable core. Built as a module beside gpuplan when nvcc is
+//! found; sim/backends/mc_cuda.cpp loads it on demand.
 #include <cuda_runtime.h>
 
+#include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "sim/backends/cuda_runner.h"
 #include "sim/core/engine.h"
-#include "sim/backends/mc_cuda.h"
 #include "sim/replica_buffers.h"
 
 namespace gpuplan {
@@ -17,6 +21,11 @@ inline constexpr uint32_t THREADS_PER_BLOCK = 64;
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
     throw std::runtime_error(std::string("CUDA ") + what + ": " + cudaGetErrorString(e));
+}
+
+//! Copies `text` into error[0..size), NUL-terminated and cut to fit.
+void write_error(const char* text, char* error, size_t size) {
+  if (size > 0) std::snprintf(error, size, "%s", text);
 }
 
 //! One device allocation, freed when it goes out of scope.
@@ -41,31 +50,8 @@ __global__ void run_replicas(ModelView m, ReplicaState* states, uint32_t first, 
   if (i < n) run_replica(m, states[i], first + i);
 }
 
-}  // namespace
-
-int cuda_device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();  // NOTE: clear the sticky "no driver / no device" error
-    return 0;
-  }
-  return n;
-}
-
-std::string cuda_device_name() {
-  int device = 0;
-  cudaDeviceProp prop{};
-  if (cuda_device_count() == 0 || cudaGetDevice(&device) != cudaSuccess ||
-      cudaGetDeviceProperties(&prop, device) != cudaSuccess)
-    return "";
-  return prop.name;
-}
-
-void cuda_memory(std::size_t& free_bytes, std::size_t& total_bytes) {
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-}
-
-void run_batch_cuda(const ModelView& host_model, uint32_t first, uint32_t n, CudaBatch& out) {
+void run_batch(const ModelView& host_model, uint32_t first, uint32_t n, ReplicaState* states,
+               std::byte* host_results) {
   // The model's arrays, copied into one device block; the view is re-pointed at them.
   ModelView m = host_model;
   std::size_t model_bytes = 0;
@@ -89,14 +75,14 @@ void run_batch_cuda(const ModelView& host_model, uint32_t first, uint32_t n, Cud
   const DeviceBlock results(std::size_t(n) * layout.result_bytes);
   check(cudaMemset(work.bytes(), 0, std::size_t(n) * layout.work_bytes), "cudaMemset");
   check(cudaMemset(results.bytes(), 0, std::size_t(n) * layout.result_bytes), "cudaMemset");
-  out.states.assign(n, ReplicaState{});
-  for (uint32_t i = 0; i < n; ++i)
-    layout.carve(m, 0, out.states[i], work.bytes() + i * layout.work_bytes,
+  for (uint32_t i = 0; i < n; ++i) {
+    states[i] = ReplicaState{};
+    layout.carve(m, 0, states[i], work.bytes() + i * layout.work_bytes,
                  results.bytes() + i * layout.result_bytes);
-  const DeviceBlock states(n * sizeof(ReplicaState));
-  auto* device_states = reinterpret_cast<ReplicaState*>(states.bytes());
-  check(cudaMemcpy(device_states, out.states.data(), n * sizeof(ReplicaState),
-                   cudaMemcpyHostToDevice),
+  }
+  const DeviceBlock device_block(n * sizeof(ReplicaState));
+  auto* device_states = reinterpret_cast<ReplicaState*>(device_block.bytes());
+  check(cudaMemcpy(device_states, states, n * sizeof(ReplicaState), cudaMemcpyHostToDevice),
         "copy states");
 
   run_replicas<<<(n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK, THREADS_PER_BLOCK>>>(
@@ -106,16 +92,64 @@ void run_batch_cuda(const ModelView& host_model, uint32_t first, uint32_t n, Cud
 
   // Scalars and totals come back in the state structs; their result spans are re-pointed at the
   // host copy of the results block and their working spans left empty.
-  check(cudaMemcpy(out.states.data(), device_states, n * sizeof(ReplicaState),
-                   cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(states, device_states, n * sizeof(ReplicaState), cudaMemcpyDeviceToHost),
         "copy states back");
-  out.results.assign((std::size_t(n) * layout.result_bytes + 7) / 8, 0);
-  auto* host_results = reinterpret_cast<std::byte*>(out.results.data());
   check(cudaMemcpy(host_results, results.bytes(), std::size_t(n) * layout.result_bytes,
                    cudaMemcpyDeviceToHost),
         "copy results back");
   for (uint32_t i = 0; i < n; ++i)
-    layout.carve(m, 0, out.states[i], nullptr, host_results + i * layout.result_bytes);
+    layout.carve(m, 0, states[i], nullptr, host_results + i * layout.result_bytes);
 }
 
+int device_count(char* error, size_t error_size) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess) {
+    write_error(cudaGetErrorString(e), error, error_size);
+    (void)cudaGetLastError();  // NOTE: clear the sticky "no driver / no device" error
+    return 0;
+  }
+  return n;
+}
+
+int device_name(char* name, size_t size) {
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 1;
+  }
+  write_error(prop.name, name, size);
+  return 0;
+}
+
+int memory(size_t* free_bytes, size_t* total_bytes, char* error, size_t error_size) {
+  const cudaError_t e = cudaMemGetInfo(free_bytes, total_bytes);
+  if (e == cudaSuccess) return 0;
+  write_error(cudaGetErrorString(e), error, error_size);
+  return 1;
+}
+
+int run_batch_entry(const ModelView* m, uint32_t first, uint32_t n, ReplicaState* states,
+                    void* results, char* error, size_t error_size) {
+  try {
+    run_batch(*m, first, n, states, static_cast<std::byte*>(results));
+    return 0;
+  } catch (const std::exception& e) {
+    write_error(e.what(), error, error_size);
+  }
+  return 1;
+}
+
+constexpr GpuplanCudaRunner RUNNER = {GPUPLAN_CUDA_ABI, sizeof(ModelView), sizeof(ReplicaState),
+                                      device_count,     device_name,       memory,
+                                      run_batch_entry};
+
+}  // namespace
 }  // namespace gpuplan
+
+extern "C" __attribute__((visibility("default"))) const GpuplanCudaRunner* gpuplan_cuda_runner(
+    void) {
+  return &gpuplan::RUNNER;
+}

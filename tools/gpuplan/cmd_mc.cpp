@@ -13,6 +13,7 @@
 #include "reports/quantity.h"
 #include "reports/replicas_csv.h"
 #include "reports/result_json.h"
+#include "sim/backends/mc_cuda.h"
 #include "study/processes.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/console.h"
@@ -127,13 +128,7 @@ std::optional<McBackend> resolve_backend(const std::string& name) {
   const bool cuda = cuda_backend_available();
   if (name == "auto") return cuda ? McBackend::cuda : McBackend::cpu;
   if (cuda) return McBackend::cuda;
-#if defined(GPUPLAN_HAVE_CUDA)
-  std::cerr << "--backend cuda: no CUDA device is available on this machine; use --backend cpu "
-               "or auto\n";
-#else
-  std::cerr << "--backend cuda: this gpuplan was built without CUDA (no nvcc at build time); use "
-               "--backend cpu or auto\n";
-#endif
+  std::cerr << "--backend cuda: " << cuda_module().why_not() << "; use --backend cpu or auto\n";
   return std::nullopt;
 }
 

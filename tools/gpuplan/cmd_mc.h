@@ -28,7 +28,7 @@ struct McCliOptions {
 //! --batch and --target-ci to a subcommand.
 void add_mc_options(CLI::App* cmd, McCliOptions& o);
 
-//! The backend --backend names: `auto` takes CUDA when it is compiled in and a device is present.
+//! The backend --backend names: `auto` takes CUDA when its module is built and a device is present.
 //! `cuda` without a usable device prints why on stderr and returns nullopt (invalid input, exit 2).
 [[nodiscard]] std::optional<McBackend> resolve_backend(const std::string& name);
 

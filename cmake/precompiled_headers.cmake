@@ -1,0 +1,28 @@
+# Precompiled headers for the third-party headers most translation units parse (docs/performance.md,
+# "Build time": nlohmann/json, Boost.Graph, Eigen, CLI11 and doctest are most of each unit's
+# front-end time). Off with -DGPUPLAN_PCH=OFF, e.g. to check that every file includes what it uses.
+
+# Headers every library above topologies/ reaches through its own includes.
+set(GPUPLAN_PCH_COMMON
+  <algorithm> <cstdint> <functional> <map> <memory> <optional> <string> <string_view> <vector>
+  <nlohmann/json.hpp> <boost/graph/adjacency_list.hpp>)
+
+# gpuplan_precompile(TARGET HEADER...): precompiles HEADERs for TARGET's sources when GPUPLAN_PCH
+# is on and TARGET compiles anything.
+function(gpuplan_precompile target)
+  get_target_property(type ${target} TYPE)
+  if(NOT GPUPLAN_PCH OR type STREQUAL "INTERFACE_LIBRARY")
+    return()
+  endif()
+  target_precompile_headers(${target} PRIVATE ${ARGN})
+  # A header the compiler cannot use is a warning, never a silent slow build.
+  target_compile_options(${target} PRIVATE -Winvalid-pch)
+endfunction()
+
+# ccache caches a unit compiled with a precompiled header only when told that the header's macros
+# and timestamps are safe to ignore (ccache manual, "Precompiled headers").
+if(GPUPLAN_PCH AND CMAKE_CXX_COMPILER_LAUNCHER MATCHES "ccache")
+  set(CMAKE_CXX_COMPILER_LAUNCHER
+      env CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+      ${CMAKE_CXX_COMPILER_LAUNCHER})
+endif()

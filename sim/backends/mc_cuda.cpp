@@ -1,0 +1,88 @@
+#include "sim/backends/mc_cuda.h"
+
+#include <dlfcn.h>
+
+#include <stdexcept>
+
+#include "sim/backends/cuda_runner.h"
+#include "sim/replica_buffers.h"
+
+namespace gpuplan {
+namespace {
+
+constexpr std::size_t ERROR_CHARS = 512;
+
+}  // namespace
+
+CudaModule::CudaModule(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    why_not_ = "this gpuplan was built without CUDA (no " + file.filename().string() +
+               " beside it: nvcc was not found at build time, or only the gpuplan target was "
+               "built)";
+    return;
+  }
+  support_ = CudaSupport::unloadable;
+  // NOTE: RTLD_LOCAL: the module's static CUDA runtime stays private to it.
+  void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    why_not_ = std::string("cannot load gpuplan's CUDA module (") + ::dlerror() + ")";
+    return;
+  }
+  using Entry = const GpuplanCudaRunner* (*)();
+  const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "gpuplan_cuda_runner"));
+  const GpuplanCudaRunner* r = entry != nullptr ? entry() : nullptr;
+  if (r == nullptr || r->abi != GPUPLAN_CUDA_ABI || r->model_view_bytes != sizeof(ModelView) ||
+      r->replica_state_bytes != sizeof(ReplicaState)) {
+    why_not_ = file.string() +
+               " is not this gpuplan's CUDA module (rebuild it: cmake --build build --target "
+               "gpuplan_cuda)";
+    return;
+  }
+  runner_ = r;
+  char error[ERROR_CHARS] = "";
+  if (r->device_count(error, sizeof error) == 0) {
+    support_ = CudaSupport::no_device;
+    why_not_ = std::string("no CUDA device is available on this machine") +
+               (error[0] != '\0' ? std::string(" (") + error + ")" : "");
+    return;
+  }
+  support_ = CudaSupport::ready;
+}
+
+const GpuplanCudaRunner& CudaModule::runner() const {
+  if (support_ != CudaSupport::ready) throw std::runtime_error("the CUDA backend: " + why_not_);
+  return *runner_;
+}
+
+std::string CudaModule::device_name() const {
+  char name[256] = "";
+  return runner().device_name(name, sizeof name) == 0 ? name : "";
+}
+
+void CudaModule::memory(std::size_t& free_bytes, std::size_t& total_bytes) const {
+  char error[ERROR_CHARS] = "";
+  if (runner().memory(&free_bytes, &total_bytes, error, sizeof error) != 0)
+    throw std::runtime_error(std::string("CUDA cudaMemGetInfo: ") + error);
+}
+
+void CudaModule::run_batch(const ModelView& m, uint32_t first, uint32_t n, CudaBatch& out) const {
+  const ReplicaLayout layout(m, 0);
+  out.states.assign(n, ReplicaState{});
+  out.results.assign((std::size_t(n) * layout.result_bytes + 7) / 8, 0);
+  char error[ERROR_CHARS] = "";
+  if (runner().run_batch(&m, first, n, out.states.data(), out.results.data(), error,
+                         sizeof error) != 0)
+    throw std::runtime_error(error);
+}
+
+const CudaModule& cuda_module() {
+  static const CudaModule module = [] {
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return CudaModule(exe.parent_path() / "libgpuplan_cuda.so");
+  }();
+  return module;
+}
+
+}  // namespace gpuplan
