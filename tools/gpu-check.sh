@@ -17,12 +17,12 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >"
 log "device: $(head -1 "$out/gpu.txt")"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$out/configure.log" 2>&1
-grep -q "CUDA backend ON" "$out/configure.log" || { log "CUDA backend not configured"; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target gpuplan test_sim gpuplan_bench >"$out/build.log" 2>&1 ||
+grep -q "CUDA module ON" "$out/configure.log" || { log "CUDA module not configured"; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target gpuplan gpuplan_cuda test_sim gpuplan_bench >"$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log" >&2; log "build failed"; exit 1; }
 
 status=0
-"$build/test_sim" -tc="sim::mc*" -s >"$out/test_mc.log" 2>&1 && log "Monte Carlo tests: pass" ||
+"$build/test_sim" -tc="sim::mc*,sim::cuda_module*" -s >"$out/test_mc.log" 2>&1 && log "Monte Carlo tests: pass" ||
   { status=1; log "Monte Carlo tests: FAIL (see test_mc.log)"; }
 grep -q "skipped" "$out/test_mc.log" && { status=1; log "the CUDA agreement test was skipped"; }
 
