@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "reports/assessment.h"
+#include "reports/format.h"
 #include "reports/quantity.h"
 #include "study/load_check.h"
 
@@ -24,12 +25,20 @@ std::string saturation_notice(const json& result) {
             reports::format_quantity(reports::Quantity::fraction, offered.get<double>()) +
             " of capacity";
     }
-    // NOTE: a Monte Carlo result writes the share of replicas that stopped early, a run a flag.
-    const json& stopped = metrics->contains("saturated") ? (*metrics)["saturated"] : json();
+    const std::string cause = metrics->value("saturation_cause", "");
+    const json& month =
+        metrics->contains("reaches_capacity_month") ? (*metrics)["reaches_capacity_month"] : json();
+    if (cause == "demand_outgrows_capacity" && month.is_number())
+      why =
+          "the demand reaches capacity in month " + reports::format_number(month.get<double>(), 1);
+    // NOTE: metrics.saturated also holds when the demand alone says so; only the engine's flag
+    // (a Monte Carlo result's saturated share, a run's cause) means the run stopped early.
     const double runs = result.value("replications", 1.0);
-    const double share = stopped.is_boolean()  ? (stopped.get<bool>() ? 1.0 : 0.0)
-                         : stopped.is_number() ? stopped.get<double>()
-                                               : 0.0;
+    const bool engine = cause != "none" && cause != "offered_load" &&
+                        cause != "demand_outgrows_capacity" && !cause.empty();
+    const double share = runs > 1 ? result.value("/monte_carlo/saturated_share"_json_pointer, 0.0)
+                         : engine ? 1.0
+                                  : 0.0;
     if (share > 0) {
       why += (why.empty() ? "" : "; ") +
              (runs > 1 ? reports::format_quantity(reports::Quantity::count, share * runs) + " of " +

@@ -24,18 +24,6 @@ ModelShape llama(std::string name, uint32_t layers, uint32_t hidden, uint32_t ff
   return m;
 }
 
-ModelShape gpt(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads) {
-  ModelShape m;
-  m.name = std::move(name);
-  m.layers = layers;
-  m.hidden = hidden;
-  m.heads = heads;
-  m.vocab = 51200;
-  m.tied_embeddings = true;
-  m.seq_len = 2048;
-  return m;
-}
-
 std::vector<ModelShape> make_presets() {
   std::vector<ModelShape> p;
   // Llama 2 (Touvron et al. 2023, arXiv:2307.09288; config.json of meta-llama/Llama-2-*-hf).
@@ -53,10 +41,10 @@ std::vector<ModelShape> make_presets() {
   mix.experts_per_token = 2;
   p.push_back(mix);
   // Megatron-LM GPT scaling models (Korthikanti et al. 2022, arXiv:2205.05198 Table 3).
-  p.push_back(gpt("megatron-gpt-22b", 48, 6144, 64));
-  p.push_back(gpt("megatron-gpt-175b", 96, 12288, 96));
-  p.push_back(gpt("megatron-gpt-530b", 105, 20480, 128));
-  p.push_back(gpt("megatron-gpt-1t", 128, 25600, 160));
+  p.push_back(gpt_shape("megatron-gpt-22b", 48, 6144, 64));
+  p.push_back(gpt_shape("megatron-gpt-175b", 96, 12288, 96));
+  p.push_back(gpt_shape("megatron-gpt-530b", 105, 20480, 128));
+  p.push_back(gpt_shape("megatron-gpt-1t", 128, 25600, 160));
   return p;
 }
 
@@ -100,6 +88,19 @@ const std::vector<ModelShape>& model_presets() {
   return presets;
 }
 
+ModelShape gpt_shape(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads,
+                     uint32_t seq) {
+  ModelShape m;
+  m.name = std::move(name);
+  m.layers = layers;
+  m.hidden = hidden;
+  m.heads = heads;
+  m.vocab = 51200;
+  m.tied_embeddings = true;
+  m.seq_len = seq;
+  return m;
+}
+
 const ModelShape* find_model_preset(std::string_view id) {
   for (const auto& m : model_presets())
     if (iequals(m.name, id)) return &m;
@@ -119,7 +120,7 @@ std::optional<ModelShape> shape_for_params(double params) {
   // NOTE: rounded to 1,024 (8 heads of 128) so tensor parallelism up to 8 divides the heads.
   const double step = h_exact >= 1024 ? 1024 : 128;
   const auto hidden = static_cast<uint32_t>(std::max(128.0, std::round(h_exact / step) * step));
-  ModelShape m = gpt("", 1, hidden, std::max<uint32_t>(1, hidden / 128));
+  ModelShape m = gpt_shape("", 1, hidden, std::max<uint32_t>(1, hidden / 128));
   // Layers chosen so the block weights match the request (the width is rounded).
   const double per_layer = m.attention_params() + m.mlp_params();
   const double blocks = std::max(per_layer, params - static_cast<double>(m.vocab) * hidden);

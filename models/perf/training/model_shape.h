@@ -61,6 +61,11 @@ struct ModelShape {
 //! The named presets (llama-2-7b, ..., mixtral-8x7b, megatron-gpt-22b, ...), in table order.
 [[nodiscard]] const std::vector<ModelShape>& model_presets();
 
+//! A Megatron-LM GPT shape (Narayanan et al. 2021): GELU MLP of 4 h, vocabulary 51,200, tied
+//! embeddings, sequence `seq`.
+[[nodiscard]] ModelShape gpt_shape(std::string name, uint32_t layers, uint32_t hidden,
+                                   uint32_t heads, uint32_t seq = 2048);
+
 //! Preset by id (case-insensitive), or nullptr.
 [[nodiscard]] const ModelShape* find_model_preset(std::string_view id);
 

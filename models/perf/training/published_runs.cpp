@@ -7,23 +7,10 @@
 namespace gpuplan::training {
 namespace {
 
-// Megatron-LM's GPT models of Narayanan et al. 2021 (GELU MLP 4h, vocabulary 51,200, tied).
-ModelShape gpt(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads, uint32_t seq) {
-  ModelShape m;
-  m.name = std::move(name);
-  m.layers = layers;
-  m.hidden = hidden;
-  m.heads = heads;
-  m.vocab = 51200;
-  m.tied_embeddings = true;
-  m.seq_len = seq;
-  return m;
-}
-
 // MosaicML MPT (llm-foundry scripts/train/yamls/pretrain/mpt-*.yaml): GELU MLP 4h, vocabulary
 // 50,368, tied embeddings.
 ModelShape mpt(std::string name, uint32_t layers, uint32_t hidden, uint32_t heads, uint32_t seq) {
-  ModelShape m = gpt(std::move(name), layers, hidden, heads, seq);
+  ModelShape m = gpt_shape(std::move(name), layers, hidden, heads, seq);
   m.vocab = 50368;
   return m;
 }
@@ -36,7 +23,7 @@ ModelShape preset(std::string_view id, uint32_t seq) {
 
 // BLOOM 176B (arXiv:2211.05100 Table 1): 70 layers, h 14,336, 112 heads, vocabulary 250,880.
 ModelShape bloom_176b() {
-  ModelShape m = gpt("bloom-176b", 70, 14336, 112, 2048);
+  ModelShape m = gpt_shape("bloom-176b", 70, 14336, 112, 2048);
   m.vocab = 250880;
   return m;
 }
@@ -75,62 +62,65 @@ std::vector<PublishedRun> make_runs() {
   };
   add({"megatron-2021-1.7b", "Megatron-LM 2021 GPT 1.7B on 32 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-1.7b", 24, 2304, 24, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-1.7b", 24, 2304, 24, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(1, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 137, true,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-3.6b", "Megatron-LM 2021 GPT 3.6B on 64 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-3.6b", 30, 3072, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-3.6b", 30, 3072, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(2, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 138, false,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-7.5b", "Megatron-LM 2021 GPT 7.5B on 128 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-7.5b", 36, 4096, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-7.5b", 36, 4096, 32, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(4, 1, 1, 32, 1, 16, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 142, true,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-18.4b", "Megatron-LM 2021 GPT 18.4B on 256 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-18.4b", 40, 6144, 48, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-18.4b", 40, 6144, 48, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(8, 1, 1, 32, 1, 32, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 135, false,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-39.1b", "Megatron-LM 2021 GPT 39.1B on 512 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-39.1b", 48, 8192, 64, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-39.1b", 48, 8192, 64, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(8, 1, 2, 32, 1, 48, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 138, true,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-76.1b", "Megatron-LM 2021 GPT 76.1B on 1024 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-76.1b", 60, 10240, 80, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-76.1b", 60, 10240, 80, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(8, 1, 4, 32, 1, 56, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 140, false,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-145.6b", "Megatron-LM 2021 GPT 145.6B on 1536 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-145.6b", 80, 12288, 96, 2048), "A100-80GB", node("nvlink3", 8, 200),
+       gpt_shape("megatron-2021-145.6b", 80, 12288, 96, 2048), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(8, 1, 8, 24, 1, 96, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 148, true,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-310.1b", "Megatron-LM 2021 GPT 310.1B on 1920 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-310.1b", 96, 16384, 128, 2048), "A100-80GB", node("nvlink3", 8, 200),
-       Precision::bf16, plan(8, 1, 16, 15, 1, 144, 1, ZeroStage::none, Recompute::full, false),
+       gpt_shape("megatron-2021-310.1b", 96, 16384, 128, 2048), "A100-80GB",
+       node("nvlink3", 8, 200), Precision::bf16,
+       plan(8, 1, 16, 15, 1, 144, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 155, false,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-529.6b", "Megatron-LM 2021 GPT 529.6B on 2520 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-529.6b", 105, 20480, 128, 2048), "A100-80GB", node("nvlink3", 8, 200),
-       Precision::bf16, plan(8, 1, 35, 9, 1, 280, 1, ZeroStage::none, Recompute::full, false),
+       gpt_shape("megatron-2021-529.6b", 105, 20480, 128, 2048), "A100-80GB",
+       node("nvlink3", 8, 200), Precision::bf16,
+       plan(8, 1, 35, 9, 1, 280, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 163, true,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2021-1008b", "Megatron-LM 2021 GPT 1008B on 3072 A100",
        "Narayanan et al. 2021, arXiv:2104.04473 Table 1", "Megatron-LM",
-       gpt("megatron-2021-1008b", 128, 25600, 160, 2048), "A100-80GB", node("nvlink3", 8, 200),
-       Precision::bf16, plan(8, 1, 64, 6, 1, 512, 1, ZeroStage::none, Recompute::full, false),
+       gpt_shape("megatron-2021-1008b", 128, 25600, 160, 2048), "A100-80GB",
+       node("nvlink3", 8, 200), Precision::bf16,
+       plan(8, 1, 64, 6, 1, 512, 1, ZeroStage::none, Recompute::full, false),
        PublishedMetric::megatron_tflops, 163, false,
        "micro-batch 1 and no interleaving assumed (not in the table)"});
   add({"megatron-2022-22b", "Megatron-LM 2022 GPT 22B on 8 A100",
