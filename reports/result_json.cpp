@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "models/catalog/catalog_age.h"
+#include "models/scenario/demand_profile.h"
 #include "models/scenario/price_origin.h"
 #include "models/scenario/pool_commitment.h"
 #include "models/load/scenario_echo.h"
@@ -90,9 +91,8 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
   std::string cause = s.stats.saturation_cause;
   if (cause == "none" && outgrown)
     cause = overloaded(cs.offered_load) ? "offered_load" : "demand_outgrows_capacity";
-  const json reaches = cs.reaches_capacity_s
-                           ? json(*cs.reaches_capacity_s / (economics::HOURS_PER_MONTH * 3600.0))
-                           : json(nullptr);
+  const json reaches =
+      cs.reaches_capacity_s ? json(*cs.reaches_capacity_s / PROFILE_MONTH_S) : json(nullptr);
   return {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
           {"jobs_completed", mean.count("metrics.jobs_completed")},
           {"jobs_unfinished", mean.count("metrics.jobs_unfinished")},

@@ -9,6 +9,7 @@
 
 #include "models/economics/tco.h"
 #include "models/compile/offered_load.h"
+#include "models/scenario/demand_profile.h"
 #include "study/number_text.h"
 #include "study/tco_energy.h"
 
@@ -390,7 +391,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
         "The simulated fleet cannot keep up with the demand (" +
         (cs.reaches_capacity_s && !overloaded(cs.offered_load)
              ? "it reaches capacity in month " +
-                   grouped_number(*cs.reaches_capacity_s / (economics::HOURS_PER_MONTH * 3600), 1)
+                   grouped_number(*cs.reaches_capacity_s / PROFILE_MONTH_S, 1)
              : "offered " + grouped_number(100 * cs.offered_load, 0) + "% of its capacity") +
         "): its spot, on-demand and burst shares are those of a saturated run. The demand "
         "projected is the offered one; compare options on a fleet that keeps up.";

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "sim/backends/beside_executable.h"
 #include "sim/backends/cuda_runner.h"
 #include "sim/replica_buffers.h"
 
@@ -77,11 +78,7 @@ void CudaModule::run_batch(const ModelView& m, uint32_t first, uint32_t n, CudaB
 }
 
 const CudaModule& cuda_module() {
-  static const CudaModule module = [] {
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return CudaModule(exe.parent_path() / "libgpuplan_cuda.so");
-  }();
+  static const CudaModule module(beside_executable("libgpuplan_cuda.so"));
   return module;
 }
 

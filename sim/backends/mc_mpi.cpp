@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/backends/beside_executable.h"
 #include "sim/backends/mpi_transport.h"
 #include "sim/outcome_pack.h"
 
@@ -30,9 +31,7 @@ const GpuplanMpiTransport* loaded = nullptr;
 //! Loads libgpuplan_mpi.so from the folder of the running executable (the build puts it beside
 //! gpuplan); the transport, or null with `why` set.
 const GpuplanMpiTransport* load_transport(std::string& why) {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::filesystem::path module = exe.parent_path() / "libgpuplan_mpi.so";
+  const std::filesystem::path module = beside_executable("libgpuplan_mpi.so");
   // NOTE: RTLD_GLOBAL: Open MPI's own plugins look up libmpi's symbols globally.
   void* handle = ::dlopen(module.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (handle == nullptr) {

@@ -20,25 +20,20 @@ std::string saturation_notice(const json& result) {
   const json* metrics = result.contains("metrics") ? &result["metrics"] : nullptr;
   if (metrics != nullptr && metrics->is_object()) {
     const json& offered = metrics->contains("offered_load") ? (*metrics)["offered_load"] : json();
+    const json& month =
+        metrics->contains("reaches_capacity_month") ? (*metrics)["reaches_capacity_month"] : json();
     if (offered.is_number() && offered.get<double>() >= 1) {
       why = "offered load " +
             reports::format_quantity(reports::Quantity::fraction, offered.get<double>()) +
             " of capacity";
-    }
-    const std::string cause = metrics->value("saturation_cause", "");
-    const json& month =
-        metrics->contains("reaches_capacity_month") ? (*metrics)["reaches_capacity_month"] : json();
-    if (cause == "demand_outgrows_capacity" && month.is_number())
+    } else if (month.is_number()) {
       why =
           "the demand reaches capacity in month " + reports::format_number(month.get<double>(), 1);
-    // NOTE: metrics.saturated also holds when the demand alone says so; only the engine's flag
-    // (a Monte Carlo result's saturated share, a run's cause) means the run stopped early.
+    }
+    // NOTE: metrics.saturated also holds when the demand alone says so; the engine's own flag
+    // (the share of replications it stopped) is the summary's metrics.saturated.
     const double runs = result.value("replications", 1.0);
-    const bool engine = cause != "none" && cause != "offered_load" &&
-                        cause != "demand_outgrows_capacity" && !cause.empty();
-    const double share = runs > 1 ? result.value("/monte_carlo/saturated_share"_json_pointer, 0.0)
-                         : engine ? 1.0
-                                  : 0.0;
+    const double share = result.value("/summary/metrics.saturated/mean"_json_pointer, 0.0);
     if (share > 0) {
       why += (why.empty() ? "" : "; ") +
              (runs > 1 ? reports::format_quantity(reports::Quantity::count, share * runs) + " of " +
