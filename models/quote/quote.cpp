@@ -159,16 +159,15 @@ void describe_efficiency(TrainingSpeed& s, const TrainingRequest& req, const Gpu
                          const training::ParallelPlan& plan, double flops_per_token) {
   s.tokens_per_gpu_s = s.mfu * peak_tflops(gpu, req.precision) * 1e12 / flops_per_token;
   auto shape = training::shape_for_params(req.params);
-  if (shape) {
-    shape->seq_len = TRAINING_SEQ_LEN;
-    if (const training::PublishedRun* r =
-            training::nearest_published_run(*shape, plan, gpu.architecture, req.precision)) {
-      s.nearest_run = training::published_run_text(*r);
-      s.nearest_run_source = r->source;
-    }
+  if (shape) shape->seq_len = TRAINING_SEQ_LEN;
+  const training::PublishedComparison c = training::compare_with_published(
+      shape ? &*shape : nullptr, plan, gpu.architecture, req.precision, s.mfu);
+  if (c.nearest) {
+    s.nearest_run = training::published_run_text(*c.nearest);
+    s.nearest_run_source = c.nearest->source;
   }
-  s.best_published_mfu = training::best_published_mfu(gpu.architecture, req.precision);
-  s.above_published = s.best_published_mfu > 0 && s.mfu > s.best_published_mfu;
+  s.best_published_mfu = c.best_mfu;
+  s.above_published = c.above;
 }
 
 }  // namespace

@@ -294,9 +294,10 @@ int run_training(const EstimateFlags& f) {
                   {"nodes", nodes},
                   {"gpus", cluster.gpus()},
                   {"gpus_per_node", it->gpus_per_node}};
-  const training::PublishedRun* nearest =
-      training::nearest_published_run(*model, plan, gpu->architecture, *precision);
-  const double best_published = training::best_published_mfu(gpu->architecture, *precision);
+  const training::PublishedComparison published =
+      training::compare_with_published(&*model, plan, gpu->architecture, *precision, t.mfu);
+  const training::PublishedRun* nearest = published.nearest;
+  const double best_published = published.best_mfu;
   const double tokens_per_gpu_s =
       t.tokens_per_step / t.step_s / static_cast<double>(cluster.gpus());
   j["plan"] = {{"tp", plan.tp},
@@ -335,7 +336,7 @@ int run_training(const EstimateFlags& f) {
                      {"source", nearest->source}}
               : json();
   j["best_published_mfu"] = best_published;
-  j["above_published"] = best_published > 0 && t.mfu > best_published;
+  j["above_published"] = published.above;
   j["kernel_efficiency"] = t.efficiency;
   j["tokens_per_step"] = t.tokens_per_step;
   j["days"] = tokens ? json(*tokens / t.tokens_per_step * t.step_s / SECONDS_PER_DAY) : json();
@@ -369,7 +370,7 @@ int run_training(const EstimateFlags& f) {
   if (t.cap_s > 0)
     std::cout << "capped at 1.1x the best published MFU of this GPU and precision ("
               << std::lround(100 * best_published) << " %)\n";
-  else if (best_published > 0 && t.mfu > best_published)
+  else if (published.above)
     std::cout << "above the best published MFU of this GPU and precision ("
               << std::lround(100 * best_published) << " %)\n";
   if (tokens) std::cout << "time to train: " << j["days"].get<double>() << " days\n";

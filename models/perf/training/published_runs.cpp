@@ -397,4 +397,14 @@ double best_published_mfu(std::string_view architecture, Precision precision) {
   return best;
 }
 
+PublishedComparison compare_with_published(const ModelShape* m, const ParallelPlan& plan,
+                                           std::string_view architecture, Precision precision,
+                                           double mfu) {
+  PublishedComparison c;
+  if (m != nullptr) c.nearest = nearest_published_run(*m, plan, architecture, precision);
+  c.best_mfu = best_published_mfu(architecture, precision);
+  c.above = c.best_mfu > 0 && mfu > c.best_mfu;
+  return c;
+}
+
 }  // namespace gpuplan::training

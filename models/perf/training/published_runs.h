@@ -73,4 +73,17 @@ inline constexpr double CALIBRATED_DISTANCE = 2.5;
 //! The best published MFU among rows of this architecture and precision (0 when none).
 [[nodiscard]] double best_published_mfu(std::string_view architecture, Precision precision);
 
+//! A modelled MFU beside the published runs: what estimate and quote show with it.
+struct PublishedComparison {
+  const PublishedRun* nearest = nullptr;  //!< nearest_published_run (null without a shape)
+  double best_mfu = 0;                    //!< best_published_mfu of the GPU and precision
+  bool above = false;                     //!< `mfu` above best_mfu (when there is one)
+};
+
+//! `mfu` of `plan` for `m` (null: no known shape) compared with the published runs.
+[[nodiscard]] PublishedComparison compare_with_published(const ModelShape* m,
+                                                         const ParallelPlan& plan,
+                                                         std::string_view architecture,
+                                                         Precision precision, double mfu);
+
 }  // namespace gpuplan::training
