@@ -144,7 +144,10 @@ std::string efficiency_text(const TrainingSpeed& s) {
 std::string inference_flags(const InferenceOption& o) {
   std::string f;
   const auto add = [&](const char* s) { f += (f.empty() ? "" : ", ") + std::string(s); };
-  if (!o.meets_target) add("misses target");
+  if (!o.meets_target)
+    add(o.spot_loss && o.spot_loss->p99_budget_share >= 1 && o.sizing.meets
+            ? "spot reclaims break the p99"
+            : "misses target");
   if (o.stale) add("stale price");
   return f;
 }
@@ -159,7 +162,14 @@ std::string spot_risk_text(const TrainingOption& o) {
 
 std::string spot_risk_text(const InferenceOption& o) {
   if (o.spot_nodes == 0) return "none";
-  return o.risk + ", +" + std::to_string(o.nodes - o.serving_nodes) + " spare";
+  std::string text = o.risk + ", +" + std::to_string(o.nodes - o.serving_nodes) + " spare";
+  if (o.spot_loss) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (~%.0f reclaims/mo, %.2g%% of requests miss)",
+                  o.spot_loss->node_losses_per_month, 100 * o.spot_loss->miss_share);
+    text += buf;
+  }
+  return text;
 }
 
 //! "6 × TP2, b64 +1": replicas, GPUs each, batch, spares.
@@ -583,7 +593,8 @@ json quote_json(const QuoteReport& r) {
     o["provider"] = it.provider;
     o["gpu"] = gpu.id;
     o["gpus_per_node"] = it.gpus_per_node;
-    o["pricing"] = enum_name(plan.base);
+    // NOTE: a row all on spot is priced at spot; a mix names its base with its spot share.
+    o["pricing"] = plan.spot_share >= 1 ? std::string("spot") : std::string(enum_name(plan.base));
     o["spot_share"] = plan.spot_share;
     o["pricing_label"] = plan.label();
     o["price_as_of"] = it.as_of;
@@ -706,6 +717,16 @@ json quote_json(const QuoteReport& r) {
     t["usd_per_tflops_hour"] = o.usd_per_tflops_hour;
     t["meets_target"] = o.meets_target;
     t["spot_risk"] = o.risk;
+    if (o.spot_loss)
+      t["spot_loss"] = {
+          {"reclaims_per_month", o.spot_loss->node_losses_per_month},
+          {"in_flight_per_node", o.spot_loss->in_flight_per_node},
+          {"requests_interrupted_per_month", o.spot_loss->requests_interrupted_per_month},
+          {"interrupted_share", o.spot_loss->interrupted_share},
+          {"nodes_lost_before_overload", o.spot_loss->nodes_lost_before_overload},
+          {"overloaded_share", o.spot_loss->overloaded_share},
+          {"miss_share", o.spot_loss->miss_share},
+          {"p99_budget_share", o.spot_loss->p99_budget_share}};
     t["stale_price"] = o.stale;
     t["energy"] = energy_json(o.energy, "month", r.internal);
     j["inference"].push_back(t);

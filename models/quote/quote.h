@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/quote/spot_loss.h"
 #include "models/catalog/catalog.h"
 #include "models/catalog/catalog_age.h"
 #include "models/input/diagnostic.h"
@@ -321,6 +322,9 @@ struct InferenceOption {
   bool meets_target = false;
   bool stale = false;
   std::string risk;
+  //! Spot nodes only: a month of reclaims (models/quote/spot_loss.h); a latency service whose
+  //! reclaims interrupt more requests than its p99 allows does not meet its target.
+  std::optional<SpotLoss> spot_loss;
   OptionEnergy energy;  //!< one month of serving (models/quote/quote_energy.h)
 };
 

@@ -107,6 +107,17 @@ InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions&
   opt.meets_target = p.meets;
   opt.feasible = true;
   opt.risk = risk_level(plan.spot_share, 1 - availability);
+  if (opt.spot_nodes > 0) {
+    opt.spot_loss = spot_loss(p, nodes, opt.nodes, opt.spot_nodes, o.spot_hazard_per_node_hour,
+                              DEFAULT_REPLACEMENT_S);
+    // NOTE: a request a reclaim interrupts starts again elsewhere, so it misses any latency
+    // target: the reclaims spend the p99's budget, and past it the target cannot hold.
+    const bool latency = req.ttft_p99_s > 0 || req.tpot_p99_s > 0 || req.p99_latency_s > 0;
+    if (latency) {
+      opt.risk = latency_spot_risk(*opt.spot_loss, opt.spot_nodes);
+      if (opt.spot_loss->p99_budget_share >= 1) opt.meets_target = false;
+    }
+  }
   return opt;
 }
 

@@ -40,7 +40,11 @@
   const p90Text = o => (num(o, 'spot_nodes') > 0 && num(o, 'mc_replicas') === 0 ? 'n/a' : timeText(num(o, 'time_s.p90')));
   function spotRisk(o, training) {
     if (!(num(o, 'spot_nodes') > 0)) return 'none';
-    if (!training) return str(o, 'spot_risk') + ', +' + ((num(o, 'nodes') || 0) - (num(o, 'serving_nodes') || 0)) + ' spare';
+    if (!training) {
+      const loss = fin(num(o, 'spot_loss.miss_share'))
+        ? ' (~' + number(num(o, 'spot_loss.reclaims_per_month'), 0) + ' reclaims/mo, ' + number(100 * num(o, 'spot_loss.miss_share'), 2) + '% of requests miss)' : '';
+      return str(o, 'spot_risk') + ', +' + ((num(o, 'nodes') || 0) - (num(o, 'serving_nodes') || 0)) + ' spare' + loss;
+    }
     return str(o, 'spot_risk') + ' (~' + number(num(o, 'expected_interruptions') || 0, 0) + ' stops, +' +
            number(100 * ((num(o, 'time_s.p50') || 0) / (num(o, 'work_s') || 1) - 1), 0) + '%)';
   }

@@ -315,6 +315,39 @@ TEST_CASE("quote::inference") {
     // Utilization equals rho = lambda S / c within 1%.
     CHECK(std::abs(sim.utilization - opt.sizing.utilization) / opt.sizing.utilization < 0.01);
   }
+  SUBCASE("spot prices a latency service's reclaims against its p99, and the label follows") {
+    CHECK_FALSE(opt.spot_loss.has_value());
+    CHECK(opt.risk == "none");
+    const InferenceOption spot =
+        size_inference(req, o, p5, h100, PricingPlan{Pricing::on_demand, 1});
+    REQUIRE(spot.feasible);
+    REQUIRE(spot.spot_loss.has_value());
+    // the tool's 0.24 reclaims per node-hour on every spot node, every month
+    CHECK(spot.spot_loss->node_losses_per_month == doctest::Approx(spot.spot_nodes * 0.24 * 730));
+    CHECK(spot.risk == latency_spot_risk(*spot.spot_loss, spot.spot_nodes));
+    // the same plan without a latency target keeps the availability rule
+    InferenceRequest batch = req;
+    batch.ttft_p99_s = batch.tpot_p99_s = 0;
+    const InferenceOption bulk =
+        size_inference(batch, o, p5, h100, PricingPlan{Pricing::on_demand, 1});
+    CHECK(bulk.risk == risk_level(1, 0.24 * 600 / 3600 / (1 + 0.24 * 600 / 3600)));
+    // reclaims that spend the whole p99 budget fail the target, a tenth of it does not
+    QuoteOptions stormy = o;
+    stormy.spot_hazard_per_node_hour = 5;
+    const InferenceOption storm =
+        size_inference(req, stormy, p5, h100, PricingPlan{Pricing::on_demand, 1});
+    REQUIRE(storm.spot_loss.has_value());
+    CHECK(storm.spot_loss->p99_budget_share >= 1);
+    CHECK_FALSE(storm.meets_target);
+    CHECK(storm.risk == "high");
+    QuoteOptions calm = o;
+    calm.spot_hazard_per_node_hour = 1e-4;
+    const InferenceOption still =
+        size_inference(req, calm, p5, h100, PricingPlan{Pricing::on_demand, 1});
+    CHECK(still.spot_loss->p99_budget_share < 0.1);
+    CHECK(still.meets_target);
+    CHECK(still.risk == "low");
+  }
 }
 
 TEST_CASE("quote::make_quote") {
