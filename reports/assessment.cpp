@@ -592,10 +592,12 @@ std::vector<RichText> short_options(const json& options) {
     if (serves_demand(o)) continue;
     RichText t;
     t.code(name);
+    const auto simulated = number_at(o, "simulation.stops_keeping_up_month");
     if (const auto m = number_at(o, "stops_keeping_up_month"))
       t << " stops keeping up in month " + format_count(*m);
     else
       t << " cannot be projected";
+    if (simulated) t << " (month " + format_count(*simulated) + " in the simulation)";
     if (const auto u = number_at(o, "unserved_gpu_hours"); u && *u > 0)
       t << " (" + format_count(*u) + " GPU-h unserved)";
     out.push_back(std::move(t));

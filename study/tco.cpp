@@ -44,10 +44,11 @@ json count_json(double n) {
   return n == std::floor(n) && std::abs(n) < 1e15 ? json(static_cast<int64_t>(n)) : json(n);
 }
 
-//! The months in which an installed-node series rises, and by how much: the purchase schedule.
-json purchases_json(const std::vector<double>& nodes) {
+//! The months in which an installed-node series rises, and by how much: the purchase schedule
+//! (the `owned` servers installed in month 0 were bought before it).
+json purchases_json(const std::vector<double>& nodes, double owned) {
   json out = json::array();
-  double held = 0;
+  double held = nodes.empty() ? 0 : std::min(owned, nodes.front());
   for (std::size_t m = 0; m < nodes.size(); ++m) {
     if (nodes[m] > held) out.push_back({{"month", m}, {"nodes", count_json(nodes[m] - held)}});
     held = std::max(held, nodes[m]);
@@ -57,13 +58,13 @@ json purchases_json(const std::vector<double>& nodes) {
 
 //! The fleet keys of an on-prem or hybrid option: its largest fleet, the installed nodes per
 //! month and the purchases.
-void add_fleet(json& o, const Eigen::VectorXd& nodes) {
+void add_fleet(json& o, const Eigen::VectorXd& nodes, double owned) {
   const std::vector<double> v(nodes.data(), nodes.data() + nodes.size());
   json by_month = json::array();
   for (const double n : v) by_month.push_back(count_json(n));
   o["nodes"] = count_json(nodes.size() > 0 ? nodes.maxCoeff() : 0.0);
   o["nodes_by_month"] = by_month;
-  o["purchases"] = purchases_json(v);
+  o["purchases"] = purchases_json(v, owned);
 }
 
 //! A mean of per-GPU-hour prices weighted by busy GPU-seconds, or by GPUs when nothing ran.
@@ -85,8 +86,11 @@ struct WeightedPrice {
 //! The cloud purchase mix and where its prices come from: tco.cloud, else the scenario's cloud
 //! pools (on-demand and spot prices weighted by the pools' busy GPU-seconds, the spot share the
 //! busy share on spot among non-reserved cloud pools); reserved pools give the reserved GPUs.
+//! Spot takes at most `spot_tolerant_share` of the work: a class that cannot be preempted runs
+//! on-demand in every option (when an on-demand price is known).
 economics::CloudMix cloud_mix(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
-                              const std::vector<double>& pool_busy_gpu_s, std::string& source) {
+                              const std::vector<double>& pool_busy_gpu_s,
+                              double spot_tolerant_share, std::string& source) {
   const TcoConfig& t = *sc.tco;
   economics::CloudMix mix;
   WeightedPrice on_demand, spot;
@@ -122,19 +126,28 @@ economics::CloudMix cloud_mix(const Scenario& sc, const CompiledScenario& cs, co
     (on_spot ? mix.spot_usd_per_gpu_hour : mix.on_demand_usd_per_gpu_hour) =
         t.cloud->usd_per_gpu_hour;
     mix.spot_share = on_spot ? 1.0 : 0.0;
+    if (on_spot)
+      mix.on_demand_usd_per_gpu_hour =
+          t.cloud->type.price_per_hour.on_demand.value_or(0) / t.cloud->type.gpus_per_node;
     source = "tco.cloud: " + t.cloud->type.id + " at its " +
              std::string(enum_name(t.cloud->pricing)) + " price";
-    return mix;
+  } else {
+    mix.on_demand_usd_per_gpu_hour = on_demand.mean().value_or(fallback_on_demand);
+    mix.spot_usd_per_gpu_hour = spot.mean().value_or(0);
+    mix.spot_share = cloud_busy > 0   ? spot_busy / cloud_busy
+                     : cloud_gpus > 0 ? spot_gpus / cloud_gpus
+                                      : 0;
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    source = names.empty() ? "the on-demand price of the reserved pools' instance"
+                           : "the scenario's cloud pools: " + list;
   }
-  mix.on_demand_usd_per_gpu_hour = on_demand.mean().value_or(fallback_on_demand);
-  mix.spot_usd_per_gpu_hour = spot.mean().value_or(0);
-  mix.spot_share = cloud_busy > 0   ? spot_busy / cloud_busy
-                   : cloud_gpus > 0 ? spot_gpus / cloud_gpus
-                                    : 0;
-  std::string list;
-  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  source = names.empty() ? "the on-demand price of the reserved pools' instance"
-                         : "the scenario's cloud pools: " + list;
+  // NOTE: without an on-demand price the rest would cost $0, so spot keeps it (the loader has
+  // checked that some price covers every option's GPU-hours).
+  if (mix.spot_share > spot_tolerant_share && mix.on_demand_usd_per_gpu_hour > 0) {
+    mix.spot_share = spot_tolerant_share;
+    source += "; spot limited to the spot-tolerant classes' share of the work";
+  }
   return mix;
 }
 
@@ -150,19 +163,6 @@ json cheapest_of(const json& options) {
     }
   }
   return best.empty() ? json(nullptr) : json(best);
-}
-
-//! Sets `cheapest_by_npv`, and `cheapest_note` saying why when there is no cheapest option.
-void choose_cheapest(json& out) {
-  out["cheapest_by_npv"] = nullptr;
-  out.erase("cheapest_note");
-  if (!(out.value("initial_demand_gpu_hours_per_month", 0.0) > 0)) {
-    out["cheapest_note"] = "the workload offers no GPU-hours, so there is no demand to project";
-    return;
-  }
-  out["cheapest_by_npv"] = cheapest_of(out["options"]);
-  if (out["cheapest_by_npv"].is_null())
-    out["cheapest_note"] = "no compared option serves the projected demand";
 }
 
 //! Element-wise mean of documents of one shape: numbers averaged (kept as they are when all equal),
@@ -205,7 +205,249 @@ json mean_document(const std::vector<json>& docs) {
   return first;
 }
 
+//! What every option is priced from: the projected demand, the cloud mix, the power model.
+struct Options {
+  const Scenario& sc;
+  const CompiledScenario& cs;
+  const Eigen::VectorXd& demand;  //!< [GPU-h per month] offered, grown
+  economics::CostBasis basis;
+  const economics::CloudMix& mix;
+  const TcoPower& power;
+
+  [[nodiscard]] const TcoConfig& tco() const { return *sc.tco; }
+  [[nodiscard]] uint32_t months() const { return uint32_t(demand.size()); }
+  //! The on-prem server template; null when the scenario has none.
+  [[nodiscard]] const economics::OnPremNode* node() const {
+    const auto& k = tco().server_pool_idx;
+    return k && sc.pools[*k].econ.on_prem ? &*sc.pools[*k].econ.on_prem : nullptr;
+  }
+  //! An on-prem fleet of the template with `nodes` installed per month, the owned ones sunk.
+  [[nodiscard]] economics::OnPremFleet fleet(const Eigen::VectorXd& nodes) const {
+    economics::OnPremFleet f;
+    f.node = *node();
+    f.power = power.fleet;
+    f.nodes = nodes;
+    f.owned_nodes = tco().owned_nodes;
+    return f;
+  }
+  //! The owned servers alone, every month (none without a template).
+  [[nodiscard]] Eigen::VectorXd owned() const {
+    return economics::fixed_fleet_nodes(node() ? tco().owned_nodes : 0, months());
+  }
+};
+
+//! The GPU-hours served in total and the cost per served GPU-hour beside an option's costs.
+void add_served(json& o, const Eigen::VectorXd& demand, const Eigen::VectorXd& unserved) {
+  if (!o.contains("total_usd")) return;
+  const double served = demand.sum() - unserved.sum();
+  o["served_gpu_hours"] = served;
+  o["usd_per_served_gpu_hour"] = served > 0 ? json(o["total_usd"].get<double>() / served) : json();
+}
+
+json cloud_option(const Options& x) {
+  const auto c = economics::cloud_monthly_cost(x.mix, x.demand, x.basis);
+  if (!c) return {};
+  const Eigen::VectorXd none = Eigen::VectorXd::Zero(x.months());
+  json o = option_json(c->total_usd, x.tco().discount_rate, none, x.demand);
+  o["description"] =
+      "all cloud: the scenario's reserved GPUs, the rest spot and on-demand as needed";
+  o["cost_by_purchase_usd"] = {{"reserved", c->reserved_usd.sum()},
+                               {"spot", c->spot_usd.sum()},
+                               {"on_demand", c->on_demand_usd.sum()}};
+  o["energy"] = energy_json(cloud_energy(x.power.cloud_hour, x.mix, x.demand), c->total_usd);
+  add_served(o, x.demand, none);
+  return o;
+}
+
+//! An on-prem fleet alone: what it cannot serve is unserved.
+json fleet_option(const Options& x, const Eigen::VectorXd& nodes, const char* sizing,
+                  const std::string& description) {
+  const economics::OnPremFleet fleet = x.fleet(nodes);
+  const auto c = economics::on_prem_monthly_cost(fleet, x.demand, x.basis);
+  if (!c) return {};
+  json o = option_json(c->total_usd, x.tco().discount_rate, c->unserved_gpu_hours, x.demand);
+  o["sizing"] = sizing;
+  o["description"] = description;
+  add_fleet(o, fleet.nodes, fleet.owned_nodes);
+  o["energy"] = energy_json(fleet_energy(x.power, fleet, *c), c->total_usd);
+  add_served(o, x.demand, c->unserved_gpu_hours);
+  return o;
+}
+
+//! The owned servers (or `base` nodes) first, then `cloud` up to `cap_gpu_hours` a month
+//! (unbounded when nullopt); the rest is unserved.
+json fleet_and_cloud_option(const Options& x, const Eigen::VectorXd& base,
+                            const economics::CloudMix& cloud, std::optional<double> cap_gpu_hours,
+                            const char* sizing, const std::string& description) {
+  const bool on_prem = x.node() != nullptr;
+  std::optional<economics::OnPremMonthly> local;
+  economics::OnPremFleet fleet;
+  if (on_prem) {
+    fleet = x.fleet(base);
+    local = economics::on_prem_monthly_cost(fleet, x.demand, x.basis);
+  }
+  if (on_prem && !local) return {};
+  const Eigen::VectorXd above = local ? local->unserved_gpu_hours : x.demand;
+  Eigen::VectorXd burst = above;
+  if (cap_gpu_hours) burst = above.array().min(*cap_gpu_hours).matrix();
+  const auto c = economics::cloud_monthly_cost(cloud, burst, x.basis);
+  if (!c) return {};
+  const Eigen::VectorXd unserved = above - burst;
+  const Eigen::VectorXd total =
+      (local ? local->total_usd : Eigen::VectorXd::Zero(x.months())) + c->total_usd;
+  json o = option_json(total, x.tco().discount_rate, unserved, x.demand);
+  o["sizing"] = sizing;
+  o["description"] = description;
+  if (on_prem) add_fleet(o, fleet.nodes, fleet.owned_nodes);
+  o["burst_gpu_hours"] = burst.sum();
+  o["burst_usd"] = c->total_usd.sum();
+  o["cost_by_purchase_usd"] = {{"on_prem", local ? local->total_usd.sum() : 0.0},
+                               {"reserved", c->reserved_usd.sum()},
+                               {"spot", c->spot_usd.sum()},
+                               {"on_demand", c->on_demand_usd.sum()}};
+  const MonthlyEnergy cloud_part = cloud_energy(x.power.cloud_hour, cloud, burst);
+  o["energy"] =
+      energy_json(local ? fleet_energy(x.power, fleet, *local) + cloud_part : cloud_part, total);
+  o["energy"]["burst_kwh"] = cloud_part.kwh.sum();
+  add_served(o, x.demand, unserved);
+  return o;
+}
+
+std::string owned_text(const Options& x) {
+  const uint32_t n = x.node() ? x.tco().owned_nodes : 0;
+  return n == 0 ? "no servers owned"
+                : grouped_number(n, 0) + " owned servers (sunk: running costs only)";
+}
+
+//! The reserve options: the owned servers, then `nodes` of the reserved instance committed for
+//! every hour of each term (renewed at its end); demand above both is unserved.
+json reserve_option(const Options& x, double term_years) {
+  const TcoReservation& r = *x.tco().reserve;
+  const Pricing term = term_years == 1 ? Pricing::reserved_1y : Pricing::reserved_3y;
+  const double gpn = r.type.gpus_per_node;
+  economics::CloudMix reserved;
+  reserved.reserved_gpus = uint32_t(r.nodes * gpn);
+  reserved.reserved_per_gpu = {term_years, 0.0,
+                               price_of(r.type.price_per_hour, term).value_or(0) / gpn};
+  const double cap = reserved.reserved_gpus * economics::HOURS_PER_MONTH;
+  json o = fleet_and_cloud_option(x, x.owned(), reserved, cap, "fixed",
+                                  owned_text(x) + " and " + grouped_number(r.nodes, 0) + " " +
+                                      r.type.id + " reserved for " + grouped_number(term_years, 0) +
+                                      (term_years == 1 ? " year, renewed" : " years") +
+                                      ", billed every hour of the term; nothing beyond");
+  o["reserved_nodes"] = r.nodes;
+  o["reserved_instance"] = r.type.id;
+  return o;
+}
+
+//! The burst option: the owned servers, then the elastic cloud pools up to their maximum nodes
+//! (spot for the spot-tolerant work, on-demand for the rest); demand above both is unserved.
+json burst_option(const Options& x) {
+  double cap_gpus = 0;
+  for (size_t p = 0; p < x.sc.pools.size(); ++p) {
+    const Pool& pool = x.sc.pools[p];
+    if (pool.pricing != Pricing::on_prem && !pool.econ.reserved && pool.econ.elastic)
+      cap_gpus += double(pool.econ.elastic->max_nodes) * x.cs.pools[p].gpus_per_node;
+  }
+  economics::CloudMix burst = x.mix;
+  burst.reserved_gpus = 0;
+  // NOTE: spot GPU-hours include the work lost to reclaims, so fewer useful hours fit the cap.
+  const double cap =
+      cap_gpus * economics::HOURS_PER_MONTH / (1.0 + burst.spot_share * burst.spot_overhead);
+  json o = fleet_and_cloud_option(
+      x, x.owned(), burst, cap, "fixed",
+      owned_text(x) + ", then burst to the elastic cloud pools up to their maximum (" +
+          grouped_number(cap_gpus, 0) + " GPUs), spot for the spot-tolerant work");
+  o["burst_cap_gpus"] = cap_gpus;
+  return o;
+}
+
+//! One compared option's projection; {"error": ...} when its inputs are invalid.
+json option_projection(const Options& x, TcoOption option) {
+  const TcoConfig& t = x.tco();
+  json o;
+  const bool on_prem = x.node() != nullptr;
+  const auto staged = [&](double floor) {
+    return economics::staged_fleet_nodes(x.demand, x.node()->gpus_per_node, 1.0, t.fill_target,
+                                         floor);
+  };
+  const std::string fill = grouped_number(100 * t.fill_target, 0) + " %";
+  switch (option) {
+    case TcoOption::cloud:
+      o = cloud_option(x);
+      break;
+    case TcoOption::on_prem:
+      if (!on_prem) break;
+      if (t.on_prem_nodes) {
+        o = fleet_option(
+            x, economics::fixed_fleet_nodes(*t.on_prem_nodes, x.months()), "fixed",
+            grouped_number(*t.on_prem_nodes, 0) + " servers from month 0, nothing after");
+      } else if (const auto nodes = staged(0)) {
+        o = fleet_option(x, *nodes, "staged",
+                         "servers bought in the month the demand first fills " + fill + " of them");
+      }
+      break;
+    case TcoOption::hybrid: {
+      if (!on_prem) break;
+      Eigen::VectorXd base = Eigen::VectorXd::Zero(x.months());
+      for (const Pool& pool : x.sc.pools)
+        if (pool.pricing == Pricing::on_prem)
+          for (uint32_t m = 0; m < x.months(); ++m)
+            base[m] += pool.nodes_at(m * economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
+      // NOTE: "scheduled" when the scenario's own purchases grow the base over the months.
+      const bool flat = t.hybrid_nodes || base.minCoeff() == base.maxCoeff();
+      if (t.hybrid_nodes) base = economics::fixed_fleet_nodes(*t.hybrid_nodes, x.months());
+      economics::CloudMix burst = x.mix;
+      burst.reserved_gpus = 0;
+      o = fleet_and_cloud_option(x, base, burst, std::nullopt, flat ? "fixed" : "scheduled",
+                                 "the scenario's on-prem servers as purchased, the rest burst to "
+                                 "the cloud without limit");
+      break;
+    }
+    case TcoOption::keep:
+      if (on_prem) o = fleet_option(x, x.owned(), "fixed", owned_text(x) + ", nothing bought");
+      break;
+    case TcoOption::buy:
+      if (on_prem && t.buy_nodes)
+        o = fleet_option(x, economics::fixed_fleet_nodes(t.owned_nodes + *t.buy_nodes, x.months()),
+                         "fixed",
+                         owned_text(x) + " and " + grouped_number(*t.buy_nodes, 0) +
+                             " bought in month 0, nothing after");
+      break;
+    case TcoOption::staged:
+      if (on_prem)
+        if (const auto nodes = staged(t.owned_nodes))
+          o = fleet_option(x, *nodes, "staged",
+                           owned_text(x) +
+                               ", then servers bought in the month the demand first "
+                               "fills " +
+                               fill + " of the fleet");
+      break;
+    case TcoOption::reserve_1y:
+    case TcoOption::reserve_3y:
+      if (t.reserve) o = reserve_option(x, option == TcoOption::reserve_1y ? 1.0 : 3.0);
+      break;
+    case TcoOption::burst:
+      o = burst_option(x);
+      break;
+  }
+  if (o.is_null()) return {{"error", "the option's inputs are invalid"}, {"serves_demand", false}};
+  return o;
+}
+
 }  // namespace
+
+void choose_cheapest(json& out) {
+  out["cheapest_by_npv"] = nullptr;
+  out.erase("cheapest_note");
+  if (!(out.value("initial_demand_gpu_hours_per_month", 0.0) > 0)) {
+    out["cheapest_note"] = "the workload offers no GPU-hours, so there is no demand to project";
+    return;
+  }
+  out["cheapest_by_npv"] = cheapest_of(out["options"]);
+  if (out["cheapest_by_npv"].is_null())
+    out["cheapest_note"] = "no compared option serves the projected demand";
+}
 
 json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
                     const std::vector<double>& pool_busy_gpu_s) {
@@ -236,86 +478,39 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   out["demand_gpu_hours_per_month"] = series(*demand);
 
   std::string source;
-  const economics::CloudMix mix = cloud_mix(sc, cs, all, pool_busy_gpu_s, source);
+  const double month_s = economics::HOURS_PER_MONTH * SECONDS_PER_HOUR;
+  const double tolerant_share =
+      month0_work > 0 ? offered_spot_tolerant_work_rate(sc, 0, month_s) / month0_work : 1.0;
+  const economics::CloudMix mix = cloud_mix(sc, cs, all, pool_busy_gpu_s, tolerant_share, source);
   out["cloud_assumptions"] = {{"on_demand_usd_per_gpu_hour", mix.on_demand_usd_per_gpu_hour},
                               {"spot_usd_per_gpu_hour", mix.spot_usd_per_gpu_hour},
                               {"spot_share", mix.spot_share},
                               {"spot_overhead", mix.spot_overhead},
                               {"reserved_gpus", mix.reserved_gpus},
+                              {"spot_tolerant_share", tolerant_share},
                               {"price_source", source}};
 
   const TcoPower power = tco_power(sc, pool_busy_gpu_s);
   out["energy_assumptions"] = energy_assumptions_json(power, t.server_pool_idx.has_value());
-  // On-prem servers from the template; the hybrid base is the scenario's on-prem nodes, bought
-  // as their pools' purchase schedules say (the last size kept after the simulated horizon).
-  std::optional<economics::OnPremNode> node;
-  Eigen::VectorXd scenario_onprem = Eigen::VectorXd::Zero(months);
-  for (const Pool& pool : sc.pools)
-    if (pool.pricing == Pricing::on_prem)
-      for (uint32_t m = 0; m < months; ++m)
-        scenario_onprem[m] += pool.nodes_at(m * economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
-  if (t.server_pool_idx) node = sc.pools[*t.server_pool_idx].econ.on_prem;
-  const Eigen::VectorXd none = Eigen::VectorXd::Zero(months);
+  if (t.owned_nodes > 0) out["owned_nodes"] = t.owned_nodes;
+  if (std::any_of(t.compare.begin(), t.compare.end(),
+                  [](TcoOption o) { return o == TcoOption::on_prem || o == TcoOption::staged; }))
+    out["fill_target"] = t.fill_target;
+  const Options ctx{sc, cs, *demand, basis, mix, power};
   json options = json::object();
-  std::optional<Eigen::VectorXd> cloud_cum;
-  for (const TcoOption option : t.compare) {
-    const std::string name(enum_name(option));
-    json o = {{"error", "the option's inputs are invalid"}, {"serves_demand", false}};
-    if (option == TcoOption::cloud) {
-      if (const auto c = economics::cloud_monthly_cost(mix, *demand, basis)) {
-        o = option_json(c->total_usd, t.discount_rate, none, *demand);
-        o["cost_by_purchase_usd"] = {{"reserved", c->reserved_usd.sum()},
-                                     {"spot", c->spot_usd.sum()},
-                                     {"on_demand", c->on_demand_usd.sum()}};
-        o["energy"] = energy_json(cloud_energy(power.cloud_hour, mix, *demand), c->total_usd);
-        if (o.contains("cumulative_usd"))
-          cloud_cum = economics::summarize_costs(c->total_usd, t.discount_rate)->cumulative_usd;
-      }
-    } else if (node) {
-      economics::OnPremFleet fleet;
-      fleet.node = *node;
-      fleet.power = power.fleet;
-      if (option == TcoOption::on_prem) {
-        const auto staged = economics::staged_fleet_nodes(*demand, node->gpus_per_node, 1.0);
-        fleet.nodes = t.on_prem_nodes ? economics::fixed_fleet_nodes(*t.on_prem_nodes, months)
-                                      : staged.value_or(none);
-        if (const auto c = economics::on_prem_monthly_cost(fleet, *demand, basis)) {
-          o = option_json(c->total_usd, t.discount_rate, c->unserved_gpu_hours, *demand);
-          o["sizing"] = t.on_prem_nodes ? "fixed" : "staged";
-          add_fleet(o, fleet.nodes);
-          o["energy"] = energy_json(fleet_energy(power, fleet, *c), c->total_usd);
-        }
-      } else {
-        fleet.nodes = t.hybrid_nodes ? economics::fixed_fleet_nodes(*t.hybrid_nodes, months)
-                                     : scenario_onprem;
-        economics::CloudMix burst = mix;
-        burst.reserved_gpus = 0;
-        if (const auto c = economics::hybrid_monthly_cost(fleet, burst, *demand, basis)) {
-          o = option_json(c->total_usd, t.discount_rate, none, *demand);
-          // NOTE: "scheduled" when the scenario's own purchases grow the base over the months.
-          const bool flat =
-              t.hybrid_nodes || scenario_onprem.minCoeff() == scenario_onprem.maxCoeff();
-          o["sizing"] = flat ? "fixed" : "scheduled";
-          add_fleet(o, fleet.nodes);
-          o["burst_gpu_hours"] = c->on_prem.unserved_gpu_hours.sum();
-          o["burst_usd"] = c->burst.total_usd.sum();
-          const MonthlyEnergy burst_energy =
-              cloud_energy(power.cloud_hour, burst, c->on_prem.unserved_gpu_hours);
-          o["energy"] =
-              energy_json(fleet_energy(power, fleet, c->on_prem) + burst_energy, c->total_usd);
-          o["energy"]["burst_kwh"] = burst_energy.kwh.sum();
-        }
-      }
-    }
-    options[name] = o;
-  }
+  for (const TcoOption option : t.compare)
+    options[std::string(enum_name(option))] = option_projection(ctx, option);
   out["options"] = options;
+  std::optional<Eigen::VectorXd> cloud_cum;
+  if (options.contains("cloud") && options["cloud"].contains("cumulative_usd")) {
+    const auto cum = options["cloud"]["cumulative_usd"].get<std::vector<double>>();
+    cloud_cum = Eigen::Map<const Eigen::VectorXd>(cum.data(), Eigen::Index(cum.size()));
+  }
   json breakeven = json::object();
-  for (const char* name : {"on_prem", "hybrid"}) {
+  for (const auto& [name, o] : options.items()) {
     // NOTE: an option that leaves demand unserved is cheap because it does less; no break-even.
-    if (!options.contains(name) || !options[name].value("serves_demand", false) || !cloud_cum)
-      continue;
-    const auto& cum = options[name]["cumulative_usd"].get<std::vector<double>>();
+    if (name == "cloud" || !o.value("serves_demand", false) || !cloud_cum) continue;
+    const auto& cum = o["cumulative_usd"].get<std::vector<double>>();
     const auto m = economics::break_even_month(
         Eigen::Map<const Eigen::VectorXd>(cum.data(), cum.size()), *cloud_cum);
     breakeven[std::string(name) + "_vs_cloud"] = m ? json(*m) : json(nullptr);
@@ -368,7 +563,8 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     option["serves_demand"] = serves;
     option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
     if (option.contains("nodes_by_month"))
-      option["purchases"] = purchases_json(option["nodes_by_month"].get<std::vector<double>>());
+      option["purchases"] =
+          purchases_json(option["nodes_by_month"].get<std::vector<double>>(), sc.tco->owned_nodes);
     if (npv.size() != docs.size()) continue;
     // NOTE: one replication has no spread, so no band (as no CI).
     if (spread) {
@@ -408,11 +604,9 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       month = std::isinf(median) ? json(nullptr) : json(median);
     }
     // NOTE: as in one projection, an option that leaves demand unserved has no break-even.
-    for (const char* name : {"on_prem", "hybrid"}) {
-      const json* o = out["options"].contains(name) ? &out["options"][name] : nullptr;
-      if (o == nullptr || !o->value("serves_demand", false))
+    for (const auto& [name, o] : out["options"].items())
+      if (!o.value("serves_demand", false))
         out["break_even_month"].erase(std::string(name) + "_vs_cloud");
-    }
   }
   s.tco = out;
 }

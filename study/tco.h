@@ -17,6 +17,10 @@ namespace gpuplan::study {
                                             const GpuHours& all,
                                             const std::vector<double>& pool_busy_gpu_s);
 
+//! Sets `cheapest_by_npv` of a projection (the option with the lowest NPV among those that serve
+//! the demand), and `cheapest_note` saying why when there is none.
+void choose_cheapest(nlohmann::json& tco);
+
 //! Fills `s.tco` and `s.tco_stats` from the replications in statistics of `st`: each gives its own
 //! projection; figures are means, with a p10/p50/p90 band per month on cumulative cost when there
 //! are several; break-even is the median month (null when half or more never break even); NPV and

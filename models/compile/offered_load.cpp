@@ -134,11 +134,25 @@ std::vector<PoolSetLoad> pool_set_loads(const Scenario& sc) {
   return out;
 }
 
-double offered_work_rate(const Scenario& sc, double a_s, double b_s) {
+namespace {
+
+double work_rate_of(const Scenario& sc, double a_s, double b_s, bool spot_tolerant_only) {
   const double span = std::max(sc.horizon_s, b_s);
   double sum = 0;
-  for (const JobClass& jc : sc.workload) sum += class_work(sc, jc, span).over(span, a_s, b_s);
+  for (const JobClass& jc : sc.workload)
+    if (!spot_tolerant_only || jc.econ.spot_tolerant)
+      sum += class_work(sc, jc, span).over(span, a_s, b_s);
   return sum;
+}
+
+}  // namespace
+
+double offered_work_rate(const Scenario& sc, double a_s, double b_s) {
+  return work_rate_of(sc, a_s, b_s, false);
+}
+
+double offered_spot_tolerant_work_rate(const Scenario& sc, double a_s, double b_s) {
+  return work_rate_of(sc, a_s, b_s, true);
 }
 
 }  // namespace gpuplan

@@ -44,4 +44,7 @@ struct PoolSetLoad {
 //! give the same figure for every span.
 [[nodiscard]] double offered_work_rate(const Scenario& sc, double a_s, double b_s);
 
+//! The same for the spot-tolerant classes alone: the work spot capacity may take.
+[[nodiscard]] double offered_spot_tolerant_work_rate(const Scenario& sc, double a_s, double b_s);
+
 }  // namespace gpuplan

@@ -17,6 +17,7 @@ bool valid_demand(const Eigen::VectorXd& demand) {
 struct Cohort {
   double nodes = 0.0;
   Eigen::Index bought = 0;  //!< month of purchase
+  bool sunk = false;        //!< owned before the projection: no capex, no refresh
 };
 
 bool valid_power(const FleetPower& p) {
@@ -38,14 +39,16 @@ Eigen::VectorXd fixed_fleet_nodes(double n_nodes, uint32_t n_months, uint32_t pu
 }
 
 std::optional<Eigen::VectorXd> staged_fleet_nodes(const Eigen::VectorXd& demand_gpu_hours,
-                                                  uint32_t gpus_per_node, double availability) {
-  if (!valid_demand(demand_gpu_hours) || gpus_per_node == 0 || !std::isfinite(availability) ||
-      availability <= 0.0 || availability > 1.0) {
+                                                  uint32_t gpus_per_node, double availability,
+                                                  double fill, double floor_nodes) {
+  const auto share = [](double x) { return std::isfinite(x) && x > 0.0 && x <= 1.0; };
+  if (!valid_demand(demand_gpu_hours) || gpus_per_node == 0 || !share(availability) ||
+      !share(fill) || !std::isfinite(floor_nodes) || floor_nodes < 0.0) {
     return std::nullopt;
   }
-  const double node_gpu_hours = gpus_per_node * HOURS_PER_MONTH * availability;
+  const double node_gpu_hours = gpus_per_node * HOURS_PER_MONTH * availability * fill;
   Eigen::VectorXd nodes(demand_gpu_hours.size());
-  double held = 0.0;
+  double held = floor_nodes;
   for (Eigen::Index m = 0; m < demand_gpu_hours.size(); ++m) {
     // NOTE: the tolerance keeps a demand of exactly k nodes' hours from rounding up to k + 1.
     held = std::max(held, std::ceil(demand_gpu_hours[m] / node_gpu_hours - 1e-9));
@@ -62,6 +65,7 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
   const FleetPower power = fleet.power.value_or(template_power(node));
   if (!valid_demand(demand_gpu_hours) || !on_prem_cost_per_node_hour(node) || !valid_power(power) ||
       !std::isfinite(fleet.availability) || fleet.availability < 0.0 || fleet.availability > 1.0 ||
+      !std::isfinite(fleet.owned_nodes) || fleet.owned_nodes < 0.0 ||
       nodes.size() != demand_gpu_hours.size() || !nodes.allFinite() ||
       (nodes.array() < 0.0).any()) {
     return std::nullopt;
@@ -96,7 +100,7 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
       const double age = static_cast<double>(m - c->bought);
       // NOTE: on accrual a cohort leaving before its life ends writes off its book value, so
       // both bases charge the same capex for it.
-      if (basis == CostBasis::accrual && (fleet.refresh || age < life_months)) {
+      if (basis == CostBasis::accrual && !c->sunk && (fleet.refresh || age < life_months)) {
         const double in_life = fleet.refresh ? std::fmod(age, life_months) : age;
         r.capex_usd[m] += retired * unit_capex_usd * (1.0 - in_life / life_months);
       }
@@ -105,6 +109,7 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
       c = c->nodes > 0.0 ? c + 1 : cohorts.erase(c);
     }
     for (const Cohort& c : cohorts) {
+      if (c.sunk) continue;
       const Eigen::Index age = m - c.bought;
       switch (basis) {
         case CostBasis::cash:
@@ -115,6 +120,11 @@ std::optional<OnPremMonthly> on_prem_monthly_cost(const OnPremFleet& fleet,
             r.capex_usd[m] += c.nodes * unit_capex_usd / life_months;
           break;
       }
+    }
+    if (m == 0 && fleet.owned_nodes > 0.0 && nodes[0] > 0.0) {
+      const double owned = std::min(fleet.owned_nodes, nodes[0]);
+      cohorts.push_back({owned, 0, true});
+      held = owned;
     }
     if (nodes[m] > held) {
       const double bought = nodes[m] - held;

@@ -35,22 +35,29 @@ struct FleetPower {
 //! idle_kw + (busy_kw − idle_kw) × utilization, times PUE.
 struct OnPremFleet {
   OnPremNode node;
-  Eigen::VectorXd nodes;            //!< [nodes] installed in month m, one entry per projected month
+  Eigen::VectorXd nodes;  //!< [nodes] installed in month m, one entry per projected month
   double availability = 1.0;        //!< [0, 1] share of hours the nodes can serve work
   bool refresh = true;              //!< buy a cohort again at the end of each depreciation life
   std::optional<FleetPower> power;  //!< nullopt: template_power(node)
+  //! [nodes] servers already bought before month 0, the first of those installed in month 0: a
+  //! sunk cost, so no capex on either basis, only their running costs; never refreshed inside
+  //! the projection (their age is not known) and the first retired when the count falls.
+  double owned_nodes = 0.0;
 };
 
 //! A fleet of `n_nodes` installed from `purchase_month` on (none before) over `n_months`.
 [[nodiscard]] Eigen::VectorXd fixed_fleet_nodes(double n_nodes, uint32_t n_months,
                                                 uint32_t purchase_month = 0);
 
-//! Staged sizing: in each month the fewest whole nodes whose available GPU-hours cover that
-//! month's demand, never fewer than the month before (nodes are bought when demand first needs
-//! them and kept). nullopt when the demand is empty, negative or not finite, gpus_per_node is 0,
-//! or availability is not in (0, 1].
+//! Staged sizing: in each month the fewest whole nodes whose available GPU-hours, filled to
+//! `fill` of them, cover that month's demand; never fewer than the month before (nodes are bought
+//! when demand first needs them and kept) nor than `floor_nodes` (the servers already owned).
+//! A fill below 1 leaves the headroom a queue of gangs needs: waits grow steeply as the load
+//! nears 1 (docs/tco.md). nullopt when the demand is empty, negative or not finite, gpus_per_node
+//! is 0, or availability or fill is not in (0, 1].
 [[nodiscard]] std::optional<Eigen::VectorXd> staged_fleet_nodes(
-    const Eigen::VectorXd& demand_gpu_hours, uint32_t gpus_per_node, double availability);
+    const Eigen::VectorXd& demand_gpu_hours, uint32_t gpus_per_node, double availability,
+    double fill = 1.0, double floor_nodes = 0.0);
 
 //! Monthly on-prem cost [USD per month], the nodes bought, and the demand served [GPU-h/month].
 struct OnPremMonthly {

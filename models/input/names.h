@@ -37,7 +37,8 @@ GPUPLAN_ENUM_NAMES(TimeFormat, "time format", "seconds", "datetime");
 GPUPLAN_ENUM_NAMES(TopologyKind, "topology kind", "none", "single_switch", "two_level_tree",
                    "leaf_spine", "fat_tree", "rail_optimized", "tree_ring_hybrid", "custom");
 GPUPLAN_ENUM_NAMES(CustomVertexKind, "vertex kind", "host", "switch", "node_switch", "controller");
-GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid");
+GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid", "keep", "buy", "staged",
+                   "reserve_1y", "reserve_3y", "burst");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
 GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las",
                    "fair_share", "fifo_perf", "max_min_fairness_perf");

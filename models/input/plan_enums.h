@@ -41,8 +41,20 @@ enum class Precision : uint8_t {
   fp16,  //!< FP16 tensor cores: the BF16 rate (as written, so echoes and reports show it)
 };
 
-//! The fleets a TCO projection compares.
-enum class TcoOption : uint8_t { cloud, on_prem, hybrid };
+//! The fleets a TCO projection compares (docs/tco.md): the three fleet shapes (cloud, on_prem,
+//! hybrid) and the planner's options around the servers already owned (keep them, buy more now,
+//! buy in stages, reserve cloud nodes for 1 or 3 years, burst to the elastic pools).
+enum class TcoOption : uint8_t {
+  cloud,
+  on_prem,
+  hybrid,
+  keep,
+  buy,
+  staged,
+  reserve_1y,
+  reserve_3y,
+  burst
+};
 
 //! The one fallback target of a spot-tolerant class.
 enum class FallbackTarget : uint8_t { on_demand };

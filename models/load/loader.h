@@ -112,6 +112,8 @@ class Loader : public FieldReader {
   // load_tco.cpp
   void load_tco(const json& o, Scenario& sc);
   void load_tco_cloud(const json& o, const std::string& p, TcoConfig& t);
+  void check_tco_options(const json& o, const Scenario& sc, TcoConfig& t,
+                         const std::vector<std::string>& option_ptrs);
   void check_tco_prices(const Scenario& sc, const TcoConfig& t,
                         const std::vector<std::string>& option_ptrs);
   // load_demand.cpp

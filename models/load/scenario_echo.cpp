@@ -434,6 +434,10 @@ json tco_json(const Scenario& sc, const TcoConfig& t) {
       {"basis", name(t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash)}};
   if (t.on_prem_nodes) j["on_prem_nodes"] = *t.on_prem_nodes;
   if (t.hybrid_nodes) j["hybrid_nodes"] = *t.hybrid_nodes;
+  if (t.owned_nodes > 0) j["owned_nodes"] = t.owned_nodes;
+  if (t.buy_nodes) j["buy_nodes"] = *t.buy_nodes;
+  if (t.reserve) j["reserve_nodes"] = t.reserve->nodes;
+  j["fill_target"] = t.fill_target;
   if (t.server_pool_idx) j["server"] = sc.pools[*t.server_pool_idx].name;
   if (t.cloud) j["cloud"] = {{"instance", t.cloud->type.id}, {"pricing", name(t.cloud->pricing)}};
   return j;

@@ -92,6 +92,13 @@ struct TcoCloudInstance {
   double usd_per_gpu_hour = 0;           //!< [USD/GPU-h] its price under `pricing` per GPU
 };
 
+//! What the reserve options commit to: nodes of one instance type for the whole of each term,
+//! resolved at load (the scenario's reserved pools, else tco.cloud, else its first cloud pool).
+struct TcoReservation {
+  InstanceType type;
+  uint32_t nodes = 0;
+};
+
 //! The `"tco"` section: multi-year projection from the simulated window's demand. The loader
 //! refuses a compared option whose demand has no price (docs/tco.md), so no option is priced
 //! at $0 for want of a price.
@@ -108,6 +115,12 @@ struct TcoConfig {
   std::optional<TcoCloudInstance> cloud;  //!< default: the scenario's cloud pools price it
   std::optional<uint32_t>
       server_pool_idx;  //!< index of the pool whose on_prem template prices the fleet
+  //! On-prem servers already bought: a sunk cost in every on-prem fleet (running costs only).
+  uint32_t owned_nodes = 0;
+  //! (0, 1]: staged purchases keep each month's demand within this share of the fleet.
+  double fill_target = 0.8;
+  std::optional<uint32_t> buy_nodes;      //!< the "buy" option's servers bought in month 0
+  std::optional<TcoReservation> reserve;  //!< set when a reserve option is compared
 };
 
 }  // namespace gpuplan

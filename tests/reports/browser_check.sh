@@ -2,19 +2,23 @@
 # Renders a gpuplan HTML report in headless Chromium, saves a PNG screenshot and fails on any
 # script or console error, blocked network request, or chart canvas left empty.
 #
-#   tests/reports/browser_check.sh HTML_FILE PNG_OUT
+#   tests/reports/browser_check.sh HTML_FILE PNG_OUT [TEXT ...]
+#
+# Each TEXT given must appear in the rendered page (a section or column the report must show).
 #
 # The page checks itself when opened with "#selftest": it sets document.title to
 # "SELFTEST:OK charts=N" or "SELFTEST:FAIL <problems>" (reports/assets/common.js). Exit status:
 # 0 pass, 1 check failed, 2 usage error or Chromium missing.
 set -euo pipefail
 
-if [[ $# -ne 2 ]]; then
-  echo "usage: $0 HTML_FILE PNG_OUT" >&2
+if [[ $# -lt 2 ]]; then
+  echo "usage: $0 HTML_FILE PNG_OUT [TEXT ...]" >&2
   exit 2
 fi
 html=$(realpath "$1")
 png=$(realpath -m "$2")
+shift 2
+expected=("$@")
 browser=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if [[ ! -f "$html" ]]; then
   echo "browser_check: no such file: $1" >&2
@@ -73,6 +77,13 @@ if grep -E ':CONSOLE[(:]|Uncaught|Refused to' "$logs/dom.err" "$logs/shot.err" |
     status=1
   fi
 fi
+
+for text in "${expected[@]}"; do
+  if ! grep -qF -- "$text" "$logs/dom.html"; then
+    echo "browser_check: the page does not show '$text'" >&2
+    status=1
+  fi
+done
 
 if [[ ! -s "$png" ]]; then
   echo "browser_check: no screenshot written to $png" >&2

@@ -4,6 +4,7 @@
 //! in month 0, and an option that falls short is marked and never the cheapest.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "models/compile/compile.h"
@@ -139,8 +140,8 @@ TEST_CASE("study::tco") {
     for (const double x : d) CHECK(x == doctest::Approx(11680.0));
     const json& purchases = t["options"]["on_prem"]["purchases"];
     REQUIRE(purchases.size() == 1);
-    // exactly two nodes' hours: two nodes, bought in month 0
-    CHECK(purchases[0] == json{{"month", 0}, {"nodes", 2}});
+    // two nodes' hours filled to 80 %: 11,680 / (5,840 × 0.8) = 2.5, three nodes in month 0
+    CHECK(purchases[0] == json{{"month", 0}, {"nodes", 3}});
   }
 
   SUBCASE("on-prem buys nodes in the month demand first needs them, not the peak in month 0") {
@@ -148,14 +149,14 @@ TEST_CASE("study::tco") {
     const json& o = t["options"]["on_prem"];
     CHECK(o["sizing"] == "staged");
     const auto nodes = o["nodes_by_month"].get<std::vector<double>>();
-    // month 0 needs 2 nodes; month 35 needs ceil(2 × 1.08^35) = 30
-    CHECK(nodes.front() == 2);
-    CHECK(nodes.back() == 30);
-    CHECK(o["nodes"] == 30);
+    // filled to 80 %, month 0 needs ceil(2.5) = 3 nodes; month 35 ceil(2.5 × 1.08^35) = 37
+    CHECK(nodes.front() == 3);
+    CHECK(nodes.back() == 37);
+    CHECK(o["nodes"] == 37);
     // the purchases add up to the final fleet, the first in month 0
     double bought = 0;
     for (const json& p : o["purchases"]) bought += p["nodes"].get<double>();
-    CHECK(bought == 30);
+    CHECK(bought == 37);
     CHECK(o["purchases"][0]["month"] == 0);
     CHECK(o["purchases"].size() > 1);
   }
@@ -284,5 +285,138 @@ TEST_CASE("study::tco") {
     REQUIRE(saturated.contains("caveat"));
     CHECK(saturated["caveat"].get<std::string>().find("cannot keep up") != std::string::npos);
     CHECK(saturated["cheapest_by_npv"] == t["cheapest_by_npv"]);
+  }
+}
+
+// The planner's options around 4 owned servers (docs/tco.md): what each buys, that the owned
+// servers are never bought again, and each option's run-out month against its closed form.
+TEST_CASE("study::tco planner options") {
+  const auto options = [](const std::string& extra) {
+    return R"({"years": 3, "demand_growth_per_month": 0.08, "owned_nodes": 4)" + extra + "}";
+  };
+  // A server's capex with the default 15 % network share.
+  constexpr double UNIT_CAPEX = 300000 * 1.15;
+
+  SUBCASE("owned servers are sunk: the same fleet costs exactly their capex less") {
+    const std::string fixed = R"({"years": 3, "compare": ["on_prem"], "on_prem_nodes": 6)";
+    const json bought = project(scenario_text(1, fixed + "}"), USEFUL).tco;
+    const json owned = project(scenario_text(1, fixed + R"(, "owned_nodes": 4})"), USEFUL).tco;
+    const auto a = monthly(bought, "on_prem"), b = monthly(owned, "on_prem");
+    CHECK(a[0] - b[0] == doctest::Approx(4 * UNIT_CAPEX));
+    for (std::size_t m = 1; m < a.size(); ++m) CHECK(a[m] == doctest::Approx(b[m]));
+    // only the 2 servers beyond the owned ones are purchases
+    CHECK(owned["options"]["on_prem"]["purchases"] == json::array({{{"month", 0}, {"nodes", 2}}}));
+  }
+
+  SUBCASE("keep and buy stop keeping up where the demand passes their capacity") {
+    const json t = project(scenario_text(1, options(R"(, "buy_nodes": 2,
+        "compare": ["keep", "buy", "cloud"])")),
+                           USEFUL)
+                       .tco;
+    const json& keep = t["options"]["keep"];
+    // 4 servers: 23,360 GPU-h; 11,680 × 1.08^m passes it first at m = 10 (1.08^9 = 1.999)
+    CHECK(keep["stops_keeping_up_month"] == 10);
+    CHECK(keep["purchases"].empty());
+    // keeping them costs only their running costs: far less than one server's capex a year
+    CHECK(monthly(t, "keep")[0] < 0.05 * UNIT_CAPEX);
+    // 6 servers: 35,040 GPU-h; 1.08^m passes 3 first at m = 15 (1.08^14 = 2.94)
+    const json& buy = t["options"]["buy"];
+    CHECK(buy["stops_keeping_up_month"] == 15);
+    CHECK(buy["purchases"] == json::array({{{"month", 0}, {"nodes", 2}}}));
+    CHECK(monthly(t, "buy")[0] - monthly(t, "keep")[0] > 2 * UNIT_CAPEX);
+    // neither serves the demand, so neither is the cheapest although both cost less than cloud
+    CHECK(t["cheapest_by_npv"] == "cloud");
+    CHECK(keep["usd_per_served_gpu_hour"].get<double>() > 0);
+  }
+
+  SUBCASE("staged purchases start from the owned servers and keep the fill at its target") {
+    // fill 0.5: 4 servers hold 11,680 GPU-h at half fill, exactly month 0's demand: nothing
+    // bought in month 0; month 1's 12,614 GPU-h need a fifth.
+    const json half = project(scenario_text(1, options(R"(, "fill_target": 0.5,
+        "compare": ["staged"])")),
+                              USEFUL)
+                          .tco["options"]["staged"];
+    const auto nodes = half["nodes_by_month"].get<std::vector<double>>();
+    CHECK(nodes[0] == 4);
+    CHECK(nodes[1] == 5);
+    CHECK(half["purchases"][0] == json{{"month", 1}, {"nodes", 1}});
+    CHECK(half["serves_demand"] == true);
+    const auto demand = project(scenario_text(1, options(R"(, "compare": ["staged"])")), USEFUL)
+                            .tco["demand_gpu_hours_per_month"]
+                            .get<std::vector<double>>();
+    for (std::size_t m = 0; m < nodes.size(); ++m) {
+      CAPTURE(m);
+      CHECK(demand[m] <= 0.5 * nodes[m] * 5840 * (1 + 1e-9));
+      // and the fewest servers that do: one fewer would pass the fill (or the owned floor)
+      if (nodes[m] > 4 && (m == 0 || nodes[m] > nodes[m - 1]))
+        CHECK(demand[m] > 0.5 * (nodes[m] - 1) * 5840);
+    }
+  }
+
+  SUBCASE("a reservation is billed every hour of its term and serves no more than its nodes") {
+    const json t =
+        project(scenario_text(1, options(R"(, "compare": ["reserve_1y", "keep"])")), USEFUL).tco;
+    const json& r = t["options"]["reserve_1y"];
+    // the scenario's one reserved lab.c8 at $26 an hour, every one of 730 h a month
+    CHECK(r["reserved_nodes"] == 1);
+    CHECK(monthly(t, "reserve_1y")[0] - monthly(t, "keep")[0] == doctest::Approx(26.0 * 730));
+    // 4 servers and 1 reserved node: 29,200 GPU-h; 1.08^m passes 2.5 first at m = 12
+    CHECK(r["stops_keeping_up_month"] == 12);
+  }
+
+  SUBCASE("burst is capped at the elastic pools' maximum") {
+    std::string text = scenario_text(1, options(R"(, "compare": ["burst", "hybrid"])"));
+    const std::string flex = R"("count": 2, "pricing": "on_demand")";
+    REQUIRE(text.find(flex) != std::string::npos);
+    text.replace(text.find(flex), flex.size(),
+                 R"("pricing": "on_demand", "elastic": {"min": 0, "max": 2})");
+    const json t = project(text, USEFUL).tco;
+    const json& b = t["options"]["burst"];
+    CHECK(b["burst_cap_gpus"] == 16);
+    const json& mix = t["cloud_assumptions"];
+    const double cap =
+        16 * 730 / (1 + mix["spot_share"].get<double>() * mix["spot_overhead"].get<double>());
+    // first month whose demand passes the 4 owned servers plus the capped burst
+    int expected = 0;
+    while (11680 * std::pow(1.08, expected) <= 23360 + cap) ++expected;
+    CHECK(b["stops_keeping_up_month"] == expected);
+    // the unlimited hybrid keeps up, and its burst is larger
+    CHECK(t["options"]["hybrid"]["serves_demand"] == true);
+    CHECK(t["options"]["hybrid"]["burst_gpu_hours"].get<double>() >
+          b["burst_gpu_hours"].get<double>());
+  }
+
+  SUBCASE("spot takes no more than the spot-tolerant classes' share of the work") {
+    std::string text = scenario_text(1, options(R"(, "compare": ["cloud"])"));
+    const std::string tolerant = R"("spot_tolerant": true}])";
+    REQUIRE(text.find(tolerant) != std::string::npos);
+    text.replace(text.find(tolerant), tolerant.size(),
+                 R"("spot_tolerant": true},
+                {"name": "serve", "arrival": {"poisson": {"rate": "6/h"}}, "gpus": 8,
+                 "duration": "1h"}])");
+    // a quarter of the work may run on spot; the busy hours alone would give a third
+    const json t = project(text, USEFUL).tco;
+    CHECK(t["cloud_assumptions"]["spot_tolerant_share"].get<double>() == doctest::Approx(0.25));
+    CHECK(t["cloud_assumptions"]["spot_share"].get<double>() == doctest::Approx(0.25));
+  }
+
+  SUBCASE("an option without what it is about is refused at its key") {
+    const auto error_of = [](const std::string& tco) {
+      Diagnostics d;
+      const auto sc =
+          load_scenario_text(scenario_text(1, tco), "scenario.json", "", LoadOptions{}, d);
+      CHECK_FALSE(sc.has_value());
+      return d.to_text();
+    };
+    CHECK(error_of(R"({"compare": ["keep"]})").find("owned_nodes") != std::string::npos);
+    CHECK(error_of(R"({"owned_nodes": 4, "compare": ["buy"]})").find("buy_nodes") !=
+          std::string::npos);
+    CHECK(error_of(R"({"owned_nodes": 4, "compare": ["burst"]})").find("elastic") !=
+          std::string::npos);
+    // lab.c8 has a 1-year reserved price and no 3-year one
+    CHECK(error_of(R"({"compare": ["reserve_3y"]})").find("no reserved_3y price") !=
+          std::string::npos);
+    CHECK(error_of(R"({"fill_target": 0})").find("/tco/fill_target") != std::string::npos);
+    CHECK(error_of(R"({"fill_target": 1.2})").find("/tco/fill_target") != std::string::npos);
   }
 }

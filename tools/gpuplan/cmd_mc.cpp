@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "reports/result_json.h"
 #include "sim/backends/mc_cuda.h"
 #include "study/processes.h"
+#include "study/tco_simulation.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/console.h"
 
@@ -65,8 +67,10 @@ int run_mc(const McCliOptions& o) {
   }
   if (processes.root()) print_load_warnings(*sc);
   const CompiledScenario cs = compile(*sc);
-  const study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
+  study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
+  study::simulate_tco_options(*sc, s,
+                              std::min(s.info.replications, study::SIMULATED_OPTION_REPLICATIONS));
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   const nlohmann::json result = result_json(*sc, cs, s);
   const auto out = stage_outputs(dir);

@@ -13,6 +13,7 @@
 #include "reports/quantity.h"
 #include "reports/result_json.h"
 #include "study/run.h"
+#include "study/tco_simulation.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/console.h"
 #include "tools/gpuplan/common.h"
@@ -83,6 +84,7 @@ int run(const RunOptions& ro) {
     std::cerr << "--jobs " << ro.jobs << ": " << e.what() << "\n";
     return 1;
   }
+  study::simulate_tco_options(*sc, *summary, 1);
   const study::Summary& s = *summary;
   const nlohmann::json result = result_json(*sc, cs, s);
 

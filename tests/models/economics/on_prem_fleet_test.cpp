@@ -111,6 +111,42 @@ TEST_CASE("economics::on_prem_fleet" * doctest::test_suite("economics")) {
     CHECK(c.capex_usd.sum() == doctest::Approx(300000.0));
   }
 
+  SUBCASE("staged sizing fills each month to the target and starts from the servers owned") {
+    // at 80 % fill a node holds 4,672 GPU-h: exactly 4 nodes' worth stays at 4 nodes, one GPU-hour
+    // more needs a fifth (both sides of the target)
+    CHECK((*staged_fleet_nodes(vec({4 * 0.8 * NODE_MONTH}), 8, 1.0, 0.8))[0] == 4);
+    CHECK((*staged_fleet_nodes(vec({4 * 0.8 * NODE_MONTH + 1}), 8, 1.0, 0.8))[0] == 5);
+    // owned servers are the floor: a month that needs fewer keeps them
+    CHECK(*staged_fleet_nodes(vec({NODE_MONTH, 5 * NODE_MONTH}), 8, 1.0, 1.0, 3) == vec({3, 5}));
+    CHECK_FALSE(staged_fleet_nodes(vec({1.0}), 8, 1.0, 0.0).has_value());
+    CHECK_FALSE(staged_fleet_nodes(vec({1.0}), 8, 1.0, 1.1).has_value());
+  }
+
+  SUBCASE("owned servers are sunk: no capex on either basis, and the first retired") {
+    OnPremFleet f;
+    f.node = capex_only_node();
+    f.nodes = vec({3, 3, 5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2});
+    f.owned_nodes = 3;
+    const OnPremMonthly c = *on_prem_monthly_cost(f, Eigen::VectorXd::Zero(15), CostBasis::cash);
+    // only the 2 bought in month 2 are paid for, and refreshed a life (12 months) later; the
+    // owned ones are never bought nor refreshed
+    CHECK(c.capex_usd[0] == 0.0);
+    CHECK(c.capex_usd[2] == doctest::Approx(200000.0));
+    CHECK(c.capex_usd[12] == 0.0);
+    CHECK(c.capex_usd[14] == doctest::Approx(200000.0));
+    CHECK(c.capex_usd.sum() == doctest::Approx(400000.0));
+    CHECK(c.purchased_nodes.sum() == 2.0);
+    // accrual: the month-4 shrink to 2 retires the 3 owned servers first, with no book value to
+    // write off; the bought pair depreciates at $200k / 12 from month 2 on
+    const OnPremMonthly a = *on_prem_monthly_cost(f, Eigen::VectorXd::Zero(15), CostBasis::accrual);
+    CHECK(a.capex_usd[1] == 0.0);
+    CHECK(a.capex_usd[4] == doctest::Approx(200000.0 / 12));
+    // owning more servers than are installed in month 0 owns only those
+    f.owned_nodes = 10;
+    CHECK(on_prem_monthly_cost(f, Eigen::VectorXd::Zero(15), CostBasis::cash)->capex_usd.sum() ==
+          doctest::Approx(400000.0));
+  }
+
   SUBCASE("a fleet too small for its demand stops keeping up in the first short month") {
     OnPremFleet f;
     f.node = capex_only_node();
