@@ -296,12 +296,31 @@ struct IndexedRun {
   const PublishedRun* run;
   std::string architecture;
   double mfu;
+  double params;  // run->model.total_params()
 };
 
 const std::vector<IndexedRun>& run_index();
 
 double log_ratio(double a, double b) {
   return std::abs(std::log2(std::max(a, 1.0) / std::max(b, 1.0)));
+}
+
+// Distance between ZeRO-3 / FSDP and Megatron-style (ZeRO-0/1/2) frameworks: alone beyond the
+// calibrated region.
+constexpr double FRAMEWORK_FAMILY_DISTANCE = 3.0;
+static_assert(FRAMEWORK_FAMILY_DISTANCE > CALIBRATED_DISTANCE);
+
+// layout_distance with both parameter counts given (the search asks for many plans of one model).
+double distance(double params, uint32_t seq, const ParallelPlan& plan, const PublishedRun& run,
+                double run_params) {
+  const ParallelPlan& q = run.plan;
+  const bool sharded = plan.zero == ZeroStage::parameters,
+             run_sharded = q.zero == ZeroStage::parameters;
+  return log_ratio(params, run_params) +
+         log_ratio(static_cast<double>(plan.gpus()), static_cast<double>(q.gpus())) / 2 +
+         log_ratio(plan.tp, q.tp) / 2 + log_ratio(plan.pp, q.pp) / 2 +
+         log_ratio(plan.cp, q.cp) / 2 + log_ratio(seq, run.model.seq_len) / 2 +
+         (sharded != run_sharded ? FRAMEWORK_FAMILY_DISTANCE : 0.0);
 }
 
 }  // namespace
@@ -318,7 +337,7 @@ const std::vector<IndexedRun>& run_index() {
     std::vector<IndexedRun> out;
     for (const PublishedRun& r : published_runs())
       if (const GpuSpec* g = builtin_catalog().find_gpu(r.gpu))
-        out.push_back({&r, g->architecture, published_mfu(r, *g)});
+        out.push_back({&r, g->architecture, published_mfu(r, *g), r.model.total_params()});
     return out;
   }();
   return index;
@@ -346,29 +365,38 @@ double published_mfu(const PublishedRun& run, const GpuSpec& gpu) {
 }
 
 double layout_distance(const ModelShape& m, const ParallelPlan& plan, const PublishedRun& run) {
-  const ParallelPlan& q = run.plan;
-  const bool sharded = plan.zero == ZeroStage::parameters,
-             run_sharded = q.zero == ZeroStage::parameters;
-  return log_ratio(m.total_params(), run.model.total_params()) +
-         log_ratio(static_cast<double>(plan.gpus()), static_cast<double>(q.gpus())) / 2 +
-         log_ratio(plan.tp, q.tp) / 2 + log_ratio(plan.pp, q.pp) / 2 +
-         log_ratio(plan.cp, q.cp) / 2 + log_ratio(m.seq_len, run.model.seq_len) / 2 +
-         (sharded != run_sharded ? 3.0 : 0.0);
+  return distance(m.total_params(), m.seq_len, plan, run, run.model.total_params());
 }
 
 const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPlan& plan,
                                           std::string_view architecture, Precision precision) {
   const PublishedRun* best = nullptr;
   double best_d = std::numeric_limits<double>::infinity();
+  const double params = m.total_params();
   for (const IndexedRun& r : run_index()) {
     if (r.architecture != architecture || r.run->precision != precision) continue;
-    const double d = layout_distance(m, plan, *r.run);
+    const double d = distance(params, m.seq_len, plan, *r.run, r.params);
     if (d < best_d) {
       best_d = d;
       best = r.run;
     }
   }
   return best;
+}
+
+bool within_calibrated_distance(const ModelShape& m, const ParallelPlan& plan,
+                                std::string_view architecture, Precision precision) {
+  const double params = m.total_params();
+  const bool sharded = plan.zero == ZeroStage::parameters;
+  for (const IndexedRun& r : run_index()) {
+    if (r.architecture != architecture || r.run->precision != precision) continue;
+    // Every term of the distance is a lower bound of it: skip rows the framework family or the
+    // model size alone put out of reach before the other logarithms.
+    if (sharded != (r.run->plan.zero == ZeroStage::parameters)) continue;
+    if (log_ratio(params, r.params) > CALIBRATED_DISTANCE) continue;
+    if (distance(params, m.seq_len, plan, *r.run, r.params) <= CALIBRATED_DISTANCE) return true;
+  }
+  return false;
 }
 
 std::string published_run_text(const PublishedRun& run) {

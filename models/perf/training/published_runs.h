@@ -59,6 +59,11 @@ struct PublishedRun {
 [[nodiscard]] double layout_distance(const ModelShape& m, const ParallelPlan& plan,
                                      const PublishedRun& run);
 
+//! Whether some row of this architecture and precision lies within CALIBRATED_DISTANCE of `plan`
+//! for `m` (the nearest row's distance, without ranking them all).
+[[nodiscard]] bool within_calibrated_distance(const ModelShape& m, const ParallelPlan& plan,
+                                              std::string_view architecture, Precision precision);
+
 //! Beyond this layout distance a plan is outside the calibrated region: a factor ~6 in model
 //! size, ~32 in GPU count, one parallelism degree off by 32x, or another framework family
 //! (ZeRO-3 / FSDP against Megatron-style ZeRO-0/1/2), from the nearest published run.

@@ -275,9 +275,10 @@ std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c, 
       p.recompute = r;
       p.recompute_blocks = 0;
       if (r == Recompute::full) p.recompute_blocks = blocks_to_recompute(m, p, *c.gpu);
+      // Memory first: it is cheap, and whether the step is finite does not depend on r.
+      if (!training_memory(m, p, *c.gpu).fits()) continue;
       StepTime t = step_time(m, p, c, precision);
       if (!std::isfinite(t.step_s)) return;
-      if (!t.fits()) continue;
       if (cap > 0 && t.mfu > cap) {
         t.cap_s = t.step_s * (t.mfu / cap - 1);
         t.step_s += t.cap_s;
@@ -340,8 +341,7 @@ std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c, 
 
 bool is_extrapolated(const ModelShape& m, const ParallelPlan& plan, std::string_view architecture,
                      Precision precision) {
-  const PublishedRun* r = nearest_published_run(m, plan, architecture, precision);
-  return r == nullptr || layout_distance(m, plan, *r) > CALIBRATED_DISTANCE;
+  return !within_calibrated_distance(m, plan, architecture, precision);
 }
 
 std::string not_recommended_reason(const StepTime& t, double floor) {
