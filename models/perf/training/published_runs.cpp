@@ -441,6 +441,7 @@ const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPla
   const double params = m.total_params();
   for (const IndexedRun& r : run_index()) {
     if (r.architecture != architecture || r.run->precision != precision) continue;
+    if (r.run->model.moe() != m.moe()) continue;  // dense and MoE rows never stand for each other
     const double d = distance(params, m.seq_len, m.moe(), plan, *r.run, r.params);
     if (d < best_d) {
       best_d = d;

@@ -46,9 +46,10 @@ struct PublishedRun {
 //! Narayanan et al.'s hardware TFLOPS (x model FLOPs / their eq. 3) and tokens per second.
 [[nodiscard]] double published_mfu(const PublishedRun& run, const GpuSpec& gpu);
 
-//! The row closest to a plan: same GPU architecture and precision first, then the nearest in
+//! The row closest to a plan: same GPU architecture, precision and model family (dense or mixture
+//! of experts) first, then the nearest in
 //! log parameters, log GPUs and layout (tensor/pipeline/context degrees, ZeRO-3 or not); nullptr
-//! when no row has that architecture and precision.
+//! when no row has that architecture, precision and family.
 [[nodiscard]] const PublishedRun* nearest_published_run(const ModelShape& m,
                                                         const ParallelPlan& plan,
                                                         std::string_view architecture,
