@@ -301,8 +301,29 @@ SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, 
   return t;
 }
 
+const std::optional<ModelledSpeed>& TrainingSpeeds::at(uint32_t nodes) {
+  auto [pos, fresh] = by_nodes_.try_emplace(nodes);
+  if (fresh) {
+    if (req_.mfu) {
+      const uint32_t gpn = std::max<uint32_t>(it_.gpus_per_node, 1);
+      if (const auto layout = fit_training_layout(req_, gpu_, gpn, nodes))
+        pos->second = ModelledSpeed{*layout, training_speed(req_, it_, gpu_, nodes, *layout)};
+    } else {
+      pos->second = modelled_training_speed(req_, it_, gpu_, nodes);
+    }
+  }
+  return pos->second;
+}
+
 TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
                              const InstanceType& it, const GpuSpec& gpu, const PricingPlan& plan) {
+  TrainingSpeeds speeds(req, it, gpu);
+  return size_training(req, o, it, gpu, plan, speeds);
+}
+
+TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
+                             const InstanceType& it, const GpuSpec& gpu, const PricingPlan& plan,
+                             TrainingSpeeds& speeds) {
   TrainingOption opt;
   opt.instance = &it;
   opt.gpu = &gpu;
@@ -333,20 +354,8 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     SpotTiming timing;
     double hourly = 0;
   };
-  // NOTE: the modelled plan search costs ~0.1 ms a size and the size searches below revisit sizes;
-  // each size is searched once.
-  std::map<uint32_t, std::optional<ModelledSpeed>> speeds;
   const auto speed_at = [&](uint32_t nodes) -> const std::optional<ModelledSpeed>& {
-    auto [pos, fresh] = speeds.try_emplace(nodes);
-    if (fresh) {
-      if (req.mfu) {
-        if (const auto layout = fit_training_layout(req, gpu, gpn, nodes))
-          pos->second = ModelledSpeed{*layout, training_speed(req, it, gpu, nodes, *layout)};
-      } else {
-        pos->second = modelled_training_speed(req, it, gpu, nodes);
-      }
-    }
-    return pos->second;
+    return speeds.at(nodes);
   };
   const auto evaluate = [&](uint32_t nodes, bool with_mc, Eval& e) {
     const auto& sp = speed_at(nodes);
@@ -618,10 +627,12 @@ Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
     // NOTE: the replica sizing does not depend on the pricing plan; size once per instance.
     const auto sizing =
         req.inference ? std::optional(size_replicas(*req.inference, *it, gpu)) : std::nullopt;
+    std::optional<TrainingSpeeds> speeds;
+    if (req.training) speeds.emplace(*req.training, *it, gpu);
     for (const PricingPlan& plan : plans_for(*it, req.options)) {
       if (req.training) {
-        TrainingOption& o =
-            q.training.emplace_back(size_training(*req.training, req.options, *it, gpu, plan));
+        TrainingOption& o = q.training.emplace_back(
+            size_training(*req.training, req.options, *it, gpu, plan, *speeds));
         o.stale = stale;
         if (o.feasible) o.energy = training_energy(*it, gpu, o.nodes, o.timing.p50_s);
       }

@@ -13,6 +13,7 @@
 //! (models/perf/inference/serving_sizing.h), N + 1 spares. Every function here is pure; the engine
 //! check of the inference sizing is study/quote_check.h.
 #include <chrono>
+#include <map>
 #include <memory>
 #include <cstdint>
 #include <optional>
@@ -350,7 +351,29 @@ struct ModelledSpeed {
                                                                    const GpuSpec& gpu,
                                                                    uint32_t nodes);
 
-//! Sizes one training option; infeasible options say why.
+//! Training speed of one request on one instance type by cluster size, each size computed once:
+//! the size searches of every pricing plan of the instance revisit the same sizes (the modelled
+//! plan search is the quote's main cost). `req`, `it` and `gpu` must outlive it.
+class TrainingSpeeds {
+ public:
+  TrainingSpeeds(const TrainingRequest& req, const InstanceType& it, const GpuSpec& gpu)
+      : req_(req), it_(it), gpu_(gpu) {}
+  //! The speed on `nodes` nodes (fixed MFU when the request sets one, else modelled); nullopt
+  //! when no layout fits.
+  [[nodiscard]] const std::optional<ModelledSpeed>& at(uint32_t nodes);
+
+ private:
+  const TrainingRequest& req_;
+  const InstanceType& it_;
+  const GpuSpec& gpu_;
+  std::map<uint32_t, std::optional<ModelledSpeed>> by_nodes_;
+};
+
+//! Sizes one training option with the speeds of its instance type; infeasible options say why.
+[[nodiscard]] TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
+                                           const InstanceType& it, const GpuSpec& gpu,
+                                           const PricingPlan& plan, TrainingSpeeds& speeds);
+//! The same with speeds of its own.
 [[nodiscard]] TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
                                            const InstanceType& it, const GpuSpec& gpu,
                                            const PricingPlan& plan);

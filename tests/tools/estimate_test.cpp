@@ -151,6 +151,59 @@ TEST_CASE("tools::estimate") {
     CHECK(kv.status == 2);
     CHECK(kv.output.find("--batch: 4096 sequences") != std::string::npos);
   }
+  SUBCASE("a mixture of experts is marked as an approximation and spreads its experts") {
+    const CliRun r = estimate_stdout(
+        "training --params 7B --experts 8 --active-experts 2 --expert-imbalance 1.2 --gpus 64 "
+        "--gpu H100-SXM --json");
+    REQUIRE(r.status == 0);
+    const json j = json::parse(r.output);
+    const json& moe = j["mixture_of_experts"];
+    CHECK(moe["experts"] == 8);
+    CHECK(moe["active_experts"] == 2);
+    CHECK(moe["expert_imbalance"].get<double>() == doctest::Approx(1.2));
+    CHECK(moe["approximation"].get<std::string>().find("approximate") == 0);
+    // 6 N_active: the active parameters are well below the total.
+    CHECK(j["model"]["active_params"].get<double>() < 0.5 * j["model"]["params"].get<double>());
+    CHECK(j["plan"]["ep"].get<int>() >= 1);
+    CHECK(j["comm_s"]["expert_parallel"].get<double>() >= 0);
+    const CliRun text = estimate_stdout(
+        "training --model mixtral-8x7b --gpus 64 --gpu H100-SXM --tokens-per-step 4194304");
+    REQUIRE(text.status == 0);
+    CHECK(text.output.find("mixture of experts, an approximation") != std::string::npos);
+    // A dense estimate carries no MoE block.
+    CHECK_FALSE(
+        json::parse(estimate_stdout("training --params 7B --gpus 8 --gpu H100-SXM --json").output)
+            .contains("mixture_of_experts"));
+  }
+  SUBCASE("bad mixture-of-experts flags name the flag, exit 2, stdout empty") {
+    const struct {
+      const char* args;
+      const char* message;
+    } cases[] = {
+        {"--experts 0", "--experts: \"0\" must be a whole number"},
+        {"--experts 2.5", "--experts:"},
+        {"--active-experts 2", "--active-experts: the model is dense"},
+        {"--experts 8 --active-experts 9", "--active-experts: 9 active experts exceed the 8"},
+        {"--experts 8 --expert-imbalance 0.5", "--expert-imbalance:"},
+        {"--experts 8 --expert-imbalance nan", "--expert-imbalance:"},
+    };
+    for (const auto& c : cases) {
+      const std::string args =
+          std::string("training --params 7B --gpus 8 --gpu H100-SXM ") + c.args + " --json";
+      INFO(args);
+      const CliRun err = estimate_stderr(args);
+      CHECK(err.status == 2);
+      CHECK(err.output.find(c.message) != std::string::npos);
+      CHECK(estimate_stdout(args).output.empty());
+    }
+  }
+  SUBCASE("an unknown precision suggests the closest") {
+    const CliRun err =
+        estimate_stderr("training --params 7B --gpus 8 --gpu H100-SXM --precision bf61");
+    CHECK(err.status == 2);
+    CHECK(err.output.find("--precision: unknown precision \"bf61\"; did you mean \"bf16\"?") !=
+          std::string::npos);
+  }
   SUBCASE("an estimate answers in under 50 ms") {
     const CliRun r = estimate_stdout(
         "training --params 13B --tokens 1T --instance p5.48xlarge --nodes 14 --json");

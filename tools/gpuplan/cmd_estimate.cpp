@@ -36,11 +36,17 @@ constexpr double GB = 1e9;
 // enough micro-batches.
 constexpr double DEFAULT_TOKENS_PER_STEP = 4e6;
 constexpr double DEFAULT_GPUS_PER_SEQUENCE = 8;
+// What a mixture-of-experts estimate leaves out (docs/estimate.md "Mixture of experts").
+constexpr const char* MOE_APPROXIMATION =
+    "approximate: expert GEMMs spread evenly over the ranks times the stated imbalance, "
+    "all-to-alls exposed, no token dropping, shared experts or router cost; calibrated on one "
+    "published MoE run (Qwen3-235B-A22B, FP8, H100)";
 
 //! Flags of both subcommands, as typed (parsed and checked in one place).
 struct EstimateFlags {
   std::string model, params, gpu, instance, precision = "bf16";
   std::string tokens, tokens_per_step, nodes, gpus, tp, pp, batch, tokens_in, tokens_out, seq;
+  std::string experts, active_experts, expert_imbalance;  // training: mixture of experts
   bool as_json = false;
 };
 
@@ -179,8 +185,44 @@ std::pair<const InstanceType*, const GpuSpec*> read_hardware(const EstimateFlags
 
 std::optional<Precision> read_precision(const EstimateFlags& f, Problems& p) {
   const auto v = parse_precision(f.precision);
-  if (!v) p.add("--precision", "unknown precision \"" + f.precision + "\" (fp16, bf16, fp8)");
+  if (!v)
+    p.add("--precision", "unknown precision \"" + f.precision + "\"" +
+                             did_you_mean(f.precision, {"fp16", "bf16", "fp8"}) +
+                             " (fp16, bf16, fp8)");
   return v;
+}
+
+//! Largest stated expert load imbalance (busiest expert rank over the mean).
+constexpr double MAX_EXPERT_IMBALANCE = 8;
+
+//! --experts, --active-experts and --expert-imbalance applied to `m` (a dense shape becomes E
+//! experts of its MLP width, each token routed to K of them).
+void read_experts(const EstimateFlags& f, training::ModelShape& m, Problems& p) {
+  if (!f.experts.empty())
+    if (auto e = whole(f.experts, "--experts", 1, 1024, p)) {
+      m.experts = *e;
+      m.experts_per_token = std::min(m.experts_per_token, *e);
+    }
+  if (!f.active_experts.empty())
+    if (auto k = whole(f.active_experts, "--active-experts", 1, 1024, p)) {
+      if (!m.moe())
+        p.add("--active-experts", "the model is dense; give --experts above 1 with it");
+      else if (*k > m.experts)
+        p.add("--active-experts", std::to_string(*k) + " active experts exceed the " +
+                                      std::to_string(m.experts) + " experts");
+      else
+        m.experts_per_token = *k;
+    }
+  if (!f.expert_imbalance.empty()) {
+    const auto v = parse_count(f.expert_imbalance);
+    if (!v || !std::isfinite(*v) || *v < 1 || *v > MAX_EXPERT_IMBALANCE)
+      p.add("--expert-imbalance",
+            "\"" + f.expert_imbalance + "\" must be a number from 1 (balanced) to 8");
+    else if (!m.moe())
+      p.add("--expert-imbalance", "the model is dense; give --experts above 1 with it");
+    else
+      m.expert_imbalance = *v;
+  }
 }
 
 json memory_json(const training::TrainingMemory& m) {
@@ -194,6 +236,7 @@ json memory_json(const training::TrainingMemory& m) {
 int run_training(const EstimateFlags& f) {
   Problems p;
   auto model = read_model(f, p);
+  if (model) read_experts(f, *model, p);
   const auto [it, gpu] = read_hardware(f, p);
   const auto precision = read_precision(f, p);
   std::optional<double> tokens, per_step;
@@ -304,6 +347,7 @@ int run_training(const EstimateFlags& f) {
                {"cp", plan.cp},
                {"pp", plan.pp},
                {"dp", plan.dp},
+               {"ep", plan.ep},
                {"micro_batches", plan.micro_batches},
                {"micro_batch", plan.micro_batch},
                {"interleave", plan.interleave},
@@ -318,7 +362,8 @@ int run_training(const EstimateFlags& f) {
   j["comm_s"] = {{"tensor_parallel", t.tp_comm_s},
                  {"pipeline", t.pp_comm_s},
                  {"data_parallel", t.dp_comm_s},
-                 {"data_parallel_exposed", t.dp_exposed_s}};
+                 {"data_parallel_exposed", t.dp_exposed_s},
+                 {"expert_parallel", t.ep_comm_s}};
   j["bubble_s"] = t.bubble_s;
   j["mfu"] = t.mfu;
   j["tokens_per_gpu_s"] = tokens_per_gpu_s;
@@ -344,6 +389,11 @@ int run_training(const EstimateFlags& f) {
   j["memory_per_gpu_gb"] = memory_json(t.memory);
   j["recommended"] = why.empty();
   if (!why.empty()) j["not_recommended_reason"] = why;
+  if (model->moe())
+    j["mixture_of_experts"] = {{"experts", model->experts},
+                               {"active_experts", model->experts_per_token},
+                               {"expert_imbalance", model->expert_imbalance},
+                               {"approximation", std::string(MOE_APPROXIMATION)}};
   if (f.as_json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -375,6 +425,14 @@ int run_training(const EstimateFlags& f) {
               << std::lround(100 * best_published) << " %)\n";
   if (tokens) std::cout << "time to train: " << j["days"].get<double>() << " days\n";
   if (!why.empty()) std::cout << "not recommended: " << why << "\n";
+  if (model->moe()) {
+    std::snprintf(buf, sizeof buf,
+                  "mixture of experts, an approximation: %u experts, %u active per token, EP %u, "
+                  "load imbalance %.2f; expert all-to-alls %.3f s of the step\n%s\n",
+                  model->experts, model->experts_per_token, plan.ep, model->expert_imbalance,
+                  t.ep_comm_s, MOE_APPROXIMATION);
+    std::cout << buf;
+  }
   return 0;
 }
 
@@ -500,6 +558,12 @@ CLI::App* add_estimate_command(CLI::App& app, int& exit_code) {
   train->add_option("--nodes", train_flags->nodes, "Nodes of the instance type (default 1)");
   train->add_option("--gpus", train_flags->gpus, "GPUs in all (a whole number of nodes)");
   train->add_option("--pp", train_flags->pp, "Pipeline stages (default: searched)");
+  train->add_option("--experts", train_flags->experts,
+                    "Mixture of experts: experts per layer (a dense shape's MLP each)");
+  train->add_option("--active-experts", train_flags->active_experts,
+                    "Experts each token is routed to (top-k; default the preset's, else 1)");
+  train->add_option("--expert-imbalance", train_flags->expert_imbalance,
+                    "Busiest expert rank's tokens over the mean (default 1, balanced)");
   train->callback([train_flags, &exit_code] { exit_code = run_training(*train_flags); });
 
   auto infer_flags = std::make_shared<EstimateFlags>();

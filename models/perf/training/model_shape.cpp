@@ -60,6 +60,10 @@ double ModelShape::mlp_params() const {
   return (gated_mlp ? 3.0 : 2.0) * hidden * static_cast<double>(ffn_width());
 }
 
+double ModelShape::expert_params() const {
+  return moe() ? layers * experts * mlp_params() : 0;
+}
+
 double ModelShape::total_params() const {
   const double embed = static_cast<double>(vocab) * hidden * (tied_embeddings ? 1 : 2);
   return layers * (attention_params() + experts * mlp_params()) + embed;

@@ -29,7 +29,10 @@ struct ModelShape {
   bool tied_embeddings = false;    //!< output projection shares the input embedding
   uint32_t experts = 1;            //!< MLP experts per layer (mixture of experts)
   uint32_t experts_per_token = 1;  //!< experts each token is routed to (top-k)
-  uint32_t seq_len = 2048;         //!< training sequence length s [tokens]
+  //! Tokens of the busiest expert-parallel rank over the mean (1 = balanced routing, as the
+  //! published MoE benchmarks force); the expert GEMMs of every rank wait for the busiest.
+  double expert_imbalance = 1;
+  uint32_t seq_len = 2048;  //!< training sequence length s [tokens]
 
   //! MLP inner width, ffn or 4 h.
   [[nodiscard]] uint32_t ffn_width() const { return ffn > 0 ? ffn : 4 * hidden; }
@@ -43,6 +46,10 @@ struct ModelShape {
   [[nodiscard]] double attention_params() const;
   //! Parameters of one expert's MLP.
   [[nodiscard]] double mlp_params() const;
+  //! Whether the MLP is a mixture of experts (experts > 1).
+  [[nodiscard]] bool moe() const { return experts > 1; }
+  //! Parameters of every block's routed experts (0 for a dense model).
+  [[nodiscard]] double expert_params() const;
   //! All parameters: blocks with every expert, embeddings (input and untied output).
   [[nodiscard]] double total_params() const;
   //! Parameters a token passes through: blocks with its routed experts, no embedding lookup, the

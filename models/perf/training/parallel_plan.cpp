@@ -48,7 +48,9 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelPlan& p) {
   const double f = m.ffn_width();
   // GELU: fc1 input 2h, GELU input 2f and output 2f, dropout mask h (19h at f = 4h); SwiGLU:
   // gate and up outputs, their SiLU and product, 2f each.
-  const double mlp = m.gated_mlp ? 2 * h + 8 * f : 2 * h + 2 * f + 2 * f + h;
+  // A mixture of experts stores the MLP activations of each of a token's k experts.
+  const double mlp = (m.gated_mlp ? 2 * h + 8 * f : 2 * h + 2 * f + 2 * f + h) *
+                     (m.moe() ? m.experts_per_token : 1);
   double per_token = attention + mlp + 4 * h;
   // The softmax input, output and dropout mask: 5 a s bytes per token (a = attention heads);
   // fused attention keeps only its output and the row log-sum-exp.
@@ -66,16 +68,29 @@ double recomputed_share(const ModelShape& m, const ParallelPlan& plan) {
   return plan.recompute_blocks == 0 ? 1 : std::min(1.0, plan.recompute_blocks / layers);
 }
 
+LocalParams local_params(const ModelShape& m, const ParallelPlan& plan) {
+  if (!m.moe()) return {m.total_params() / (static_cast<double>(plan.tp) * plan.pp), 0};
+  const double experts = m.expert_params();
+  return {(m.total_params() - experts) / (static_cast<double>(plan.tp) * plan.pp),
+          experts / (static_cast<double>(std::max<uint32_t>(plan.ep, 1)) * plan.pp)};
+}
+
 TrainingMemory training_memory(const ModelShape& m, const ParallelPlan& plan, const GpuSpec& gpu) {
   TrainingMemory mem;
-  const double shard = m.total_params() / (static_cast<double>(plan.tp) * plan.pp);
-  // ZeRO shards over every rank holding the same layers: data and context parallel ones.
+  const LocalParams local = local_params(m, plan);
+  // ZeRO shards over every rank holding the same layers: data and context parallel ones, and for
+  // the experts every rank of the stage holding the same experts.
   const double d =
       static_cast<double>(std::max<uint32_t>(plan.dp, 1)) * std::max<uint32_t>(plan.cp, 1);
-  mem.weights = shard * WEIGHT_BYTES / (plan.zero == ZeroStage::parameters ? d : 1);
-  mem.gradients = shard * GRADIENT_BYTES /
-                  (plan.zero == ZeroStage::gradients || plan.zero == ZeroStage::parameters ? d : 1);
-  mem.optimizer = shard * OPTIMIZER_BYTES / (plan.zero == ZeroStage::none ? 1 : d);
+  const double d_experts = d * plan.tp / std::max<uint32_t>(plan.ep, 1);
+  const auto states = [&](double bytes_per_param, bool sharded) {
+    return local.dense * bytes_per_param / (sharded ? d : 1) +
+           (local.experts > 0 ? local.experts * bytes_per_param / (sharded ? d_experts : 1) : 0);
+  };
+  mem.weights = states(WEIGHT_BYTES, plan.zero == ZeroStage::parameters);
+  mem.gradients = states(GRADIENT_BYTES,
+                         plan.zero == ZeroStage::gradients || plan.zero == ZeroStage::parameters);
+  mem.optimizer = states(OPTIMIZER_BYTES, plan.zero != ZeroStage::none);
   const double in_flight = std::min(plan.micro_batches, plan.pp);
   const double interleave_factor =
       plan.interleave > 1 ? 1 + (plan.pp - 1.0) / (static_cast<double>(plan.pp) * plan.interleave)

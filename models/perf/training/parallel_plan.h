@@ -28,10 +28,14 @@ enum class Recompute : uint8_t {
 //! A parallel layout. Ranks are ordered tensor (innermost, inside one node), context, pipeline,
 //! data.
 struct ParallelPlan {
-  uint32_t tp = 1;                        //!< tensor-parallel ranks (with sequence parallelism)
-  uint32_t cp = 1;                        //!< context-parallel ranks splitting each sequence
-  uint32_t pp = 1;                        //!< pipeline stages
-  uint32_t dp = 1;                        //!< data-parallel replicas
+  uint32_t tp = 1;  //!< tensor-parallel ranks (with sequence parallelism)
+  uint32_t cp = 1;  //!< context-parallel ranks splitting each sequence
+  uint32_t pp = 1;  //!< pipeline stages
+  uint32_t dp = 1;  //!< data-parallel replicas
+  //! Expert-parallel ranks of a mixture of experts: the tp x cp x dp ranks of a stage fold into
+  //! ep groups of experts / ep whole experts each (Megatron-Core MoE parallel folding, expert
+  //! tensor parallelism 1); 1 for a dense model.
+  uint32_t ep = 1;
   uint32_t micro_batch = 1;               //!< sequences per micro-batch, b
   uint32_t micro_batches = 1;             //!< micro-batches per step and pipeline, m
   uint32_t interleave = 1;                //!< virtual stages per GPU (interleaved 1F1B), v
@@ -70,6 +74,14 @@ struct TrainingMemory {
   //! "needs 93.1 GB per GPU, has 72.0" (decimal GB).
   [[nodiscard]] std::string shortfall() const;
 };
+
+//! Parameters one GPU of the first stage holds before ZeRO sharding: the dense part
+//! (attention, norms, embeddings) over tp x pp, the routed experts over ep x pp.
+struct LocalParams {
+  double dense = 0;    //!< sharded by ZeRO over the dp x cp replicas
+  double experts = 0;  //!< sharded by ZeRO over the tp x cp x dp / ep expert replicas
+};
+[[nodiscard]] LocalParams local_params(const ModelShape& m, const ParallelPlan& plan);
 
 //! Activation bytes of one block for one micro-batch on one tensor-parallel rank [B]
 //! (Korthikanti et al. 2022 eq. 2-4, sequence parallel): s b h (34 + 5 a s / h) / t stored;

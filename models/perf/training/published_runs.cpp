@@ -28,6 +28,26 @@ ModelShape bloom_176b() {
   return m;
 }
 
+// Qwen3-235B-A22B (Qwen/Qwen3-235B-A22B config.json on Hugging Face): 94 layers, h 4,096,
+// 64 query heads of 128, 4 KV heads, 128 SwiGLU experts of 1,536, top-8, vocabulary 151,936,
+// untied embeddings.
+ModelShape qwen3_235b_a22b(uint32_t seq) {
+  ModelShape m;
+  m.name = "qwen3-235b-a22b";
+  m.layers = 94;
+  m.hidden = 4096;
+  m.ffn = 1536;
+  m.heads = 64;
+  m.kv_heads = 4;
+  m.head_dim = 128;
+  m.vocab = 151936;
+  m.gated_mlp = true;
+  m.experts = 128;
+  m.experts_per_token = 8;
+  m.seq_len = seq;
+  return m;
+}
+
 InstanceType node(std::string fabric, uint32_t nics, double nic_gbps) {
   InstanceType it;
   it.id = "published-run-node";
@@ -287,6 +307,51 @@ std::vector<PublishedRun> make_runs() {
        "torchtitan (FSDP2)", preset("llama-2-13b", 0), "A100-80GB", node("nvlink3", 8, 200),
        Precision::bf16, plan(1, 1, 1, 64, 2, 1, 1, ZeroStage::parameters, Recompute::none, true),
        PublishedMetric::mfu, 0.611, true, "8 x 200 Gb/s per node assumed (unstated)"});
+  // NVIDIA NeMo (Megatron Bridge on Megatron-Core) performance summary, DGX-H100 tables: the
+  // FP8 rows with current scaling (FP8-CS) and the MoE rows, whose token routing the benchmark
+  // forces to balance (expert_imbalance 1, as the page states). Tokens/s/GPU as printed; the MFU
+  // is against the FP8 dense peak (the page gives model TFLOP/s, not MFU).
+  const char* nemo_2602 =
+      "NVIDIA-NeMo/Megatron-Bridge@df0289c180dd20ff26933455c7a0a11084f6a36f "
+      "docs/performance-summary.md (26.02 container, DGX-H100)";
+  const char* nemo_2511 =
+      "NVIDIA-NeMo/Megatron-Bridge@df0289c180dd20ff26933455c7a0a11084f6a36f "
+      "docs/performance-summary.md (25.11 container, DGX-H100)";
+  const char* dgx_h100 = "DGX H100: 8 x 400 Gb/s InfiniBand per node; recomputation not stated";
+  add({"nemo-llama3-8b-fp8-8", "NeMo Llama 3 8B FP8 on 8 H100", nemo_2511, "NeMo (Megatron-Core)",
+       preset("llama-3-8b", 8192), "H100-SXM", node("nvlink4", 8, 400), Precision::fp8,
+       plan(1, 1, 1, 8, 1, 16, 1, ZeroStage::parameters, Recompute::selective, true),
+       PublishedMetric::tokens_per_gpu_s, 14451, true, dgx_h100});
+  add({"nemo-llama3-70b-fp8-64", "NeMo Llama 3 70B FP8 on 64 H100", nemo_2602,
+       "NeMo (Megatron-Core)", preset("llama-3-70b", 8192), "H100-SXM", node("nvlink4", 8, 400),
+       Precision::fp8,
+       plan(4, 1, 8, 2, 1, 128, 5, ZeroStage::optimizer, Recompute::selective, true),
+       PublishedMetric::tokens_per_gpu_s, 1621, true, dgx_h100});
+  add({"nemo-llama3-70b-fp8-64-gbs128", "NeMo Llama 3 70B FP8 on 64 H100, batch 128", nemo_2511,
+       "NeMo (Megatron-Core)", preset("llama-3-70b", 8192), "H100-SXM", node("nvlink4", 8, 400),
+       Precision::fp8, plan(4, 1, 8, 2, 1, 64, 5, ZeroStage::optimizer, Recompute::selective, true),
+       PublishedMetric::tokens_per_gpu_s, 1602, false, dgx_h100});
+  add({"nemo-llama31-405b-fp8-1024", "NeMo Llama 3.1 405B FP8 on 1,024 H100", nemo_2602,
+       "NeMo (Megatron-Core)", preset("llama-3-405b", 8192), "H100-SXM", node("nvlink4", 8, 400),
+       Precision::fp8,
+       plan(8, 2, 8, 8, 1, 192, 8, ZeroStage::optimizer, Recompute::selective, true),
+       PublishedMetric::tokens_per_gpu_s, 311, false, dgx_h100});
+  add({"nemo-llama31-405b-fp8-1024-gbs512", "NeMo Llama 3.1 405B FP8 on 1,024 H100, batch 512",
+       nemo_2511, "NeMo (Megatron-Core)", preset("llama-3-405b", 8192), "H100-SXM",
+       node("nvlink4", 8, 400), Precision::fp8,
+       plan(8, 2, 8, 8, 1, 64, 8, ZeroStage::optimizer, Recompute::selective, true),
+       PublishedMetric::tokens_per_gpu_s, 292, false, dgx_h100});
+  ParallelPlan qwen =
+      plan(2, 1, 8, 16, 1, 512, 4, ZeroStage::optimizer, Recompute::selective, true);
+  qwen.ep = 32;
+  add({"nemo-qwen3-235b-fp8-256", "NeMo Qwen3-235B-A22B (MoE) FP8 on 256 H100", nemo_2602,
+       "NeMo (Megatron-Core)", qwen3_235b_a22b(4096), "H100-SXM", node("nvlink4", 8, 400),
+       Precision::fp8, qwen, PublishedMetric::tokens_per_gpu_s, 1633, true, dgx_h100});
+  qwen.micro_batches = 128;
+  add({"nemo-qwen3-235b-fp8-256-gbs2048", "NeMo Qwen3-235B-A22B (MoE) FP8 on 256 H100, batch 2,048",
+       nemo_2511, "NeMo (Megatron-Core)", qwen3_235b_a22b(4096), "H100-SXM",
+       node("nvlink4", 8, 400), Precision::fp8, qwen, PublishedMetric::tokens_per_gpu_s, 1575,
+       false, dgx_h100});
 
   return runs;
 }
@@ -296,12 +361,32 @@ struct IndexedRun {
   const PublishedRun* run;
   std::string architecture;
   double mfu;
+  double params;  // run->model.total_params()
 };
 
 const std::vector<IndexedRun>& run_index();
 
 double log_ratio(double a, double b) {
   return std::abs(std::log2(std::max(a, 1.0) / std::max(b, 1.0)));
+}
+
+// Distance between ZeRO-3 / FSDP and Megatron-style (ZeRO-0/1/2) frameworks: alone beyond the
+// calibrated region.
+constexpr double FRAMEWORK_FAMILY_DISTANCE = 3.0;
+static_assert(FRAMEWORK_FAMILY_DISTANCE > CALIBRATED_DISTANCE);
+
+// layout_distance with both parameter counts given (the search asks for many plans of one model).
+double distance(double params, uint32_t seq, bool moe, const ParallelPlan& plan,
+                const PublishedRun& run, double run_params) {
+  const ParallelPlan& q = run.plan;
+  const bool sharded = plan.zero == ZeroStage::parameters,
+             run_sharded = q.zero == ZeroStage::parameters;
+  return log_ratio(params, run_params) +
+         log_ratio(static_cast<double>(plan.gpus()), static_cast<double>(q.gpus())) / 2 +
+         log_ratio(plan.tp, q.tp) / 2 + log_ratio(plan.pp, q.pp) / 2 +
+         log_ratio(plan.cp, q.cp) / 2 + log_ratio(seq, run.model.seq_len) / 2 +
+         (sharded != run_sharded ? FRAMEWORK_FAMILY_DISTANCE : 0.0) + log_ratio(plan.ep, q.ep) / 2 +
+         (moe != run.model.moe() ? FRAMEWORK_FAMILY_DISTANCE : 0.0);
 }
 
 }  // namespace
@@ -318,7 +403,7 @@ const std::vector<IndexedRun>& run_index() {
     std::vector<IndexedRun> out;
     for (const PublishedRun& r : published_runs())
       if (const GpuSpec* g = builtin_catalog().find_gpu(r.gpu))
-        out.push_back({&r, g->architecture, published_mfu(r, *g)});
+        out.push_back({&r, g->architecture, published_mfu(r, *g), r.model.total_params()});
     return out;
   }();
   return index;
@@ -346,29 +431,41 @@ double published_mfu(const PublishedRun& run, const GpuSpec& gpu) {
 }
 
 double layout_distance(const ModelShape& m, const ParallelPlan& plan, const PublishedRun& run) {
-  const ParallelPlan& q = run.plan;
-  const bool sharded = plan.zero == ZeroStage::parameters,
-             run_sharded = q.zero == ZeroStage::parameters;
-  return log_ratio(m.total_params(), run.model.total_params()) +
-         log_ratio(static_cast<double>(plan.gpus()), static_cast<double>(q.gpus())) / 2 +
-         log_ratio(plan.tp, q.tp) / 2 + log_ratio(plan.pp, q.pp) / 2 +
-         log_ratio(plan.cp, q.cp) / 2 + log_ratio(m.seq_len, run.model.seq_len) / 2 +
-         (sharded != run_sharded ? 3.0 : 0.0);
+  return distance(m.total_params(), m.seq_len, m.moe(), plan, run, run.model.total_params());
 }
 
 const PublishedRun* nearest_published_run(const ModelShape& m, const ParallelPlan& plan,
                                           std::string_view architecture, Precision precision) {
   const PublishedRun* best = nullptr;
   double best_d = std::numeric_limits<double>::infinity();
+  const double params = m.total_params();
   for (const IndexedRun& r : run_index()) {
     if (r.architecture != architecture || r.run->precision != precision) continue;
-    const double d = layout_distance(m, plan, *r.run);
+    if (r.run->model.moe() != m.moe()) continue;  // dense and MoE rows never stand for each other
+    const double d = distance(params, m.seq_len, m.moe(), plan, *r.run, r.params);
     if (d < best_d) {
       best_d = d;
       best = r.run;
     }
   }
   return best;
+}
+
+bool within_calibrated_distance(const ModelShape& m, const ParallelPlan& plan,
+                                std::string_view architecture, Precision precision) {
+  const double params = m.total_params();
+  const bool sharded = plan.zero == ZeroStage::parameters;
+  for (const IndexedRun& r : run_index()) {
+    if (r.architecture != architecture || r.run->precision != precision) continue;
+    // Every term of the distance is a lower bound of it: skip rows the framework family or the
+    // model size alone put out of reach before the other logarithms.
+    if (sharded != (r.run->plan.zero == ZeroStage::parameters)) continue;
+    if (m.moe() != r.run->model.moe()) continue;
+    if (log_ratio(params, r.params) > CALIBRATED_DISTANCE) continue;
+    if (distance(params, m.seq_len, m.moe(), plan, *r.run, r.params) <= CALIBRATED_DISTANCE)
+      return true;
+  }
+  return false;
 }
 
 std::string published_run_text(const PublishedRun& run) {
@@ -382,7 +479,9 @@ std::string layout_text(const ParallelPlan& p) {
   if (p.cp > 1) t += " x CP " + std::to_string(p.cp);
   t += " x PP " + std::to_string(p.pp);
   if (p.interleave > 1) t += " (v " + std::to_string(p.interleave) + ")";
-  t += " x DP " + std::to_string(p.dp) + ", ZeRO-" + std::to_string(zero_number(p.zero));
+  t += " x DP " + std::to_string(p.dp);
+  if (p.ep > 1) t += " (EP " + std::to_string(p.ep) + ")";
+  t += ", ZeRO-" + std::to_string(zero_number(p.zero));
   if (p.recompute == Recompute::none) return t + ", no recomputation";
   if (p.recompute == Recompute::selective) return t + ", selective recomputation";
   if (p.recompute_blocks == 0) return t + ", full recomputation";

@@ -46,9 +46,10 @@ struct PublishedRun {
 //! Narayanan et al.'s hardware TFLOPS (x model FLOPs / their eq. 3) and tokens per second.
 [[nodiscard]] double published_mfu(const PublishedRun& run, const GpuSpec& gpu);
 
-//! The row closest to a plan: same GPU architecture and precision first, then the nearest in
+//! The row closest to a plan: same GPU architecture, precision and model family (dense or mixture
+//! of experts) first, then the nearest in
 //! log parameters, log GPUs and layout (tensor/pipeline/context degrees, ZeRO-3 or not); nullptr
-//! when no row has that architecture and precision.
+//! when no row has that architecture, precision and family.
 [[nodiscard]] const PublishedRun* nearest_published_run(const ModelShape& m,
                                                         const ParallelPlan& plan,
                                                         std::string_view architecture,
@@ -58,6 +59,11 @@ struct PublishedRun {
 //! further than CALIBRATED_DISTANCE from every row is "extrapolated".
 [[nodiscard]] double layout_distance(const ModelShape& m, const ParallelPlan& plan,
                                      const PublishedRun& run);
+
+//! Whether some row of this architecture and precision lies within CALIBRATED_DISTANCE of `plan`
+//! for `m` (the nearest row's distance, without ranking them all).
+[[nodiscard]] bool within_calibrated_distance(const ModelShape& m, const ParallelPlan& plan,
+                                              std::string_view architecture, Precision precision);
 
 //! Beyond this layout distance a plan is outside the calibrated region: a factor ~6 in model
 //! size, ~32 in GPU count, one parallelism degree off by 32x, or another framework family

@@ -23,6 +23,9 @@ constexpr double P2P_NVLINK_LATENCY_S = 3.4e-6;
 // recomputation reruns the forward's two.
 constexpr double TP_ALLREDUCES = 4;
 constexpr double TP_ALLREDUCES_FULL_RECOMPUTE = 6;
+// Expert-parallel all-to-alls per MoE block and micro-batch: dispatch and combine, forward and
+// backward (Megatron-Core's token dispatcher); a recomputed forward adds two.
+constexpr double EP_ALLTOALLS = 4;
 // ZeRO-3 moves 1.5x the gradient bytes per micro-batch (Rajbhandari et al., SC 2020).
 constexpr double ZERO3_COMM_FACTOR = 1.5;
 // Bytes per score-matrix element and pass of unfused attention (see step_time).
@@ -75,25 +78,28 @@ KernelEfficiency kernel_efficiency(std::string_view architecture, const Efficien
   // arXiv:2407.08608 Fig. 6); element-wise kernels reach about 80 % of datasheet HBM bandwidth
   // (assumption, as STREAM-like copies do on HBM2e/HBM3).
   if (architecture == "hopper")
-    return {k.gemm_hopper, 0.34, 0.8,
+    return {k.gemm_hopper, k.gemm_fp8_hopper, 0.34, 0.8,
             "H100: GEMMs fitted on the calibration table; FlashAttention-2 at about 335 of "
             "989 TFLOPS; 3.35 TB/s HBM3 for the memory-bound rest"};
   if (architecture == "volta")
-    return {0.75, 0.40, 0.8, "assumption: V100 FP16 GEMMs reach about 95 of 125 TFLOPS"};
+    return {0.75, 0.75, 0.40, 0.8, "assumption: V100 FP16 GEMMs reach about 95 of 125 TFLOPS"};
   if (architecture == "blackwell")
-    return {k.gemm_hopper * 0.9, 0.30, 0.8,
+    return {k.gemm_hopper * 0.9, k.gemm_fp8_hopper * 0.9, 0.30, 0.8,
             "assumption: below hopper while software matures on the doubled peak"};
   if (architecture == "ada" || architecture == "turing")
-    return {0.50, 0.30, 0.8,
+    return {0.50, 0.50, 0.30, 0.8,
             "assumption: PCIe parts at 70-350 W throttle under sustained tensor load"};
-  return {k.gemm_ampere, 0.56, 0.8,
+  return {k.gemm_ampere, k.gemm_ampere, 0.56, 0.8,
           "A100: GEMMs fitted on the calibration table; FlashAttention-2 at about 175 of "
           "312 TFLOPS; 2.0 TB/s HBM2e for the memory-bound rest"};
 }
 
-double compute_efficiency(const GpuSpec& gpu, double width_per_rank, const EfficiencyConstants& k) {
+double compute_efficiency(const GpuSpec& gpu, double width_per_rank, const EfficiencyConstants& k,
+                          Precision precision) {
   const double w = std::max(width_per_rank, 1.0);
-  return kernel_efficiency(gpu.architecture, k).gemm * w / (w + k.half_width);
+  const KernelEfficiency e = kernel_efficiency(gpu.architecture, k);
+  const bool fp8_units = precision == Precision::fp8 && gpu.fp8_tflops > 0;
+  return (fp8_units ? e.gemm_fp8 : e.gemm) * w / (w + k.half_width);
 }
 
 std::string plan_problem(const ModelShape& m, const ParallelPlan& plan, const Cluster& c) {
@@ -115,6 +121,13 @@ std::string plan_problem(const ModelShape& m, const ParallelPlan& plan, const Cl
   if (m.seq_len % plan.cp != 0)
     return "context parallelism " + std::to_string(plan.cp) + " does not divide the sequence of " +
            std::to_string(m.seq_len) + " tokens";
+  if (plan.ep == 0 || (plan.ep > 1 && (!m.moe() || m.experts % plan.ep != 0)))
+    return "expert parallelism " + std::to_string(plan.ep) + " does not divide the " +
+           std::to_string(m.experts) + " experts";
+  if ((uint64_t{plan.tp} * plan.cp * plan.dp) % plan.ep != 0)
+    return "expert parallelism " + std::to_string(plan.ep) +
+           " does not divide the tp x cp x dp = " +
+           std::to_string(uint64_t{plan.tp} * plan.cp * plan.dp) + " ranks of a stage";
   if (plan.gpus() != c.gpus())
     return "tp x cp x pp x dp = " + std::to_string(plan.gpus()) + " but the cluster has " +
            std::to_string(c.gpus()) + " GPUs";
@@ -138,9 +151,22 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   const double passes = 3 + rerun;  // forward, backward (2x), the recomputed share's rerun
 
   // Per block and micro-batch on one GPU; the slowest stage's share follows below.
-  const double block_weights = m.attention_params() + m.experts_per_token * m.mlp_params();
-  const double gemm_rate = peak * compute_efficiency(gpu, h / tp, k);
-  const double gemm_flops = 2 * block_weights * tokens / tp * passes;
+  const double gemm_rate = peak * compute_efficiency(gpu, h / tp, k, precision);
+  double gemm_flops = 0, gemm_block = 0;
+  if (m.moe()) {
+    // Mixture of experts (an approximation): the routed tokens' expert GEMMs spread evenly over
+    // the stage's ranks, each waiting for the busiest (expert_imbalance), at the width of one
+    // whole expert (expert tensor parallelism 1).
+    const double attention_flops = 2 * m.attention_params() * tokens / tp * passes;
+    const double expert_flops = 2 * m.experts_per_token * m.mlp_params() * tokens / tp * passes;
+    const double expert_rate =
+        peak * compute_efficiency(gpu, std::min<double>(h, m.ffn_width()), k, precision);
+    gemm_flops = attention_flops + expert_flops;
+    gemm_block = attention_flops / gemm_rate + expert_flops * m.expert_imbalance / expert_rate;
+  } else {
+    gemm_flops = 2 * (m.attention_params() + m.mlp_params()) * tokens / tp * passes;
+    gemm_block = gemm_flops / gemm_rate;
+  }
   const double logits_s = 3 * 2.0 * m.vocab * h * tokens / tp / gemm_rate;
   // Attention core, forward 4 s a FLOPs per token. FlashAttention skips the masked half and
   // recomputes inside its backward; unfused kernels run two batched GEMMs and stream the
@@ -160,7 +186,7 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   const bool fsdp = plan.zero == ZeroStage::parameters;
   const double elementwise_block =
       k.elementwise_bytes * (fsdp ? k.fsdp_elementwise : 1) * h * tokens / tp * passes / 3 / hbm;
-  const double compute_block = gemm_flops / gemm_rate + attn_block + elementwise_block;
+  const double compute_block = gemm_block + attn_block + elementwise_block;
 
   // Tensor parallelism: all-reduces of the b s h activations over the node fabric.
   double tp_block = 0;
@@ -182,14 +208,32 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
     const double bw = uint64_t{plan.tp} * plan.cp <= gpn ? node_link : net_per_gpu;
     cp_block = bw > 0 ? 3 * (cp - 1) * kv / (bw * GB) : INF;
   }
+  // Expert parallelism: each MoE block dispatches every token's hidden state to its k experts
+  // and combines the results, forward and backward (and again for a recomputed forward): 4 + 2
+  // rerun all-to-alls of tokens/t x k x h bf16 values per rank, exposed. The ep ranks are
+  // consecutive (Megatron-Core's tp-cp-ep-dp-pp order): the NVLink and network shares of a
+  // pairwise all-to-all run at once.
+  double ep_block = 0;
+  if (plan.ep > 1) {
+    const uint32_t per_node = std::min(plan.ep, gpn);
+    const double bytes = tokens / tp * m.experts_per_token * h * ACTIVATION_BYTES;
+    const double inside = pairwise_alltoall_s(per_node, bytes * per_node / plan.ep,
+                                              alpha_beta(P2P_NVLINK_LATENCY_S, node_link));
+    const double across = plan.ep > per_node
+                              ? pairwise_alltoall_s(plan.ep / per_node, bytes,
+                                                    alpha_beta(P2P_NET_LATENCY_S, net_per_gpu))
+                              : 0;
+    ep_block = (EP_ALLTOALLS + 2 * rerun) * std::max(inside, across);
+  }
   // The slowest stage, in blocks: the last stage also computes the output logits, so layers are
   // balanced by taking blocks off it, as Llama 3 did (arXiv:2407.21783 §3.3.2).
-  const double block_s = compute_block + tp_block + cp_block;
+  const double block_s = compute_block + tp_block + cp_block + ep_block;
   const double blocks = slowest_stage_blocks(m.layers, plan.pp, logits_s / block_s);
   const double compute_mb = blocks * compute_block;
   const double tp_mb = blocks * tp_block;
   const double cp_mb = blocks * cp_block;
-  const double gemm_mb = blocks * gemm_flops / gemm_rate;
+  const double ep_mb = blocks * ep_block;
+  const double gemm_mb = blocks * gemm_block;
   const double attn_mb = blocks * attn_block;
   const double elementwise_mb = blocks * elementwise_block;
   const double mb = plan.micro_batches;
@@ -199,7 +243,8 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   t.elementwise_s = mb * elementwise_mb;
   t.tp_comm_s = mb * tp_mb;
   t.cp_exposed_s = mb * cp_mb;
-  t.bubble_s = (plan.pp - 1.0) / plan.interleave * (compute_mb + tp_mb + cp_mb);
+  t.ep_comm_s = mb * ep_mb;
+  t.bubble_s = (plan.pp - 1.0) / plan.interleave * (compute_mb + tp_mb + cp_mb + ep_mb);
   t.efficiency = blocks * (gemm_flops + (plan.flash_attention ? 0.5 : 1.0) * attn_fwd * passes) /
                  (compute_mb * peak);
 
@@ -218,7 +263,6 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   // of a shard, once per step and hidden behind one micro-batch's compute. ZeRO-3 gathers the
   // parameters again for the forward and backward of every micro-batch and reduce-scatters its
   // gradients: 1.5x that volume per micro-batch, each hidden behind its own micro-batch.
-  const double shard = tp * plan.pp;
   const double replicas = static_cast<double>(plan.dp) * plan.cp;
   if (replicas > 1) {
     const uint32_t model_ranks =
@@ -228,7 +272,8 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
     CommPlacement pl = make_comm_placement(it, gpu, std::min(per_node, group),
                                            std::max<uint32_t>(group / per_node, 1));
     pl.node_net_gbps /= model_ranks;  // every model-parallel rank's group shares the NICs
-    const double bytes = m.total_params() / shard * GRADIENT_BYTES;
+    const LocalParams local = local_params(m, plan);
+    const double bytes = (local.dense + local.experts) * GRADIENT_BYTES;
     t.dp_busbw_gbyte_s = predict_allreduce(pl).busbw_gbyte_s;
     const auto exposed = [&](double comm, double share) {
       return std::isinf(comm)
@@ -246,10 +291,13 @@ StepTime step_time(const ModelShape& m, const ParallelPlan& plan, const Cluster&
   }
   // Optimizer: AdamW reads and writes fp32 weights, momentum and variance and reads the
   // gradient: about OPTIMIZER_STEP_BYTES per parameter of the local shard, at HBM speed.
-  const double local_params =
-      m.total_params() / shard / (plan.zero == ZeroStage::none ? 1.0 : replicas);
-  t.optimizer_s = local_params * OPTIMIZER_STEP_BYTES / hbm;
-  t.exposed_comm_s = t.tp_comm_s + t.cp_exposed_s + t.pp_comm_s + t.dp_exposed_s;
+  const LocalParams local = local_params(m, plan);
+  const bool sharded = plan.zero != ZeroStage::none;
+  const double expert_replicas = replicas * tp / plan.ep;
+  const double updated = local.dense / (sharded ? replicas : 1.0) +
+                         (local.experts > 0 ? local.experts / (sharded ? expert_replicas : 1) : 0);
+  t.optimizer_s = updated * OPTIMIZER_STEP_BYTES / hbm;
+  t.exposed_comm_s = t.tp_comm_s + t.cp_exposed_s + t.ep_comm_s + t.pp_comm_s + t.dp_exposed_s;
   t.step_s = t.compute_s + t.exposed_comm_s + t.bubble_s + t.optimizer_s;
   t.tokens_per_step = plan.sequences_per_step() * s;
   t.model_flops_per_step = m.train_flops_per_token(m.seq_len) * t.tokens_per_step;
@@ -275,9 +323,10 @@ std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c, 
       p.recompute = r;
       p.recompute_blocks = 0;
       if (r == Recompute::full) p.recompute_blocks = blocks_to_recompute(m, p, *c.gpu);
+      // Memory first: it is cheap, and whether the step is finite does not depend on r.
+      if (!training_memory(m, p, *c.gpu).fits()) continue;
       StepTime t = step_time(m, p, c, precision);
       if (!std::isfinite(t.step_s)) return;
-      if (!t.fits()) continue;
       if (cap > 0 && t.mfu > cap) {
         t.cap_s = t.step_s * (t.mfu / cap - 1);
         t.step_s += t.cap_s;
@@ -313,23 +362,30 @@ std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c, 
         if (n % model_ranks != 0) continue;
         const uint64_t dp = n / model_ranks;
         if (dp > seqs) continue;  // fewer sequences than replicas leave GPUs idle
-        for (uint32_t b = 1; b <= max_b; b *= 2) {
-          const double m_exact = seqs / (static_cast<double>(dp) * b);
-          if (m_exact < 1 && b > 1) break;
-          const auto mbs = static_cast<uint32_t>(std::max(1.0, std::ceil(m_exact - 1e-9)));
-          for (uint32_t v = 1; v <= max_v; v *= 2) {
-            if (v > 1 && (pp == 1 || mbs % pp != 0)) break;  // interleaving needs m % p == 0
-            for (ZeroStage z : {ZeroStage::optimizer, ZeroStage::parameters}) {
-              ParallelPlan p;
-              p.tp = tp;
-              p.cp = cp;
-              p.pp = pp;
-              p.dp = static_cast<uint32_t>(dp);
-              p.micro_batch = b;
-              p.micro_batches = mbs;
-              p.interleave = v;
-              p.zero = z;
-              consider(p);
+        // Expert parallelism: powers of two dividing the experts and the stage's tp x cp x dp
+        // ranks (1 for a dense model).
+        const uint64_t stage_ranks = uint64_t{tp} * cp * dp;
+        for (uint32_t ep = 1; ep <= m.experts; ep *= 2) {
+          if (ep > 1 && (m.experts % ep != 0 || stage_ranks % ep != 0)) break;
+          for (uint32_t b = 1; b <= max_b; b *= 2) {
+            const double m_exact = seqs / (static_cast<double>(dp) * b);
+            if (m_exact < 1 && b > 1) break;
+            const auto mbs = static_cast<uint32_t>(std::max(1.0, std::ceil(m_exact - 1e-9)));
+            for (uint32_t v = 1; v <= max_v; v *= 2) {
+              if (v > 1 && (pp == 1 || mbs % pp != 0)) break;  // interleaving needs m % p == 0
+              for (ZeroStage z : {ZeroStage::optimizer, ZeroStage::parameters}) {
+                ParallelPlan p;
+                p.tp = tp;
+                p.cp = cp;
+                p.pp = pp;
+                p.dp = static_cast<uint32_t>(dp);
+                p.ep = ep;
+                p.micro_batch = b;
+                p.micro_batches = mbs;
+                p.interleave = v;
+                p.zero = z;
+                consider(p);
+              }
             }
           }
         }
@@ -340,8 +396,7 @@ std::optional<SearchResult> fastest_plan(const ModelShape& m, const Cluster& c, 
 
 bool is_extrapolated(const ModelShape& m, const ParallelPlan& plan, std::string_view architecture,
                      Precision precision) {
-  const PublishedRun* r = nearest_published_run(m, plan, architecture, precision);
-  return r == nullptr || layout_distance(m, plan, *r) > CALIBRATED_DISTANCE;
+  return !within_calibrated_distance(m, plan, architecture, precision);
 }
 
 std::string not_recommended_reason(const StepTime& t, double floor) {

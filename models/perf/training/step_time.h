@@ -38,14 +38,16 @@ struct EfficiencyConstants {
   double fsdp_exposed = 0;       //!< share of the ZeRO-3 / FSDP per-layer gathers left exposed
   double fsdp_elementwise = 0;   //!< element-wise traffic of FSDP frameworks (PyTorch eager,
                                  //!< unfused) over Megatron-LM's fused kernels
+  double gemm_fp8_hopper = 0;    //!< achieved / dense FP8 peak of large FP8 GEMMs on H100
 };
 
 //! The fitted values (the calibration doctest prints the error of every row).
-inline constexpr EfficiencyConstants FITTED{0.744, 0.576, 128, 149, 0.14, 0.6, 2.0};
+inline constexpr EfficiencyConstants FITTED{0.744, 0.576, 128, 149, 0.14, 0.6, 2.0, 0.64};
 
 //! Efficiency of one GPU generation's kernels.
 struct KernelEfficiency {
   double gemm = 0;         //!< large-GEMM limit, (0, 1]
+  double gemm_fp8 = 0;     //!< large FP8 GEMMs over the FP8 dense peak (= gemm without FP8 units)
   double attention = 0;    //!< FlashAttention-2 forward + backward, causal: achieved / peak
   double memory = 0;       //!< achieved / datasheet HBM bandwidth of element-wise kernels
   std::string_view basis;  //!< why these values
@@ -57,9 +59,10 @@ struct KernelEfficiency {
                                                  const EfficiencyConstants& k = FITTED);
 
 //! Achieved / peak FLOPs of a GEMM of per-rank width `width_per_rank` on `gpu`:
-//! gemm x w / (w + half_width).
+//! gemm x w / (w + half_width); gemm_fp8 for FP8 on a GPU with FP8 units.
 [[nodiscard]] double compute_efficiency(const GpuSpec& gpu, double width_per_rank,
-                                        const EfficiencyConstants& k = FITTED);
+                                        const EfficiencyConstants& k = FITTED,
+                                        Precision precision = Precision::bf16);
 
 //! Work of the slowest pipeline stage in blocks when `layers` blocks spread over `stages` and
 //! the last stage also computes the output logits (`logits_blocks` block-equivalents): the
@@ -81,8 +84,9 @@ struct StepTime {
   double pp_comm_s = 0;             //!< [s] per step, pipeline point-to-point (exposed)
   double dp_comm_s = 0;             //!< [s] per step, data-parallel gradient/parameter sync
   double dp_exposed_s = 0;          //!< [s] the part of dp_comm_s not hidden by compute
+  double ep_comm_s = 0;             //!< [s] per step, expert-parallel all-to-alls (exposed)
   double dp_busbw_gbyte_s = 0;      //!< [GB/s] predicted bus bandwidth of the data-parallel sync
-  double exposed_comm_s = 0;        //!< [s] tp + cp + pp + exposed dp
+  double exposed_comm_s = 0;        //!< [s] tp + cp + ep + pp + exposed dp
   double bubble_s = 0;              //!< [s] pipeline fill and drain
   double cap_s = 0;                 //!< [s] added by the search's MAX_ABOVE_PUBLISHED cap
   double step_s = 0;                //!< [s] compute + exposed comm + bubble + optimizer + cap

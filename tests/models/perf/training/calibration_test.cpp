@@ -133,7 +133,21 @@ TEST_CASE("models::training::calibration::nearest_run") {
     tiny.dp = 8;
     tiny.zero = ZeroStage::parameters;
     CHECK(is_extrapolated(llama.model, tiny, "hopper", Precision::bf16));
-    // No FP8 row yet: every FP8 plan is extrapolated.
-    CHECK(is_extrapolated(llama.model, llama.plan, "hopper", Precision::fp8));
+    // FP8 rows exist for H100 only: an FP8 plan on A100 is extrapolated.
+    const PublishedRun& fp8 =
+        *std::find_if(published_runs().begin(), published_runs().end(),
+                      [](const PublishedRun& r) { return r.id == "nemo-llama3-70b-fp8-64"; });
+    CHECK_FALSE(is_extrapolated(fp8.model, fp8.plan, "hopper", Precision::fp8));
+    CHECK(is_extrapolated(fp8.model, fp8.plan, "ampere", Precision::fp8));
+  }
+  SUBCASE("a dense model is never calibrated by a mixture-of-experts row, nor the reverse") {
+    const PublishedRun& moe =
+        *std::find_if(published_runs().begin(), published_runs().end(),
+                      [](const PublishedRun& r) { return r.id == "nemo-qwen3-235b-fp8-256"; });
+    CHECK_FALSE(is_extrapolated(moe.model, moe.plan, "hopper", Precision::fp8));
+    ModelShape dense = moe.model;
+    dense.experts = 1;
+    dense.experts_per_token = 1;
+    CHECK(layout_distance(dense, moe.plan, moe) > CALIBRATED_DISTANCE);
   }
 }

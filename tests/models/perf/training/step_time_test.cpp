@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "models/catalog/catalog.h"
+#include "models/perf/collectives.h"
 #include "models/perf/training/model_shape.h"
 #include "models/perf/training/parallel_plan.h"
 #include "models/perf/training/published_runs.h"
@@ -182,6 +183,33 @@ TEST_CASE("models::training::step_time") {
   }
 }
 
+TEST_CASE("models::training::not_recommended_reason") {
+  // A step of 1 s at 10 % MFU: the reason names the largest loss once it passes 20 % of the step.
+  const auto reason = [](double exposed, double bubble) {
+    StepTime t;
+    t.step_s = 1;
+    t.mfu = 0.1;
+    t.efficiency = 0.3;
+    t.exposed_comm_s = exposed;
+    t.bubble_s = bubble;
+    return not_recommended_reason(t, DEFAULT_MFU_FLOOR);
+  };
+  SUBCASE("the pipeline bubble is named above 20 % of the step, not below") {
+    CHECK(reason(0.1, 0.25).find("pipeline bubble is 25%") != std::string::npos);
+    CHECK(reason(0.1, 0.15).find("kernel efficiency 30%") != std::string::npos);
+  }
+  SUBCASE("exposed communication is named above 20 % of the step and when it beats the bubble") {
+    CHECK(reason(0.25, 0.1).find("exposed communication is 25%") != std::string::npos);
+    CHECK(reason(0.15, 0.1).find("kernel efficiency") != std::string::npos);
+    CHECK(reason(0.25, 0.3).find("pipeline bubble") != std::string::npos);
+  }
+  SUBCASE("a plan at the floor has no reason") {
+    StepTime t;
+    t.mfu = DEFAULT_MFU_FLOOR;
+    CHECK(not_recommended_reason(t, DEFAULT_MFU_FLOOR).empty());
+  }
+}
+
 TEST_CASE("models::training::step_time::parts") {
   const Catalog& cat = builtin_catalog();
   const InstanceType& p5 = *cat.find_instance("p5.48xlarge");
@@ -200,6 +228,15 @@ TEST_CASE("models::training::step_time::parts") {
     REQUIRE(z1.dp > 1);
     // All-reduce time = latency + bytes / busbw: the bytes term dominates at 17.6 GB per shard.
     CHECK(t3.dp_comm_s == doctest::Approx(1.5 * 4 * t1.dp_comm_s).epsilon(0.01));
+    // Against the formula: every micro-batch all-reduces 1.5 x the bf16 gradients of a shard
+    // (params / (t p) x 2 B) over the 8 replicas, one rank per node sharing the node's NICs
+    // with the 8 tensor ranks.
+    CommPlacement pl = make_comm_placement(p5, h100, 1, 8);
+    pl.node_net_gbps /= 8;
+    const double shard_bytes = m.total_params() / 8 * 2;
+    CHECK(t3.dp_comm_s == doctest::Approx(4 * allreduce_time_s(pl, 1.5 * shard_bytes)));
+    CHECK(t3.dp_comm_s > 1.4 * 4 * allreduce_time_s(pl, shard_bytes));
+    CHECK(t1.dp_comm_s == doctest::Approx(allreduce_time_s(pl, shard_bytes)));
     // A single replica has nothing to synchronise.
     ParallelPlan one = plan(8, 8, 1, 1, 4);
     one.zero = ZeroStage::parameters;
