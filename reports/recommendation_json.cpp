@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "models/input/names.h"
 #include "reports/format.h"
 
 namespace gpuplan::reports {
@@ -19,7 +20,7 @@ json option_json(const study::RecommendOption& o, double window_s) {
   for (const study::PinnedPool& w : o.with) {
     with.push_back({{"pool", w.pool},
                     {"instance", w.instance},
-                    {"pricing", w.pricing},
+                    {"pricing", std::string(enum_name(w.pricing))},
                     {"nodes", w.count},
                     {"gpus", uint64_t{w.count} * w.gpus_per_node}});
     dollar_hour += w.price_per_node_hour * w.count;
@@ -29,7 +30,7 @@ json option_json(const study::RecommendOption& o, double window_s) {
     probes.push_back({{"nodes", n}, {"p_slos_met", p.p_met}, {"cost_usd_total", p.cost_usd}});
   return {{"pool", o.pool},
           {"instance", o.instance},
-          {"pricing", o.pricing},
+          {"pricing", std::string(enum_name(o.pricing))},
           {"meets_slos", o.search.count.has_value()},
           {"nodes", nodes},
           {"gpus", uint64_t{nodes} * o.gpus_per_node},

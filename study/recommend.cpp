@@ -62,8 +62,7 @@ void expand_with(const Scenario& sc, const RecommendCandidate& c, std::size_t k,
     for (const Pricing pricing : w.pricing) {
       for (uint32_t n = w.count_min; n <= w.count_max; ++n) {
         prefix.push_back(PinnedPool{w.pool_idx, sc.pools[w.pool_idx].name,
-                                    sc.instances.at(inst_idx).id, std::string(enum_name(pricing)),
-                                    n, 1, 0});
+                                    sc.instances.at(inst_idx).id, pricing, n, 1, 0});
         expand_with(sc, c, k + 1, prefix, out);
         prefix.pop_back();
       }
@@ -77,16 +76,10 @@ double usd_per_month(double cost_usd, double window_s) {
   return window_s > 0 ? cost_usd / (window_s / 3600.0) * economics::HOURS_PER_MONTH : 0;
 }
 
-std::vector<std::string> pinned(const RecommendOption& o, uint32_t count) {
-  std::vector<std::string> out;
-  const auto pin = [&](std::size_t idx, const std::string& inst, const std::string& pricing,
-                       uint32_t n) {
-    const std::string p = "pools." + std::to_string(idx) + ".";
-    out.insert(out.end(), {p + "instance=" + inst, p + "pricing=" + pricing,
-                           p + "count=" + std::to_string(n)});
-  };
-  for (const PinnedPool& w : o.with) pin(w.pool_idx, w.instance, w.pricing, w.count);
-  pin(o.pool_idx, o.instance, o.pricing, count);
+std::vector<PoolPin> pinned(const RecommendOption& o, uint32_t count) {
+  std::vector<PoolPin> out;
+  for (const PinnedPool& w : o.with) out.push_back({w.pool_idx, w.instance, w.pricing, w.count});
+  out.push_back({o.pool_idx, o.instance, o.pricing, count});
   return out;
 }
 
@@ -106,7 +99,7 @@ std::optional<std::vector<RecommendOption>> recommend_options(const ScenarioText
           opt.pool_idx = c.pool_idx;
           opt.pool = sc.pools[c.pool_idx].name;
           opt.instance = inst;
-          opt.pricing = std::string(enum_name(pricing));
+          opt.pricing = pricing;
           opt.count_min = c.count_min;
           opt.count_max = c.count_max;
           opt.with = with;

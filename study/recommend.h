@@ -23,7 +23,8 @@ namespace gpuplan::study {
 //! A pool of a candidate's configuration pinned beside the searched one (`with`).
 struct PinnedPool {
   std::size_t pool_idx = 0;
-  std::string pool, instance, pricing;
+  std::string pool, instance;
+  Pricing pricing = Pricing::on_demand;
   uint32_t count = 0;  //!< nodes (0 = the pool left out)
   uint32_t gpus_per_node = 1;
   double price_per_node_hour = 0;  //!< [USD/h]
@@ -33,7 +34,8 @@ struct PinnedPool {
 //! search found.
 struct RecommendOption {
   std::size_t pool_idx = 0;
-  std::string pool, instance, pricing;
+  std::string pool, instance;
+  Pricing pricing = Pricing::on_demand;
   uint32_t count_min = 1, count_max = 1;  //!< count_min 0: the configuration without this pool
   uint32_t gpus_per_node = 1;
   double bf16_tflops = 0;          //!< [TFLOPS] dense BF16 of one GPU
@@ -47,9 +49,9 @@ struct RecommendOption {
 //! [USD per 730 h] a window's cost `cost_usd` over `window_s` seconds, scaled to a month.
 [[nodiscard]] double usd_per_month(double cost_usd, double window_s);
 
-//! The overrides pinning `o`'s pool to its instance, pricing and `count` nodes, and its `with`
-//! pools to theirs.
-[[nodiscard]] std::vector<std::string> pinned(const RecommendOption& o, uint32_t count);
+//! The pins setting `o`'s pool to its instance, pricing and `count` nodes, and its `with` pools to
+//! theirs.
+[[nodiscard]] std::vector<PoolPin> pinned(const RecommendOption& o, uint32_t count);
 
 //! Every instance x pricing of `sc.recommend` (sc loaded from `t`), each checked by loading it at
 //! its largest count; nullopt with `diags` filled when any is invalid (nothing should run then).

@@ -17,13 +17,13 @@ std::optional<ScenarioText> read_scenario_text(const std::string& path,
                       std::move(overrides)};
 }
 
-std::optional<Scenario> load_variant(const ScenarioText& t, const std::vector<std::string>& extra,
+std::optional<Scenario> load_variant(const ScenarioText& t, const std::vector<PoolPin>& pins,
                                      Diagnostics& diags, bool empty_pools) {
   LoadOptions lo;
   lo.empty_pools = empty_pools;
   lo.overrides = t.overrides;
   lo.data_path = t.data_path;
-  lo.overrides.insert(lo.overrides.end(), extra.begin(), extra.end());
+  lo.pool_pins = pins;
   auto sc = load_scenario_text(t.text, t.file, t.base_dir, lo, diags);
   return diags.ok() ? sc : std::nullopt;
 }

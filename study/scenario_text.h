@@ -7,6 +7,7 @@
 
 #include "models/input/data_files.h"
 #include "models/input/diagnostic.h"
+#include "models/load/load_options.h"
 #include "models/scenario/scenario.h"
 
 namespace gpuplan::study {
@@ -26,10 +27,11 @@ struct ScenarioText {
                                                              std::vector<std::string> overrides,
                                                              Diagnostics& diags);
 
-//! The scenario of `t` with its shared overrides, then `extra`; nullopt with `diags` filled when
-//! the variant is invalid. `empty_pools`: a pool may have 0 nodes (models' LoadOptions).
+//! The scenario of `t` with its shared overrides, then the pools `pins` sets; nullopt with `diags`
+//! filled when the variant is invalid. `empty_pools`: a pool may have 0 nodes (models'
+//! LoadOptions).
 [[nodiscard]] std::optional<Scenario> load_variant(const ScenarioText& t,
-                                                   const std::vector<std::string>& extra,
+                                                   const std::vector<PoolPin>& pins,
                                                    Diagnostics& diags, bool empty_pools = false);
 
 }  // namespace gpuplan::study

@@ -75,6 +75,8 @@ class Diagnostics {
   [[nodiscard]] bool ok() const { return items_.empty(); }
   [[nodiscard]] size_t size() const { return items_.size(); }
   [[nodiscard]] size_t dropped() const { return dropped_; }
+  //! Diagnostics in the order they were recorded (flags in the order a command reads them).
+  [[nodiscard]] const std::vector<Diagnostic>& recorded() const { return items_; }
   //! Diagnostics sorted by (file, pointer, line).
   [[nodiscard]] std::vector<Diagnostic> sorted() const;
   //! Human form, one per line, sorted; notes how many were dropped past MAX.

@@ -132,6 +132,9 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
                {"name", "instance", "count", "purchases", "pricing", "billing", "upfront",
                 "on_prem", "spot", "elastic", "spares", "off_peak", "maintenance", "mig",
                 "time_slicing", "fractional"});
+    const auto pin = std::find_if(opts_.pool_pins.begin(), opts_.pool_pins.end(),
+                                  [&](const PoolPin& x) { return x.pool_idx == i; });
+    const PoolPin* pinned = pin == opts_.pool_pins.end() ? nullptr : &*pin;
     Pool pool;
     if (const json* v = need(o, p, "name", "names the pool in results, e.g. \"main\"")) {
       if (auto s = name(*v, p + "/name")) {
@@ -145,25 +148,34 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
         pool.name = *s;
       }
     }
+    std::optional<std::string> instance_id;
+    if (pinned) {
+      instance_id = pinned->instance;
+    } else if (const json* v =
+                   need(o, p, "instance", "an instance type id, e.g. \"p5.48xlarge\"")) {
+      instance_id = string(*v, p + "/instance");
+    }
     const InstanceType* inst = nullptr;
-    if (const json* v = need(o, p, "instance", "an instance type id, e.g. \"p5.48xlarge\"")) {
-      if (auto s = string(*v, p + "/instance")) {
-        inst = catalog_.find_instance(*s);
-        if (inst == nullptr) d_.unknown_name(p + "/instance", "instance type", *s, instance_ids);
-      }
+    if (instance_id) {
+      inst = catalog_.find_instance(*instance_id);
+      if (inst == nullptr)
+        d_.unknown_name(p + "/instance", "instance type", *instance_id, instance_ids);
     }
     std::optional<uint64_t> count;
     // NOTE: an elastic pool's "count" is optional: the nodes it starts with (default its min).
-    if (const json* v = o.contains("elastic") ? get(o, "count")
-                                              : need(o, p, "count", "nodes in the pool, e.g. 16")) {
+    const json pinned_count = pinned ? json(pinned->count) : json();
+    if (const json* v = pinned ? &pinned_count
+                        : o.contains("elastic")
+                            ? get(o, "count")
+                            : need(o, p, "count", "nodes in the pool, e.g. 16")) {
       count = integer(*v, p + "/count", opts_.empty_pools ? 0 : 1, 1000000);
     }
     if (const json* v = get(o, "purchases")) {
       load_purchases(*v, p + "/purchases", sc.horizon_s, o.contains("elastic"), count, pool);
     }
-    size_t pricing = 0;
+    size_t pricing = pinned ? static_cast<size_t>(pinned->pricing) : 0;
     bool pricing_ok = true;
-    if (const json* v = get(o, "pricing")) {
+    if (const json* v = pinned ? nullptr : get(o, "pricing")) {
       auto k = choice(*v, p + "/pricing", "pricing", PRICINGS);
       pricing_ok = k.has_value();
       if (k) pricing = *k;

@@ -63,10 +63,10 @@ TEST_CASE("study::recommend") {
     CHECK(r.best.mean("cost_usd.total") == doctest::Approx(s.at_count.cost_usd));
   }
 
-  SUBCASE("a variant applies its overrides on top of the shared ones, in memory") {
+  SUBCASE("a variant applies its pool pins on top of the shared overrides, in memory") {
     const study::ScenarioText seeded{TEXT, "memory.json", "", {"seed=5"}};
     Diagnostics d;
-    const auto v = study::load_variant(seeded, {"pools.0.count=3"}, d);
+    const auto v = study::load_variant(seeded, {{0, "lab.g1", Pricing::on_demand, 3}}, d);
     REQUIRE(v.has_value());
     CHECK(v->seed == 5);
     CHECK(v->pools[0].count == 3);
@@ -160,8 +160,8 @@ TEST_CASE("study::recommend::mixed_candidate") {
   SUBCASE("one configuration mixes an on-prem pool and a cloud pool") {
     REQUIRE(best.with.size() == 1);
     CHECK(best.with[0].pool == "onprem");
-    CHECK(best.with[0].pricing == "on_prem");
-    CHECK(best.pricing == "on_demand");
+    CHECK(best.with[0].pricing == Pricing::on_prem);
+    CHECK(best.pricing == Pricing::on_demand);
     REQUIRE(r.best_scenario.has_value());
     // the winner's scenario pins both pools to the configuration found
     CHECK(r.best_scenario->pools[0].count == best.with[0].count);

@@ -136,4 +136,39 @@ TEST_CASE("study::tco_energy") {
     // 1,000 kg over 5 x 8,760 node-hours, one eighth per GPU-hour: 2.854e-3 kg
     CHECK(h.embodied_tco2e == doctest::Approx(1.0 / (5 * 8760.0) / 8));
   }
+  SUBCASE("tco.cloud's power is its resolved instance's: an inline type as a cloud pool of it") {
+    const std::string box =
+        R"("instances": [{"id": "my.l4x8", "gpu": "L4", "gpus_per_node": 8,
+                          "price_per_hour": {"on_demand": 8}}],)";
+    const std::string owned =
+        R"({"name": "owned", "instance": "onprem.hgx-h100-8", "count": 4, "pricing": "on_prem",
+            "on_prem": {"server_capex": 300000, "idle_power_kw": 3, "max_power_kw": 10.2}})";
+    const auto load = [](const std::string& text) {
+      Diagnostics d;
+      auto sc = load_scenario_text(text, "scenario.json", "", LoadOptions{}, d);
+      REQUIRE_MESSAGE(sc.has_value(), d.to_text());
+      return *sc;
+    };
+    const std::string work =
+        R"("workload": [{"name": "w", "arrival": {"poisson": {"rate": "1/h"}}, "gpus": 8,
+                         "duration": "1h"}],)";
+    // the inline type named under tco.cloud, and the same type as the only cloud pool
+    const Scenario named =
+        load(R"({"horizon": "8d", )" + box + R"("pools": [)" + owned + "], " + work +
+             R"("tco": {"years": 1, "compare": ["cloud"],
+                                           "cloud": {"instance": "my.l4x8"}}})");
+    const Scenario pooled = load(R"({"horizon": "8d", )" + box + R"("pools": [)" + owned +
+                                 R"(, {"name": "burst", "instance": "my.l4x8", "count": 1}], )" +
+                                 work + R"("tco": {"years": 1, "compare": ["cloud"]}})");
+    const study::TcoPower a = study::tco_power(named, {0.0});
+    const study::TcoPower b = study::tco_power(pooled, {0.0, 3600.0});
+    CHECK(a.cloud_source == "tco.cloud: my.l4x8 in its region");
+    CHECK(a.cloud_hour.busy_kwh == doctest::Approx(b.cloud_hour.busy_kwh));
+    CHECK(a.cloud_hour.idle_kwh == doctest::Approx(b.cloud_hour.idle_kwh));
+    // an L4 draws far less than the catalog's H100 node would: the inline type was used
+    const Scenario p5 = load(R"({"horizon": "8d", "pools": [)" + owned + "], " + work +
+                             R"("tco": {"years": 1, "compare": ["cloud"],
+                                        "cloud": {"instance": "p5.48xlarge"}}})");
+    CHECK(a.cloud_hour.busy_kwh < 0.5 * study::tco_power(p5, {0.0}).cloud_hour.busy_kwh);
+  }
 }

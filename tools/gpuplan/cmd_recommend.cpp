@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "models/input/names.h"
 #include "reports/assessment.h"
 #include "reports/quantity.h"
 #include "reports/recommendation_json.h"
@@ -86,7 +87,7 @@ int run_recommend(const RecommendOptions& o) {
   if (!o.scenario.quiet) {
     ro.searching = [](const study::RecommendOption& opt) {
       std::fprintf(stderr, "recommend: %s %s, %u..%u nodes\n", opt.instance.c_str(),
-                   opt.pricing.c_str(), opt.count_min, opt.count_max);
+                   std::string(enum_name(opt.pricing)).c_str(), opt.count_min, opt.count_max);
     };
   }
   McCliOptions mc;
@@ -100,10 +101,10 @@ int run_recommend(const RecommendOptions& o) {
   if (r.ranked.empty()) {
     if (!write_outputs(dir, {{"recommendation.json", rec.dump(2) + "\n"}})) return 1;
     if (!o.scenario.quiet) {
-      std::printf("%s: no candidate meets every SLO with probability %s%s:\n", sc->name.c_str(),
-                  reports::format_quantity(reports::Quantity::fraction, sc->recommend->probability)
-                      .c_str(),
-                  sc->recommend->max_usd_per_month ? " within the budget" : "");
+      std::printf(
+          "%s: no candidate meets every SLO with probability %s%s:\n", sc->name.c_str(),
+          reports::format_quantity(reports::Quantity::fraction, sc->recommend->probability).c_str(),
+          sc->recommend->max_usd_per_month ? " within the budget" : "");
       for (const json& row : rec["candidates"])
         std::printf("  %s: %s\n", label(row).c_str(),
                     row["lost_because"].get<std::string>().c_str());
