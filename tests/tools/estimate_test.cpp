@@ -204,11 +204,4 @@ TEST_CASE("tools::estimate") {
     CHECK(err.output.find("--precision: unknown precision \"bf61\"; did you mean \"bf16\"?") !=
           std::string::npos);
   }
-  SUBCASE("an estimate answers in under 50 ms") {
-    const CliRun r = estimate_stdout(
-        "training --params 13B --tokens 1T --instance p5.48xlarge --nodes 14 --json");
-    REQUIRE(r.status == 0);
-    // Target of issue 12; process start included. Generous on a loaded CI runner: 0.5 s.
-    CHECK(r.seconds < 0.5);
-  }
 }
