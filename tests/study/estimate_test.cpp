@@ -45,7 +45,10 @@ quote::EstimateFlags flags(const std::vector<std::pair<std::string, std::string>
                            const std::string& precision) {
   quote::EstimateFlags f;
   f.precision = precision;
-  for (const auto& [flag, value] : typed) {
+  for (const auto& typed_flag : typed) {
+    // NOTE: named, not bound: clang 14 cannot capture a structured binding in REQUIRE_MESSAGE.
+    const std::string& flag = typed_flag.first;
+    const std::string& value = typed_flag.second;
     std::string* field = flag == "--model"             ? &f.model
                          : flag == "--params"          ? &f.params
                          : flag == "--gpu"             ? &f.gpu

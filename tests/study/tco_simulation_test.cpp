@@ -80,7 +80,10 @@ TEST_CASE("study::tco_simulation on the growth scenario") {
 
   SUBCASE("every option's simulated run-out month is within a month of the projected one") {
     study::simulate_tco_options(*sc, s, 1);
-    for (const auto& [name, o] : s.tco["options"].items()) {
+    for (const auto& item : s.tco["options"].items()) {
+      // NOTE: named, not bound: clang 14 cannot capture a structured binding in CAPTURE.
+      const std::string name = item.key();
+      const json& o = item.value();
       CAPTURE(name);
       const json& sim = o["simulation"];
       if (!sim["simulated"].get<bool>()) {
