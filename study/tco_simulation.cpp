@@ -7,7 +7,6 @@
 
 #include "models/compile/compile.h"
 #include "models/compile/offered_load.h"
-#include "models/economics/billing.h"
 #include "models/input/names.h"
 #include "models/scenario/demand_profile.h"
 #include "sim/single_run.h"
@@ -160,9 +159,10 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications)
     for (uint32_t k = 0; k < replications; ++k) {
       const SingleRun r = run_single(cs.view(), {}, k);
       std::vector<double> served(months);
-      for (uint32_t m = 0; m < months; ++m) served[m] = r.state().bin_busy_gpu_s[m];
-      for (uint32_t m = 0; m < months; ++m)
+      for (uint32_t m = 0; m < months; ++m) {
+        served[m] = r.state().bin_busy_gpu_s[m];
         served_share[m] += offered[m] > 0 ? served[m] / offered[m] / replications : 0.0;
+      }
       const auto m = first_short_month(offered, served);
       months_out.push_back(m ? double(*m) : std::numeric_limits<double>::infinity());
     }
