@@ -31,8 +31,13 @@ std::string metric_value(const std::string& metric, double v) {
 //! "5 × p4d.24xlarge (reserved_1y) in pool main" for a candidate row or one of its `with` pools.
 RichText configuration(const json& row) {
   RichText t;
-  t.strong(format_count(number_in(row, "nodes").value_or(0)) + " × " +
-           string_value(member(row, "instance")));
+  // NOTE: a purchase schedule starts with fewer nodes than it ends with.
+  std::string nodes = format_count(number_in(row, "nodes").value_or(0));
+  if (const json* sched = member(row, "schedule"); sched != nullptr)
+    if (const auto start = number_in(*sched, "nodes_at_start");
+        start && *start != number_in(row, "nodes"))
+      nodes = format_count(*start) + " → " + nodes;
+  t.strong(nodes + " × " + string_value(member(row, "instance")));
   t << " (" + string_value(member(row, "pricing")) + ") in pool ";
   t.code(string_value(member(row, "pool")));
   for (const json& w : array_value(member(row, "with"))) {
@@ -88,6 +93,14 @@ json assess_recommendation(const json& result) {
               plural(reps.value_or(0), "replication", "replications") + " (" + pct(required) +
               " required).";
   json items = json::array({head.json()});
+  if (const json* sched = member(*best, "schedule"); sched != nullptr) {
+    // NOTE: under growth the window's figures hide the last months; each month was judged alone.
+    RichText t;
+    t << "The SLOs hold in every month on its own (the least month: " +
+             pct(number_in(*best, "p_slos_met")) +
+             " of replications): " + string_value(member(*sched, "text")) + ".";
+    items.push_back(t.json());
+  }
   if (const auto cap = number_in(*rec, "max_usd_per_month")) {
     std::size_t over = 0;
     for (const json& c : array_value(member(*rec, "candidates")))

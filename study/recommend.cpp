@@ -26,11 +26,9 @@ std::vector<SloBound> slo_bounds(const RecommendConfig& r, const CompiledScenari
   return b;
 }
 
-//! One probe: the study of `opt` at `count` nodes against the SLOs, the same on every process.
-ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const RecommendOption& opt,
-                   uint32_t count, const McOptions& mo) {
-  Diagnostics quiet;
-  const std::optional<Scenario> sc = load_variant(t, pinned(opt, count), quiet, true);
+//! The study of a configuration against the SLOs, the same on every process.
+ProbeOutcome probe(const RecommendConfig& rc, const std::optional<Scenario>& sc,
+                   const McOptions& mo) {
   // NOTE: too few nodes for the largest job is a load error, and such a pool meets no SLO.
   if (!sc) return ProbeOutcome{};
   const CompiledScenario cs = compile(*sc);
@@ -48,6 +46,39 @@ ProbeOutcome probe(const ScenarioText& t, const RecommendConfig& rc, const Recom
   double figures[] = {out.p_met, out.cost_usd, out.window_cost_usd, out.jobs_completed};
   broadcast_from_root(mo.processes, figures, std::size(figures));
   return ProbeOutcome{figures[0], figures[1], figures[2], figures[3]};
+}
+
+//! `opt` at `count` nodes, as the scenario's file and pins load it (nullopt when that fails).
+std::optional<Scenario> variant(const ScenarioText& t, const RecommendOption& opt, uint32_t count) {
+  Diagnostics quiet;
+  return load_variant(t, pinned(opt, count), quiet, true);
+}
+
+//! `opt` holding `nodes[w]` nodes in month window w (each rise bought at its window's start),
+//! run up to the end of window `nodes.size() - 1` and measured on it; with `whole`, run and
+//! measured over the scenario's own window instead.
+std::optional<Scenario> schedule_variant(const ScenarioText& t, const RecommendOption& opt,
+                                         const std::vector<uint32_t>& nodes,
+                                         const std::vector<MonthWindow>& months, bool whole) {
+  std::optional<Scenario> sc = variant(t, opt, *std::max_element(nodes.begin(), nodes.end()));
+  if (!sc) return sc;
+  Pool& pool = sc->pools[opt.pool_idx];
+  pool.purchases.clear();
+  for (std::size_t w = 1; w < nodes.size(); ++w)
+    if (nodes[w] > nodes[w - 1])
+      pool.purchases.push_back({months[w].start_s, nodes[w] - nodes[w - 1]});
+  if (whole) return sc;
+  const MonthWindow& last = months[nodes.size() - 1];
+  sc->warmup_s = last.start_s;
+  sc->horizon_s = last.end_s;
+  // NOTE: what the scenario buys after the shortened horizon is not yet bought.
+  for (Pool& p : sc->pools) {
+    while (!p.purchases.empty() && p.purchases.back().at_s >= sc->horizon_s) {
+      p.count -= p.purchases.back().add;
+      p.purchases.pop_back();
+    }
+  }
+  return sc;
 }
 
 //! Every instance x pricing x count of the `with` pools from `k` on, each appended to `prefix`.
@@ -68,6 +99,26 @@ void expand_with(const Scenario& sc, const RecommendCandidate& c, std::size_t k,
       }
     }
   }
+}
+
+//! The fewest nodes of each month meeting its SLOs (one count, or a purchase schedule), and the
+//! whole window's study of that schedule for its cost.
+void search_months(const ScenarioText& t, const RecommendConfig& rc, RecommendOption& opt,
+                   const std::vector<MonthWindow>& months, const McOptions& mo) {
+  opt.schedule =
+      cheapest_schedule(opt.count_min, opt.count_max, uint32_t(months.size()), rc.probability,
+                        !rc.purchases, [&](const std::vector<uint32_t>& nodes) {
+                          return probe(rc, schedule_variant(t, opt, nodes, months, false), mo);
+                        });
+  opt.search = CountSearch{};
+  if (opt.schedule->nodes_by_month.empty()) {
+    opt.search.at_count.p_met = opt.schedule->p_met();
+    return;
+  }
+  opt.search.count = opt.schedule->nodes_by_month.back();
+  opt.search.at_count =
+      probe(rc, schedule_variant(t, opt, opt.schedule->nodes_by_month, months, true), mo);
+  opt.search.at_count.p_met = opt.schedule->p_met();
 }
 
 }  // namespace
@@ -133,12 +184,16 @@ Recommendation recommend(const ScenarioText& t, const Scenario& sc,
   r.replications = o.replications;
   r.window_s = sc.horizon_s - sc.warmup_s;
   r.max_usd_per_month = rc.max_usd_per_month;
+  if (rc.slos_hold == SloPeriod::every_month) r.months = month_windows(sc.warmup_s, sc.horizon_s);
   for (RecommendOption& opt : options) {
     if (o.searching && mo.processes.root()) o.searching(opt);
     // NOTE: every probe keeps the scenario's seed, so replica k sees the same job stream at every
     // count and on every instance (common random numbers): differences are the configuration's.
-    opt.search = smallest_count(opt.count_min, opt.count_max, rc.probability,
-                                [&](uint32_t n) { return probe(t, rc, opt, n, mo); });
+    if (rc.slos_hold == SloPeriod::every_month)
+      search_months(t, rc, opt, r.months, mo);
+    else
+      opt.search = smallest_count(opt.count_min, opt.count_max, rc.probability,
+                                  [&](uint32_t n) { return probe(rc, variant(t, opt, n), mo); });
   }
   // The cap on a window's cost that the monthly budget implies.
   const double max_cost = rc.max_usd_per_month ? *rc.max_usd_per_month * r.window_s / 3600.0 /
@@ -156,7 +211,9 @@ Recommendation recommend(const ScenarioText& t, const Scenario& sc,
   // The winner's full study, as `mc` runs it, carries the recommendation for reports.
   const RecommendOption& best = r.options[r.ranked.front()];
   Diagnostics diags;
-  r.best_scenario = load_variant(t, pinned(best, *best.search.count), diags, true);
+  r.best_scenario = best.schedule
+                        ? schedule_variant(t, best, best.schedule->nodes_by_month, r.months, true)
+                        : load_variant(t, pinned(best, *best.search.count), diags, true);
   r.best_compiled = std::make_shared<const CompiledScenario>(compile(*r.best_scenario));
   MonteCarloOptions mc;
   mc.replications = o.replications;

@@ -15,6 +15,7 @@
 #include "models/scenario/scenario.h"
 #include "study/count_search.h"
 #include "study/monte_carlo.h"
+#include "study/purchase_schedule.h"
 #include "study/scenario_text.h"
 #include "study/summary.h"
 
@@ -41,7 +42,11 @@ struct RecommendOption {
   double bf16_tflops = 0;          //!< [TFLOPS] dense BF16 of one GPU
   double price_per_node_hour = 0;  //!< [USD/h]
   std::vector<PinnedPool> with;    //!< the other pools of the configuration
-  CountSearch search;              //!< filled by recommend()
+  //! filled by recommend(): under slos_hold every_month, `count` is the last month's nodes and
+  //! `at_count` the whole window's study of `schedule` (its p_met the least month's)
+  CountSearch search;
+  //! Under slos_hold every_month, the nodes of each month (filled by recommend()).
+  std::optional<ScheduleSearch> schedule;
   //! Met the SLOs, but at a cost above the budget cap (filled by recommend()).
   bool over_budget = false;
 };
@@ -75,7 +80,9 @@ struct Recommendation {
   //! Options that met the SLOs within the budget, cheapest first.
   std::vector<std::size_t> ranked;
   uint32_t replications = 0;
-  double window_s = 0;                      //!< [s] horizon - warmup: what a cost covers
+  double window_s = 0;  //!< [s] horizon - warmup: what a cost covers
+  //! The months each SLO is judged on under slos_hold every_month (empty otherwise).
+  std::vector<MonthWindow> months;
   std::optional<double> max_usd_per_month;  //!< the budget cap, when the scenario sets one
   //! The winner's scenario, compiled scenario and full study (absent when none met the SLOs).
   std::optional<Scenario> best_scenario;

@@ -39,6 +39,7 @@ GPUPLAN_ENUM_NAMES(TopologyKind, "topology kind", "none", "single_switch", "two_
 GPUPLAN_ENUM_NAMES(CustomVertexKind, "vertex kind", "host", "switch", "node_switch", "controller");
 GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid", "keep", "buy", "staged",
                    "reserve_1y", "reserve_3y", "burst");
+GPUPLAN_ENUM_NAMES(SloPeriod, "SLO period", "over_window", "every_month");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
 GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las",
                    "fair_share", "fifo_perf", "max_min_fairness_perf");

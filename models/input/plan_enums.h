@@ -56,6 +56,11 @@ enum class TcoOption : uint8_t {
   burst
 };
 
+//! Where a recommendation's SLOs must hold (docs/recommend.md, "Under growth"): over the whole
+//! window at once, or in every month of it on its own (the last month of a growing demand being
+//! the one a whole-year figure hides).
+enum class SloPeriod : uint8_t { over_window, every_month };
+
 //! The one fallback target of a spot-tolerant class.
 enum class FallbackTarget : uint8_t { on_demand };
 

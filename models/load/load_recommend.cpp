@@ -35,7 +35,9 @@ void Loader::load_recommend(const json& o, Scenario& sc) {
   const std::string p = "/recommend";
   if (!object(o, p, "a recommendation request, e.g. {\"slos\": [...], \"candidates\": [...]}"))
     return;
-  check_keys(o, p, {"slos", "probability", "candidates", "replications", "max_usd_per_month"});
+  check_keys(o, p,
+             {"slos", "probability", "candidates", "replications", "max_usd_per_month", "slos_hold",
+              "purchases"});
   RecommendConfig r;
   const std::vector<std::string> metrics = slo_metric_paths(sc);
   if (const json* v = need(o, p, "slos",
@@ -62,7 +64,38 @@ void Loader::load_recommend(const json& o, Scenario& sc) {
         load_candidate((*v)[i], child(p + "/candidates", i), sc, r);
     }
   }
+  load_recommend_period(o, p, sc, r);
   sc.recommend = std::move(r);
+}
+
+void Loader::load_recommend_period(const json& o, const std::string& p, const Scenario& sc,
+                                   RecommendConfig& r) {
+  // NOTE: under growth a whole-window figure hides the last months, where the fleet runs out.
+  const bool grows = sc.demand.profile.growth_per_month > 0 ||
+                     std::any_of(sc.workload.begin(), sc.workload.end(),
+                                 [](const JobClass& c) { return c.profile.growth_per_month > 0; });
+  r.slos_hold = grows ? SloPeriod::every_month : SloPeriod::over_window;
+  if (const json* v = get(o, "slos_hold")) {
+    if (auto k = enumerator<SloPeriod>(*v, p + "/slos_hold")) r.slos_hold = *k;
+  }
+  r.purchases = r.slos_hold == SloPeriod::every_month;
+  if (const json* v = get(o, "purchases")) {
+    if (auto b = boolean(*v, p + "/purchases")) r.purchases = *b;
+    if (r.purchases && r.slos_hold != SloPeriod::every_month)
+      d_.error(p + "/purchases", DiagCode::out_of_range,
+               "a purchase schedule is sized month by month; set \"slos_hold\": \"every_month\" "
+               "or drop \"purchases\"");
+  }
+  if (!r.purchases) return;
+  for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+    if (r.candidates[i].pool_idx >= sc.pools.size()) continue;
+    const Pool& pool = sc.pools[r.candidates[i].pool_idx];
+    if (pool.econ.elastic)
+      d_.error(child(p + "/candidates", i) + "/pool", DiagCode::out_of_range,
+               "pool " + in_quotes(pool.name) +
+                   " is elastic: it scales by itself, so it has no purchase schedule; size a "
+                   "fixed pool or set \"purchases\": false");
+  }
 }
 
 void Loader::load_slo(const json& o, const std::string& p, const std::vector<std::string>& metrics,

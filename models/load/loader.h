@@ -154,6 +154,9 @@ class Loader : public FieldReader {
   void load_slo(const json& o, const std::string& p, const std::vector<std::string>& metrics,
                 RecommendConfig& r);
   void load_candidate(const json& o, const std::string& p, Scenario& sc, RecommendConfig& r);
+  //! `slos_hold` and `purchases` of `recommend`, with their defaults under growth.
+  void load_recommend_period(const json& o, const std::string& p, const Scenario& sc,
+                             RecommendConfig& r);
   void load_recommend_pool(const json& o, const std::string& p, Scenario& sc, RecommendPool& c);
 
   std::string base_dir_;

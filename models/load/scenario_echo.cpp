@@ -470,7 +470,9 @@ json recommend_json(const Scenario& sc, const RecommendConfig& r) {
   json j = {{"slos", slos},
             {"probability", r.probability},
             {"replications", r.replications},
-            {"candidates", candidates}};
+            {"candidates", candidates},
+            {"slos_hold", std::string(enum_name(r.slos_hold))},
+            {"purchases", r.purchases}};
   if (r.max_usd_per_month) j["max_usd_per_month"] = *r.max_usd_per_month;
   return j;
 }

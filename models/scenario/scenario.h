@@ -282,6 +282,11 @@ struct RecommendConfig {
   //! [USD per 730 h] most a configuration may cost, its window's cost scaled to a month; none
   //! when absent. Configurations above it are reported as over budget and never recommended.
   std::optional<double> max_usd_per_month;
+  //! Where the SLOs must hold; every_month by default when the demand grows.
+  SloPeriod slos_hold = SloPeriod::over_window;
+  //! The answer may be a purchase schedule (every_month only): each month the fewest nodes,
+  //! never fewer than the month before. Default: true with every_month.
+  bool purchases = false;
 };
 
 //! A whole validated scenario.

@@ -1,6 +1,9 @@
 //! study::recommend: bisection on node count over variants loaded in memory.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
+#include "models/scenario/demand_profile.h"
 #include "study/recommend.h"
 
 using namespace gpuplan;
@@ -251,5 +254,115 @@ TEST_CASE("study::recommend::load") {
         hybrid_text("0", R"("candidates": [{"pool": "cloud"}])"), "memory.json", "", {}};
     CHECK_FALSE(study::load_variant(t, {}, d).has_value());
     CHECK(d.to_text().find("/pools/0/count") != std::string::npos);
+  }
+}
+
+namespace {
+
+//! A lab of 1-GPU nodes ($2/node-hour) over four months, one-hour jobs arriving at 10/h in
+//! month 0 and 20 % more each month (17.3/h in month 3); SLO: mean wait <= 6 min in 75 % of
+//! replicas; counts 8..40. `period` is the rest of the recommend section.
+std::string growth_text(const std::string& growth, const std::string& period) {
+  return R"({
+  "name": "grow", "seed": 3, "horizon": "2920h", "warmup": "1d",
+  "instances": [{"id": "lab.g1", "gpu": "A100-80GB", "gpus_per_node": 1,
+                 "price_per_hour": {"on_demand": 2.0}}],
+  "pools": [{"name": "main", "instance": "lab.g1", "count": 8, "pricing": "on_demand"}],
+  "demand": {"growth_per_month": )" +
+         growth + R"(},
+  "workload": [{"name": "jobs", "arrival": {"poisson": {"rate": "10/h"}}, "gpus": 1,
+                "duration": {"exponential": {"mean": "1h"}}}],
+  "recommend": {"slos": [{"metric": "metrics.wait_s.mean", "max": "6m"}], "probability": 0.75,
+                "replications": 4, )" +
+         period + R"("candidates": [{"pool": "main", "count": {"min": 8, "max": 40}}]}})";
+}
+
+}  // namespace
+
+TEST_CASE("study::recommend::growth") {
+  // NOTE: doctest runs the body once per subcase; the three searches run once.
+  static const study::Recommendation window =
+      recommend_text(growth_text("0.2", R"("slos_hold": "over_window", )"));
+  static const study::Recommendation flat =
+      recommend_text(growth_text("0.2", R"("slos_hold": "every_month", "purchases": false, )"));
+  static const study::Recommendation schedule = recommend_text(growth_text("0.2", ""));
+  REQUIRE(window.options[0].search.count.has_value());
+  REQUIRE(flat.options[0].schedule.has_value());
+  REQUIRE(schedule.options[0].schedule.has_value());
+  const std::vector<uint32_t>& by_month = schedule.options[0].schedule->nodes_by_month;
+  const std::vector<uint32_t>& flat_months = flat.options[0].schedule->nodes_by_month;
+  REQUIRE(by_month.size() == 4);
+  REQUIRE(flat_months.size() == 4);
+
+  SUBCASE("under growth every month is judged alone by default, with a purchase schedule") {
+    CHECK(schedule.months.size() == 4);
+    CHECK(window.months.empty());
+    // the demand grows 1.2^3 = 1.73x: the last month needs more nodes than the first
+    CHECK(by_month.back() > by_month.front());
+    CHECK(std::is_sorted(by_month.begin(), by_month.end()));
+    // every month meets its SLO
+    for (const ProbeOutcome& o : schedule.options[0].schedule->at_window) CHECK(o.p_met >= 0.75);
+  }
+
+  SUBCASE("the whole window's answer is too small for the last month; every_month's is not") {
+    // the window's mean wait averages the calm early months with the busy last one
+    CHECK(*window.options[0].search.count < by_month.back());
+    CHECK(flat_months.front() == flat_months.back());
+    CHECK(flat_months.back() > *window.options[0].search.count);
+  }
+
+  SUBCASE("buying as the demand grows costs less than buying the last month's fleet at once") {
+    CHECK(schedule.options[0].search.at_count.cost_usd < flat.options[0].search.at_count.cost_usd);
+    // the winner's study holds the schedule: its first month's nodes, then each purchase
+    REQUIRE(schedule.best_scenario.has_value());
+    const Pool& pool = schedule.best_scenario->pools[0];
+    CHECK(pool.count == by_month.back());
+    CHECK(pool.initial_count() == by_month.front());
+    for (const PoolPurchase& b : pool.purchases) {
+      const auto m = uint32_t(b.at_s / PROFILE_MONTH_S + 0.5);
+      CHECK(b.add == by_month[m] - by_month[m - 1]);
+    }
+  }
+
+  SUBCASE("without growth the window is the default, and an explicit every_month still works") {
+    Diagnostics d;
+    const study::ScenarioText t{growth_text("0", ""), "memory.json", "", {}};
+    const auto sc = study::load_variant(t, {}, d);
+    REQUIRE(sc.has_value());
+    CHECK(sc->recommend->slos_hold == SloPeriod::over_window);
+    CHECK_FALSE(sc->recommend->purchases);
+    const study::ScenarioText g{growth_text("0.01", ""), "memory.json", "", {}};
+    const auto grows = study::load_variant(g, {}, d);
+    REQUIRE(grows.has_value());
+    CHECK(grows->recommend->slos_hold == SloPeriod::every_month);
+    CHECK(grows->recommend->purchases);
+  }
+}
+
+TEST_CASE("study::recommend::growth_load") {
+  const auto errors = [](const std::string& text) {
+    Diagnostics d;
+    const study::ScenarioText t{text, "memory.json", "", {}};
+    CHECK_FALSE(study::load_variant(t, {}, d).has_value());
+    return d.to_text();
+  };
+  SUBCASE("a purchase schedule over the whole window is refused at its key") {
+    const std::string e =
+        errors(growth_text("0.2", R"("slos_hold": "over_window", "purchases": true, )"));
+    CHECK(e.find("/recommend/purchases") != std::string::npos);
+  }
+  SUBCASE("an unknown period names the choices") {
+    const std::string e = errors(growth_text("0.2", R"("slos_hold": "monthly", )"));
+    CHECK(e.find("/recommend/slos_hold") != std::string::npos);
+    CHECK(e.find("every_month") != std::string::npos);
+  }
+  SUBCASE("an elastic pool has no purchase schedule") {
+    std::string text = growth_text("0.2", "");
+    const std::string fixed = R"("count": 8, "pricing": "on_demand"})";
+    const std::string elastic = R"("pricing": "on_demand", "elastic": {"min": 0, "max": 8}})";
+    text.replace(text.find(fixed), fixed.size(), elastic);
+    const std::string e = errors(text);
+    CHECK(e.find("/recommend/candidates/0/pool") != std::string::npos);
+    CHECK(e.find("elastic") != std::string::npos);
   }
 }

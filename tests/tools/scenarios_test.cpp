@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 
 #include <unistd.h>
@@ -176,5 +177,51 @@ TEST_CASE("tools::verdict_properties") {
       CHECK_MESSAGE(broken.empty(), "breaks a verdict property:" << broken);
       fs::remove_all(out);
     }
+  }
+}
+
+TEST_CASE("tools::tco_option_properties") {
+  // The growth case (32 owned servers, the planner's eight options, each simulated) over
+  // variants drawn once from a fixed seed: growth, servers bought, reserved nodes, fill target.
+  const fs::path scenario =
+      fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "growth_buy_reserve_burst.json";
+  const double growths[] = {0.03, 0.05, 0.08, 0.12};
+  const int buys[] = {4, 8, 16}, reserved[] = {2, 4, 8};
+  const double fills[] = {0.7, 0.8, 0.95};
+  std::mt19937 rng(2026);
+  // NOTE: two years keep the staged fleet of the fastest growth to seconds of simulation.
+  for (int k = 0; k < 3; ++k) {
+    const double g = growths[rng() % 4];
+    const std::string v = "--set tco.years=2 --set demand.growth_per_month=" + std::to_string(g) +
+                          " --set tco.demand_growth_per_month=" + std::to_string(g) +
+                          " --set tco.buy_nodes=" + std::to_string(buys[rng() % 3]) +
+                          " --set pools.1.count=" + std::to_string(reserved[rng() % 3]) +
+                          " --set tco.fill_target=" + std::to_string(fills[rng() % 3]);
+    CAPTURE(v);
+    const fs::path out = fs::temp_directory_path() / ("gpuplan-tco-" + std::to_string(getpid()));
+    fs::remove_all(out);
+    const auto run = gpuplan_cli_test::gpuplan("run " + scenario.string() + " " + v +
+                                               " --quiet --out " + out.string());
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
+    const json r = read_json(out / "result.json");
+    std::string broken;
+    for (const std::string& b : gpuplan_cli_test::verdict_violations(r)) broken += "\n  " + b;
+    CHECK_MESSAGE(broken.empty(), "breaks a verdict property:" << broken);
+    // Every option but cloud holds the owned servers: more capacity never runs out sooner.
+    const json& o = r["tco"]["options"];
+    const auto month = [](const json& opt, bool simulated) {
+      const json m =
+          simulated
+              ? opt.value("simulation", json::object()).value("stops_keeping_up_month", json())
+              : opt.value("stops_keeping_up_month", json());
+      return m.is_number() ? m.get<double>() : 1e9;
+    };
+    for (const char* more : {"buy", "staged", "reserve_1y", "reserve_3y", "burst"}) {
+      CAPTURE(more);
+      CHECK(month(o[more], false) >= month(o["keep"], false));
+      CHECK(month(o[more], true) >= month(o["keep"], true));
+    }
+    fs::remove_all(out);
   }
 }

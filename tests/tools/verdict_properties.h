@@ -61,6 +61,26 @@ inline std::vector<std::string> verdict_violations(const nlohmann::json& r) {
     if (cheapest.find("Caveat:") == std::string::npos)
       out.push_back("the report's cheapest option of a saturated run shows no caveat");
   }
+  // TCO options: one meaning of "serves the demand" for the projection, the simulation and the
+  // choice of the cheapest.
+  if (r.contains("tco") && r["tco"].contains("options")) {
+    const json& options = r["tco"]["options"];
+    bool any_serves = false;
+    for (const auto& [name, o] : options.items()) {
+      const bool serves = o.value("serves_demand", false);
+      any_serves = any_serves || serves;
+      if (serves && o.value("stops_keeping_up_month", json()).is_number())
+        out.push_back("TCO option " + name + " serves the demand yet stops keeping up");
+      const json sim = o.value("simulation", json::object());
+      if (serves && sim.value("stops_keeping_up_month", json()).is_number())
+        out.push_back("TCO option " + name + " serves the demand yet runs out in the simulation");
+    }
+    const json cheapest = r["tco"].value("cheapest_by_npv", json());
+    if (any_serves && cheapest.is_string() &&
+        !options.value(cheapest.get<std::string>(), json::object()).value("serves_demand", false))
+      out.push_back("the cheapest TCO option " + cheapest.get<std::string>() +
+                    " does not serve the demand while another does");
+  }
   return out;
 }
 

@@ -51,6 +51,8 @@ void print_row(const json& r, const std::string& per_useful) {
     std::printf("    with pool %s: %s %s x %s\n", w["pool"].get<std::string>().c_str(),
                 w["instance"].get<std::string>().c_str(), w["pricing"].get<std::string>().c_str(),
                 cell(w, "nodes").c_str());
+  if (r.contains("schedule") && r["schedule"]["text"].is_string())
+    std::printf("    every month: %s\n", r["schedule"]["text"].get<std::string>().c_str());
 }
 
 int run_recommend(const RecommendOptions& o) {
@@ -122,8 +124,8 @@ int run_recommend(const RecommendOptions& o) {
   if (o.scenario.quiet) return 0;
   const std::string per_useful = cell(rec["recommended"], "cost_usd_per_useful_gpu_hour");
   std::printf(
-      "%s: cheapest configuration meeting every SLO in >= %s of %s replications\n",
-      sc->name.c_str(),
+      "%s: cheapest configuration meeting every SLO%s in >= %s of %s replications\n",
+      sc->name.c_str(), sc->recommend->slos_hold == SloPeriod::every_month ? " in every month" : "",
       reports::format_quantity(reports::Quantity::fraction, sc->recommend->probability).c_str(),
       reports::format_quantity(reports::Quantity::count, ro.replications).c_str());
   std::printf("  %-16s %-12s %6s %7s %8s %16s %11s %11s %10s\n", "instance", "pricing", "nodes",
