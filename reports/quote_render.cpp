@@ -111,7 +111,7 @@ json energy_json(const OptionEnergy& e, const char* per, bool internal) {
 
 //! P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
 std::string p90_text(const TrainingOption& o) {
-  if (o.spot_nodes > 0 && o.timing.replicas == 0) return "n/a";
+  if (o.spot_nodes > 0 && o.timing.replicas == 0 && o.timing.sampled_blocks == 0) return "n/a";
   return time_text(o.timing.p90_s);
 }
 
@@ -653,6 +653,7 @@ json quote_json(const QuoteReport& r) {
     t["total_p90_usd"] = o.total_p90_usd;
     t["usd_per_tflops_hour"] = o.usd_per_tflops_hour;
     t["mc_replicas"] = o.timing.replicas;
+    t["mc_sampled_blocks"] = o.timing.sampled_blocks;
     t["term_years"] = o.plan.term_years();
     if (o.plan.term_years() > 0)
       t["reserved"] = {{"commitment_usd", o.cost.commitment_usd},

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <utility>
 
 #include "models/catalog/catalog_age.h"
 #include "models/catalog/catalog_table.h"
@@ -90,6 +91,43 @@ double simulate_blocks(std::mt19937_64& rng, double count, double len, double re
     }
   }
   return t;
+}
+
+//! Mean and variance of one block's time (`len` s of work and checkpoint) from `n` samples.
+std::pair<double, double> block_moments(std::mt19937_64& rng, uint32_t n, double len,
+                                        double recovery, double downtime, double hazard,
+                                        double& interruptions) {
+  double sum = 0, sum_sq = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    const double b = simulate_blocks(rng, 1, len, recovery, downtime, hazard, interruptions);
+    sum += b;
+    sum_sq += b * b;
+  }
+  const double mean = sum / n;
+  return {mean, std::max(0.0, (sum_sq - n * mean * mean) / (n - 1))};
+}
+
+//! A run of `n_segments` blocks (the last of `last` s of work) too long to simulate whole: its
+//! blocks are independent, so its time is their sum, normal by the central limit theorem (the
+//! run has tens of thousands of them when this is used), with each block's mean and variance
+//! sampled within the draw budget.
+void sample_blocks(std::mt19937_64& rng, double n_segments, double last, double checkpoint_s,
+                   double restart_s, double replacement_s, SpotTiming& t) {
+  constexpr double Z90 = 1.2815515655446004;  // standard normal quantile at 0.9
+  const double h = t.hazard_per_s, len = t.interval_s + checkpoint_s;
+  // NOTE: a block costs two draws plus two per interruption (h x its expected time).
+  const double per_block = 2 + 2 * h * t.expected_s / n_segments;
+  const auto n = static_cast<uint32_t>(std::max(2.0, MC_DRAW_BUDGET / per_block / 2));
+  double cuts = 0, cuts_last = 0;
+  const auto [mean, var] = block_moments(rng, n, len, restart_s, replacement_s, h, cuts);
+  const auto [mean_last, var_last] =
+      block_moments(rng, n, last + checkpoint_s, restart_s, replacement_s, h, cuts_last);
+  const double m = n_segments - 1;
+  t.mc_mean_s = t.p50_s = m * mean + mean_last;
+  t.p90_s = t.mc_mean_s + Z90 * std::sqrt(m * var + var_last);
+  t.mc_mean_se_s = std::sqrt(m * m * var / n + var_last / n);
+  t.expected_interruptions = (m * cuts + cuts_last) / n;
+  t.sampled_blocks = 2 * n;
 }
 
 //! A duration in words for a reason: "45 s", "12 min", "3.5 h", "2.1 days".
@@ -272,14 +310,16 @@ SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, 
   }
   std::mt19937_64 rng(seed);
   const double n_segments = std::ceil(work_s / t.interval_s);
+  const double last = work_s - (n_segments - 1) * t.interval_s;
   // Two draws end each replica's blocks, each interruption takes about two: fewer replicas past
   // the budget.
   const double draws_per_replica = 2 + 2 * hazard_per_s * t.expected_s;
-  replicas =
-      static_cast<uint32_t>(std::clamp(MC_DRAW_BUDGET / draws_per_replica,
-                                       double(std::min(replicas, MIN_REPLICAS)), double(replicas)));
+  if (MC_DRAW_BUDGET / draws_per_replica < std::min(replicas, MIN_REPLICAS)) {
+    sample_blocks(rng, n_segments, last, checkpoint_s, restart_s, replacement_s, t);
+    return t;
+  }
+  replicas = static_cast<uint32_t>(std::min(MC_DRAW_BUDGET / draws_per_replica, double(replicas)));
   t.replicas = replicas;
-  const double last = work_s - (n_segments - 1) * t.interval_s;
   std::vector<double> times(replicas);
   double interruptions = 0, sum = 0, sum_sq = 0;
   for (uint32_t r = 0; r < replicas; ++r) {

@@ -262,12 +262,17 @@ struct SpotTiming {
   double p50_s = 0, p90_s = 0;  //!< [s] Monte Carlo quantiles
   double expected_interruptions = 0;  //!< per run, Monte Carlo mean (analytic without MC)
   uint32_t replicas = 0;              //!< Monte Carlo runs made (capped by a draw budget)
+  //! > 0 when a run has too many interruptions to simulate whole within the draw budget: the
+  //! checkpoint blocks sampled, the figures the normal law of the sum of the run's blocks.
+  uint32_t sampled_blocks = 0;
 };
 
 //! Completion time of `work_s` seconds of failure-free work under Poisson interruptions at
 //! `hazard_per_s`, checkpointing at the Daly interval: `replicas` Monte Carlo runs seeded by
 //! `seed` (deterministic on every platform); `replicas` = 0 gives the analytic figures only (P50
-//! and P90 set to the expectation). Without hazard, every figure is `work_s`.
+//! and P90 set to the expectation). Without hazard, every figure is `work_s`. A run whose
+//! interruptions would leave fewer than 50 replicas in the draw budget is not simulated whole:
+//! its blocks are (`sampled_blocks`), and its time is their sum under the central limit theorem.
 [[nodiscard]] SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s,
                                      double restart_s, double replacement_s, uint32_t replicas,
                                      uint64_t seed);

@@ -37,7 +37,7 @@
   }
   const nodesText = o => count(num(o, 'gpus')) + ' (' + count(num(o, 'nodes')) + '×)';
   // P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
-  const p90Text = o => (num(o, 'spot_nodes') > 0 && num(o, 'mc_replicas') === 0 ? 'n/a' : timeText(num(o, 'time_s.p90')));
+  const p90Text = o => (num(o, 'spot_nodes') > 0 && num(o, 'mc_replicas') === 0 && !(num(o, 'mc_sampled_blocks') > 0) ? 'n/a' : timeText(num(o, 'time_s.p90')));
   function spotRisk(o, training) {
     if (!(num(o, 'spot_nodes') > 0)) return 'none';
     if (!training) {

@@ -262,6 +262,35 @@ TEST_CASE("quote::spot_timing") {
     // the same law as before: the mean within 4 standard errors of the exact expectation
     CHECK(std::abs(t.mc_mean_s - t.expected_s) < 4 * t.mc_mean_se_s);
   }
+  SUBCASE("a run too interrupted to simulate whole samples its blocks, within the draw budget") {
+    // 400 days of work on 64 spot nodes at 0.24 per node-hour (MTBF 3.9 min), C = 10 s: about
+    // 150,000 interruptions per run, so 50 whole runs would take 15 M draws. Just past that
+    // threshold the blocks are sampled; just before it whole runs are: both give one law.
+    const double hazard = 64 * 0.24 / 3600;
+    const SpotTiming t = spot_timing(400 * 86400.0, hazard, 10, 60, 60, 400, 3);
+    REQUIRE(std::isfinite(t.expected_s));
+    CHECK(t.replicas == 0);
+    CHECK(t.sampled_blocks > 1000);
+    CHECK(std::abs(t.mc_mean_s - t.expected_s) < 4 * t.mc_mean_se_s);
+    CHECK(t.p90_s > t.p50_s);
+    // interruptions strike work and recovery, not the 60 s down after each: h T / (1 + h D)
+    CHECK(t.expected_interruptions ==
+          doctest::Approx(hazard * t.expected_s / (1 + hazard * 60)).epsilon(0.02));
+    // the threshold: 1e6 draws / 50 runs = 20,000 draws per run = 2 + 2 x hazard x expected time
+    const auto at = [&](double draws_per_run) {
+      const double work = 400 * 86400.0 * (draws_per_run - 2) / 2 / (hazard * t.expected_s);
+      return spot_timing(work, hazard, 10, 60, 60, 400, 3);
+    };
+    const SpotTiming whole = at(19000), sampled = at(21000);
+    CHECK(whole.replicas == 52);
+    CHECK(whole.sampled_blocks == 0);
+    CHECK(sampled.replicas == 0);
+    CHECK(sampled.sampled_blocks > 0);
+    // the same law on both sides: the P90's excess over the mean per unit of work agrees
+    const auto spread = [](const SpotTiming& s) { return (s.p90_s - s.mc_mean_s) / s.mc_mean_s; };
+    CHECK(spread(sampled) ==
+          doctest::Approx(spread(whole) * std::sqrt(19000.0 / 21000.0)).epsilon(0.35));
+  }
   SUBCASE("the same seed gives the same figures (deterministic)") {
     const double hazard = 4 * 0.24 / 3600;
     const SpotTiming a = spot_timing(3 * 86400.0, hazard, 300, 600, 600, 400, 11);
