@@ -522,14 +522,17 @@
     const parts = [el('p', {id: 'gp-sort-status', class: 'visually-hidden', 'aria-live': 'polite'})];
     if (pools.length) {
       parts.push(GP.table({class: 'sortable', id: 'pools-table'}, 'Pools', 'select a column heading to sort',
-        ['Pool', 'Instance', 'GPU', ['Nodes'], ['GPUs'], 'Pricing', ['Price per node-hour'], ['GPU utilization'], ['Cost over window'], ['Share of cost']]
+        // NOTE: with shared pools utilization is allocation, and the compute used stands beside it.
+        ['Pool', 'Instance', 'GPU', ['Nodes'], ['GPUs'], 'Pricing', ['Price per node-hour'], [fin(computeUsed) ? 'GPU allocation' : 'GPU utilization']]
+          .concat(fin(computeUsed) ? [['Compute used']] : []).concat([['Cost over window'], ['Share of cost']])
           .map(h => (Array.isArray(h) ? GP.sortTh(h[0], true) : GP.sortTh(h, false))),
         pools.map(p => {
           const share = fin(p.cost) && costTotal > 0 ? p.cost / costTotal : undefined;
           return el('tr', {}, [GP.textTd(p.name), GP.textTd(p.instance || ''), GP.textTd(p.gpu || ''),
             GP.numTd(p.nodes, count(p.nodes), 'nodes'), GP.numTd(p.gpus, count(p.gpus), 'GPUs'), GP.textTd(p.pricing || ''),
             GP.numTd(p.price, money(p.price), 'USD per node-hour' + (p.priceAsOf ? ', price as of ' + p.priceAsOf : '')),
-            GP.numTd(p.util, percent(p.util), ''), GP.numTd(p.cost, money(p.cost), 'USD'), GP.numTd(share, percent(share), '')]);
+            GP.numTd(p.util, percent(p.util), '')].concat(fin(computeUsed) ? [GP.numTd(p.used, percent(p.used), '')] : [])
+            .concat([GP.numTd(p.cost, money(p.cost), 'USD'), GP.numTd(share, percent(share), '')]));
         })));
     }
     if (classes.length) {

@@ -74,6 +74,13 @@ n=$((n + 1))
 bash "$here/browser_check.sh" "$out/compare/compare.html" "$out/compare.png" \
   "What was compared" "--set-b pools.0.count=10" "--set-a pools.0.count=8" "(95% CI " "!TCO options"
 n=$((n + 1))
+# A comparison of two TCO projections (discount rate 8 % against 12 %): NPV and total per option.
+"$bin" compare scenarios/hybrid_burst.json scenarios/hybrid_burst.json --replications 3 \
+  --set-b tco.discount_rate=0.12 --quiet --out "$out/compare-tco"
+bash "$here/browser_check.sh" "$out/compare-tco/compare.html" "$out/compare-tco.png" \
+  "TCO: net present value and total per option" "tco.options.hybrid.npv_usd" \
+  "--set-b tco.discount_rate=0.12"
+n=$((n + 1))
 # Names that try to break out of the data island: the page must show them as text (a scenario
 # name names the output folder, so only the pool name carries the "/" of "</script>").
 evil='</script><img src=x onerror=alert(1)>"<b onmouseover=alert(2)>'
