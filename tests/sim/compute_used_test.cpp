@@ -102,10 +102,12 @@ TEST_CASE("sim::compute_used") {
     w.share.fraction = 0.25;
     sc.workload.push_back(w);
     const ReplicaMetrics m = test::run(sc).metrics;
-    // two 1-GPU jobs for 5 s at 0.25: 2.5 GPU-s of compute, 10 GPU-s allocated, of 100
+    // two 1-GPU jobs of 5 s at 0.25: 2.5 GPU-s of compute for 10 allocated GPU-s, so the pool's
+    // compute used is a quarter of its allocation
     CHECK(m.pools[1].compute_gpu_s == doctest::Approx(2.5).epsilon(1e-12));
-    CHECK(m.pools[1].compute_used == doctest::Approx(0.025).epsilon(1e-12));
-    CHECK(m.pools[1].gpu_utilization == doctest::Approx(0.1).epsilon(1e-12));
+    CHECK(m.pools[1].busy_gpu_s == doctest::Approx(10).epsilon(1e-12));
+    CHECK(m.pools[1].compute_used ==
+          doctest::Approx(0.25 * m.pools[1].gpu_utilization).epsilon(1e-12));
   }
 
   SUBCASE("without a shared pool nothing is kept and no compute path is listed") {
