@@ -504,7 +504,8 @@ TEST_CASE("reports::assessment::failures") {
     CHECK_FALSE(contains(text, "ssd"));
     CHECK(contains(text, "399 job runs were interrupted by a failure, losing 592,377 GPU-h"));
     CHECK(contains(text, "Effective training time 92.2%"));
-    CHECK(contains(text, "32 hot spare nodes stood in for 881 failed nodes; on average 8.4% of them"));
+    CHECK(contains(text,
+                   "32 hot spare nodes stood in for 881 failed nodes; on average 8.4% of them"));
     CHECK(assess(failures_result())["failures"] == a);
   }
 
