@@ -686,6 +686,8 @@ json assess(const json& result) {
             {"changes", change_items(f, s)},
             {"confidence", confidence_items(f, result)},
             {"cheapest_option", cheapest_option(result)},
+            {"failures", assess_failures(result)},
+            {"sharing", assess_sharing(result)},
             {"warnings", warnings_of(result)}};
   if (json rec = assess_recommendation(result); !rec.is_null())
     a["recommendation"] = std::move(rec);

@@ -18,11 +18,33 @@ inline constexpr double UTIL_HIGH = 0.9;          //!< at or above: running hot
 inline constexpr double UTIL_TARGET = 0.8;        //!< sizing suggestions aim at this utilization
 inline constexpr double LONG_WAIT_RATIO = 0.5;    //!< p90 wait above this share of mean run: long
 inline constexpr double PRICING_HINT_UTIL = 0.6;  //!< steady enough to suggest reserved pricing
+//! Effective training time at or above this reads "ok": Llama 3 405B kept more than 90 % on
+//! 16,384 H100s through 419 interruptions (Dubey et al., arXiv 2407.21783, §3.3.4).
+inline constexpr double EFFECTIVE_TRAINING_GOOD = 0.9;
+//! A sweep point busy this much (5 percentage points) longer than it does useful work is named as
+//! one whose extra busy time is lost work.
+inline constexpr double LOST_WORK_GAP = 0.05;
+//! A shared pool whose allocation exceeds its compute used by this much (10 percentage points)
+//! is named as holding GPU time it does not use.
+inline constexpr double ALLOCATION_GAP = 0.1;
 
 //! The assessment of a run or Monte Carlo result (result.json): sizing verdict and reason,
 //! saturation banner, cost sentence, what to change, how sure, the cheapest TCO option and the
 //! warnings. Reads `result` defensively: absent or mistyped keys read as absent; never throws.
 [[nodiscard]] nlohmann::json assess(const nlohmann::json& result);
+
+//! The failures of a result with a failure model (its `failures`, docs/failures.md) as the
+//! report's Failures section and the console say them: `tone` (`ok` when the effective training
+//! time is at least EFFECTIVE_TRAINING_GOOD, `warn` below, `info` without it) and `items`
+//! (sentences: failures by cause, interruptions and lost work, effective training time, spares).
+//! Null without `failures`. Never throws.
+[[nodiscard]] nlohmann::json assess_failures(const nlohmann::json& result);
+
+//! Allocation beside compute used of a result whose pools share GPUs (its `sharing.pools`,
+//! docs/sharing.md): `tone` (`warn` when some pool's allocation exceeds its compute used by
+//! ALLOCATION_GAP or more, else `ok`) and `items` (the two definitions, then one sentence per
+//! pool). Null without shared pools. Never throws.
+[[nodiscard]] nlohmann::json assess_sharing(const nlohmann::json& result);
 
 //! The recommendation of a `gpuplan recommend` result (its `recommendation`, docs/recommend.md)
 //! as report.html shows it: `items` (the recommended configuration, its cost and P(SLOs met);
@@ -32,8 +54,9 @@ inline constexpr double PRICING_HINT_UTIL = 0.6;  //!< steady enough to suggest 
 [[nodiscard]] nlohmann::json assess_recommendation(const nlohmann::json& result);
 
 //! The assessment of a sweep (sweep.json): the takeaway (cheapest point meeting the target, or
-//! the front's ends), the cost-vs-p90-wait and cost-vs-utilization fronts (saturated points
-//! removed), the saturated points, utilization and confidence sentences. Never throws.
+//! the front's ends), the cost-vs-p90-wait and cost-vs-useful-work fronts (saturated points
+//! removed), the saturated points, utilization (busy beside useful work, naming points busy
+//! LOST_WORK_GAP or more longer than they do useful work) and confidence sentences. Never throws.
 [[nodiscard]] nlohmann::json assess_sweep(const nlohmann::json& sweep);
 
 //! The assessment of a quote (quote.json): the recommended (first runnable) option of each part

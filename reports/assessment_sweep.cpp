@@ -50,8 +50,8 @@ struct Point {
   std::vector<std::string> values;  // per axis, as written
   std::optional<double> replications, gpus, offered_load;
   double saturated_share = 0;  // share of replications that saturated (0-1)
-  Figure cost, wait_p90, util;
-  bool front_wait = false, front_util = false;
+  Figure cost, wait_p90, util, useful;
+  bool front_wait = false, front_useful = false;
 
   [[nodiscard]] bool overloaded() const {
     return offered_load && gpuplan::overloaded(*offered_load);
@@ -99,10 +99,11 @@ Sweep gather(const json& doc) {
     p.cost = figure_of(j, "cost_usd.total");
     p.wait_p90 = figure_of(j, "metrics.wait_s.p90");
     p.util = figure_of(j, "metrics.gpu_utilization");
+    p.useful = figure_of(j, "metrics.useful_utilization");
     if (const json* pareto = member(j, "pareto"); pareto != nullptr) {
       // NOTE: a saturated point is on no front whatever the file says.
       p.front_wait = bool_of(*pareto, "cost_vs_wait_p90") && !p.saturated();
-      p.front_util = bool_of(*pareto, "cost_vs_utilization") && !p.saturated();
+      p.front_useful = bool_of(*pareto, "cost_vs_useful_work") && !p.saturated();
     }
     s.points.push_back(std::move(p));
   }
@@ -318,22 +319,34 @@ json saturated_text(const Sweep& s) {
 }
 
 json utilization_text(const Sweep& s, const std::vector<const Point*>& kept) {
-  std::vector<const Point*> front;
+  std::vector<const Point*> front, wasted;
   const Point* busiest = nullptr;
   for (const Point* p : kept) {
-    if (p->front_util) front.push_back(p);
+    if (p->front_useful) front.push_back(p);
     if (p->util.mean && (busiest == nullptr || *p->util.mean > *busiest->util.mean)) busiest = p;
+    if (p->util.mean && p->useful.mean && *p->util.mean - *p->useful.mean >= LOST_WORK_GAP)
+      wasted.push_back(p);
   }
   RichText t;
   if (busiest == nullptr) return (t << "The sweep reports no GPU utilization.").json();
   t << "The busiest configuration that keeps up, ";
-  t << label(s, *busiest) << ", keeps its GPUs busy " + pct(busiest->util.mean) + " of the time.";
+  t << label(s, *busiest) << ", keeps its GPUs busy " + pct(busiest->util.mean) + " of the time";
+  if (busiest->useful.mean) t << ", " << pct(busiest->useful.mean) << " of it useful work";
+  t << ".";
+  t << " The second front weighs cost against ";
+  t.strong("useful work");
+  t << " (useful ÷ provisioned GPU-hours: busy time whose work was lost to preemption or "
+       "failures, or spent writing checkpoints and restarting, counts for nothing), so a policy "
+       "is not praised for keeping GPUs busy with work it throws away.";
+  for (const Point* p : wasted)
+    t << " " << label(s, *p) << " is busy " << pct(p->util.mean) << " but does useful work only "
+      << pct(p->useful.mean) << " of the time.";
   if (!front.empty()) {
     std::sort(front.begin(), front.end(),
               [](const Point* a, const Point* b) { return *a->cost.mean < *b->cost.mean; });
-    t << " On the front of cost against utilization: " << list_labels(s, front) << ".";
+    t << " On the front of cost against useful work: " << list_labels(s, front) << ".";
   }
-  return (t << " Higher utilization for the money usually comes with longer waits, so read the "
+  return (t << " More useful work for the money usually comes with longer waits, so read the "
                "two charts together.")
       .json();
 }
@@ -377,20 +390,20 @@ json indices(const std::vector<const Point*>& pts) {
 
 json assess_sweep(const json& sweep) {
   const Sweep s = gather(sweep);
-  std::vector<const Point*> kept, front, front_util, sat;
+  std::vector<const Point*> kept, front, front_useful, sat;
   for (const Point& p : s.points) {
     if (p.saturated()) sat.push_back(&p);
     if (p.saturated() || !p.plotted()) continue;
     kept.push_back(&p);
     if (p.front_wait) front.push_back(&p);
-    if (p.front_util) front_util.push_back(&p);
+    if (p.front_useful) front_useful.push_back(&p);
   }
   std::sort(front.begin(), front.end(), [](const Point* a, const Point* b) {
     return *a->cost.mean < *b->cost.mean ||
            (*a->cost.mean == *b->cost.mean && *a->wait_p90.mean > *b->wait_p90.mean);
   });
   json a = {{"front_wait", indices(front)},
-            {"front_util", indices(front_util)},
+            {"front_useful", indices(front_useful)},
             {"saturated_points", indices(sat)},
             {"cheapest_meeting_target", nullptr},
             {"cheapest_meeting_target_95", nullptr}};

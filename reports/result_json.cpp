@@ -36,6 +36,21 @@ struct Means {
   }
 };
 
+//! How a pool shares its GPUs, as result.json names it.
+const char* share_kind_name(ShareKind k) {
+  switch (k) {
+    case ShareKind::whole:
+      return "whole";
+    case ShareKind::mig:
+      return "mig";
+    case ShareKind::time_sliced:
+      return "time_sliced";
+    case ShareKind::fractional:
+      return "fractional";
+  }
+  return "whole";
+}
+
 //! Empirical CDF of a pooled quantile sketch at the bucket edges that hold mass, for charts.
 json cdf_json(const uint64_t* h) {
   const uint64_t n = sketch_count(h);
@@ -93,26 +108,29 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
     cause = overloaded(cs.offered_load) ? "offered_load" : "demand_outgrows_capacity";
   const json reaches =
       cs.reaches_capacity_s ? json(*cs.reaches_capacity_s / PROFILE_MONTH_S) : json(nullptr);
-  return {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
-          {"jobs_completed", mean.count("metrics.jobs_completed")},
-          {"jobs_unfinished", mean.count("metrics.jobs_unfinished")},
-          {"wait_s", mean.duration("metrics.wait_s")},
-          {"jct_s", mean.duration("metrics.jct_s")},
-          {"gpu_utilization", mean("metrics.gpu_utilization")},
-          {"offered_load", cs.offered_load},
-          {"offered_load_per_provisioned", avg > 0 ? cs.cluster_offered_load * max / avg : 0.0},
-          {"provisioned_gpus", gpus},
-          {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
-          {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
-          {"offered_load_pool_gpus", cs.load_set_gpus},
-          {"peak_offered_load", cs.peak_offered_load},
-          {"peak_offered_load_pool_gpus", cs.peak_set_gpus},
-          {"reaches_capacity_month", reaches},
-          {"smallest_job_gpus", cs.smallest_job_gpus},
-          {"saturated", one ? json(saturated > 0.5) : json(saturated)},
-          {"saturation_cause", cause},
-          {"events", mean.count("metrics.events")},
-          {"quantiles", "histogram"}};
+  json out = {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
+              {"jobs_completed", mean.count("metrics.jobs_completed")},
+              {"jobs_unfinished", mean.count("metrics.jobs_unfinished")},
+              {"wait_s", mean.duration("metrics.wait_s")},
+              {"jct_s", mean.duration("metrics.jct_s")},
+              {"gpu_utilization", mean("metrics.gpu_utilization")},
+              {"offered_load", cs.offered_load},
+              {"offered_load_per_provisioned", avg > 0 ? cs.cluster_offered_load * max / avg : 0.0},
+              {"provisioned_gpus", gpus},
+              {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
+              {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
+              {"offered_load_pool_gpus", cs.load_set_gpus},
+              {"peak_offered_load", cs.peak_offered_load},
+              {"peak_offered_load_pool_gpus", cs.peak_set_gpus},
+              {"reaches_capacity_month", reaches},
+              {"smallest_job_gpus", cs.smallest_job_gpus},
+              {"saturated", one ? json(saturated > 0.5) : json(saturated)},
+              {"saturation_cause", cause},
+              {"events", mean.count("metrics.events")},
+              {"quantiles", "histogram"}};
+  // NOTE: only where some pool shares its GPUs does the compute used part from the allocation.
+  if (cs.scalars.share.n_shared_pools > 0) out["compute_used"] = mean("metrics.compute_used");
+  return out;
 }
 
 //! cost_usd and per_pool.
@@ -138,6 +156,10 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
                      {"mean_nodes", mean(k + "mean_nodes")},
                      {"preemptions", mean.count(k + "preemptions")},
                      {"cost_usd", cost}});
+    if (cs.scalars.share.n_shared_pools > 0) {
+      pools.back()["sharing"] = share_kind_name(pool.sharing.kind);
+      pools.back()["compute_used"] = mean(k + "compute_used");
+    }
   }
   json per_class_cost = json::object();
   for (const JobClass& jc : sc.workload)
@@ -277,16 +299,43 @@ json maintenance_section(const CompiledScenario& cs, const Summary& s) {
           {"gpu_hours", mean("maintenance.gpu_hours")}};
 }
 
-//! Fractional (milli-GPU) pools (docs/sharing.md): their GPU allocation ratio and the jobs that
-//! found no GPU with room; only for scenarios with such pools.
-json sharing_section(const Scenario& sc, const Summary& s) {
+//! Shared pools (docs/sharing.md, "Allocation and compute used"): per pool the GPUs allocated to
+//! jobs beside the compute they used, with both definitions; with fractional (milli-GPU) pools
+//! also their GPU allocation ratio and the jobs that found no GPU with room. Only for scenarios
+//! in which some pool shares its GPUs.
+json sharing_section(const Scenario& sc, const CompiledScenario& cs, const Summary& s) {
   const Means mean{s};
-  json ratio = json::object();
-  for (const Pool& pool : sc.pools)
-    if (pool.sharing.kind == ShareKind::fractional)
-      ratio[pool.name] = mean("per_pool." + pool.name + ".gpu_utilization");
-  return {{"gpu_allocation_ratio", ratio},
-          {"jobs_waited_for_room", mean.count("sharing.jobs_waited_for_room")}};
+  json pools = json::array();
+  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
+    const Pool& pool = sc.pools[p];
+    const std::string k = "per_pool." + pool.name + ".";
+    pools.push_back({{"name", pool.name},
+                     {"sharing", share_kind_name(pool.sharing.kind)},
+                     {"gpus", pool.count * cs.pools[p].gpus_per_node},
+                     {"allocation", mean(k + "gpu_utilization")},
+                     {"compute_used", mean(k + "compute_used")}});
+  }
+  json out = {
+      {"compute_used", mean("metrics.compute_used")},
+      {"pools", pools},
+      {"definitions",
+       {{"allocation",
+         "share of the provisioned GPU-seconds allocated to jobs (gpu_utilization): a whole GPU "
+         "a job holds, a busy MIG instance's compute slices / 7, a time-sliced GPU with at least "
+         "one job, a milli-GPU share's milli / 1000"},
+        {"compute_used",
+         "share of the provisioned GPU-seconds of compute the jobs used: gpu_fraction u per GPU "
+         "held, min(u, the instance's SM share) on MIG, min(sum of u, 1 / (1 + interference)) "
+         "on a shared time-sliced GPU, milli / 1000 for a milli-GPU share"}}}};
+  if (cs.scalars.share.n_frac_pools > 0) {
+    json ratio = json::object();
+    for (const Pool& pool : sc.pools)
+      if (pool.sharing.kind == ShareKind::fractional)
+        ratio[pool.name] = mean("per_pool." + pool.name + ".gpu_utilization");
+    out["gpu_allocation_ratio"] = ratio;
+    out["jobs_waited_for_room"] = mean.count("sharing.jobs_waited_for_room");
+  }
+  return out;
 }
 
 json timeseries_section(const CompiledScenario& cs, const Summary& s) {
@@ -380,7 +429,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   r["network"] = network_json(sc, cs, s);
   if (sc.failures) r["failures"] = failures_section(sc, cs, s);
   if (!cs.maintenance.empty()) r["maintenance"] = maintenance_section(cs, s);
-  if (cs.scalars.share.n_frac_pools > 0) r["sharing"] = sharing_section(sc, s);
+  if (cs.scalars.share.n_shared_pools > 0) r["sharing"] = sharing_section(sc, cs, s);
   if (sc.topology.kind != TopologyKind::none)
     r["topology"] =
         topology_json(sc, cs, s.stats.uplink_crossing_nodes, s.stats.uplink_congested_share);

@@ -12,10 +12,19 @@ namespace {
 using nlohmann::json;
 
 //! The figures of a point that sweep.csv / sweep.json list: mean and 95% CI.
-const char* const SWEEP_METRICS[][2] = {
-    {"metrics.wait_s.mean", "wait_mean_s"}, {"metrics.wait_s.p90", "wait_p90_s"},
-    {"metrics.jct_s.mean", "jct_mean_s"},   {"metrics.gpu_utilization", "gpu_utilization"},
-    {"cost_usd.total", "cost_usd_total"},   {"cost_usd.per_gpu_hour", "cost_usd_per_gpu_hour"}};
+const char* const SWEEP_METRICS[][2] = {{"metrics.wait_s.mean", "wait_mean_s"},
+                                        {"metrics.wait_s.p90", "wait_p90_s"},
+                                        {"metrics.jct_s.mean", "jct_mean_s"},
+                                        {"metrics.gpu_utilization", "gpu_utilization"},
+                                        {"metrics.useful_utilization", "useful_utilization"},
+                                        {"cost_usd.total", "cost_usd_total"},
+                                        {"cost_usd.per_gpu_hour", "cost_usd_per_gpu_hour"}};
+
+//! A point's figure: a metric's statistics, or "metrics.useful_utilization" (useful ÷ provisioned
+//! GPU-hours, study::useful_utilization), which no replica row holds.
+MetricSummary figure(const study::Summary& s, const std::string& path) {
+  return path == "metrics.useful_utilization" ? study::useful_utilization(s) : s.stats.at(path);
+}
 
 //! A --vary value as --set parses it: JSON when it parses, else a string.
 json value_json(const std::string& text) {
@@ -38,7 +47,7 @@ json sweep_json(const SweepRequest& req, const std::vector<SweepAxis>& axes,
     for (std::size_t a = 0; a < axes.size(); ++a)
       values[axes[a].path] = value_json(axes[a].values[grid[i][a]]);
     for (const auto& [path, column] : SWEEP_METRICS) {
-      const MetricSummary& m = p.summary.stats.at(path);
+      const MetricSummary m = figure(p.summary, path);
       figures[path] = {{"mean", m.mean}, {"ci95_low", m.ci95_low}, {"ci95_high", m.ci95_high}};
     }
     points.push_back({{"point", i},
@@ -53,9 +62,9 @@ json sweep_json(const SweepRequest& req, const std::vector<SweepAxis>& axes,
                       {"summary", figures},
                       {"pareto",
                        {{"cost_vs_wait_p90", p.front_cost_wait},
-                        {"cost_vs_utilization", p.front_cost_utilization}}}});
+                        {"cost_vs_useful_work", p.front_cost_useful_work}}}});
     if (p.front_cost_wait) wait_idx.push_back(i);
-    if (p.front_cost_utilization) util_idx.push_back(i);
+    if (p.front_cost_useful_work) util_idx.push_back(i);
   }
   json axes_json = json::array();
   for (const SweepAxis& a : axes) {
@@ -75,7 +84,7 @@ json sweep_json(const SweepRequest& req, const std::vector<SweepAxis>& axes,
                                        : json(nullptr)},
       {"vary", axes_json},
       {"points", points},
-      {"pareto", {{"cost_vs_wait_p90", wait_idx}, {"cost_vs_utilization", util_idx}}}};
+      {"pareto", {{"cost_vs_wait_p90", wait_idx}, {"cost_vs_useful_work", util_idx}}}};
   doc["assessment"] = reports::assess_sweep(doc);  // the verdicts sweep.html shows
   return doc;
 }
@@ -88,7 +97,7 @@ void write_sweep_csv(const std::vector<SweepAxis>& axes,
   csv << ",replications,saturated_share";
   for (const auto& [path, column] : SWEEP_METRICS)
     csv << ',' << column << ',' << column << "_ci95_low," << column << "_ci95_high";
-  csv << ",pareto_cost_wait_p90,pareto_cost_utilization\n";
+  csv << ",pareto_cost_wait_p90,pareto_cost_useful_work\n";
   for (std::size_t i = 0; i < sweep.points.size(); ++i) {
     const study::SweepPoint& p = sweep.points[i];
     csv << i;
@@ -96,11 +105,11 @@ void write_sweep_csv(const std::vector<SweepAxis>& axes,
       csv << ',' << csv_text_field(axes[a].values[grid[i][a]]);
     csv << ',' << p.summary.info.replications << ',' << format_raw(saturated_share(p.summary));
     for (const auto& [path, column] : SWEEP_METRICS) {
-      const MetricSummary& m = p.summary.stats.at(path);
+      const MetricSummary m = figure(p.summary, path);
       for (const double v : {m.mean, m.ci95_low, m.ci95_high}) csv << ',' << format_raw(v);
     }
     csv << ',' << (p.front_cost_wait ? "true" : "false") << ','
-        << (p.front_cost_utilization ? "true" : "false") << '\n';
+        << (p.front_cost_useful_work ? "true" : "false") << '\n';
   }
 }
 

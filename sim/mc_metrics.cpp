@@ -3,6 +3,7 @@
 namespace gpuplan {
 namespace {
 
+constexpr double HOUR_S = 3600.0;
 const char* const DURATION_KEYS[] = {"mean", "p50", "p90", "p99"};
 const char* const GPU_HOUR_KEYS[] = {
     "provisioned",     "busy", "useful", "lost_to_preemption", "checkpoint_overhead",
@@ -31,7 +32,7 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
                                       const std::vector<std::string>& class_names,
                                       const std::vector<std::string>& cause_names,
                                       const std::vector<std::string>& team_names, bool maintenance,
-                                      bool fractional) {
+                                      bool fractional, bool shared) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -76,6 +77,10 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
   if (maintenance)
     for (const char* k : MAINTENANCE_KEYS) p.push_back(std::string("maintenance.") + k);
   if (fractional) p.push_back("sharing.jobs_waited_for_room");
+  if (shared) {
+    p.push_back("metrics.compute_used");
+    for (const auto& n : pool_names) p.push_back("per_pool." + n + ".compute_used");
+  }
   return p;
 }
 
@@ -127,6 +132,12 @@ std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
                            mt.node_hours, mt.gpu_hours});
   }
   if (m.share.n_frac_pools > 0) row.push_back(double(r.jobs_waited_for_room));
+  if (m.share.n_shared_pools > 0) {
+    double compute_gpu_s = 0;
+    for (const PoolMetrics& p : r.pools) compute_gpu_s += p.compute_gpu_s;
+    row.push_back(per(compute_gpu_s, h.provisioned * HOUR_S));
+    for (const PoolMetrics& p : r.pools) row.push_back(p.compute_used);
+  }
   return row;
 }
 

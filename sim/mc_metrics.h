@@ -13,19 +13,21 @@ namespace gpuplan {
 //! Failure causes (CompiledScenario::cause_names) add "failures.by_cause.<cause>", then teams
 //! (CompiledScenario::team_names) "per_team.<team>.*" (TEAM_KEYS), then with `maintenance`
 //! (windows in the model) "maintenance.*" (MAINTENANCE_KEYS), then with `fractional` (milli-GPU
-//! pools in the model) "sharing.jobs_waited_for_room" at the end.
+//! pools in the model) "sharing.jobs_waited_for_room", then with `shared` (a pool shares its GPUs)
+//! "metrics.compute_used" and "per_pool.<pool>.compute_used" at the end.
 [[nodiscard]] std::vector<std::string> metric_paths(
     const std::vector<std::string>& pool_names, const std::vector<std::string>& class_names,
     const std::vector<std::string>& cause_names = {},
     const std::vector<std::string>& team_names = {}, bool maintenance = false,
-    bool fractional = false);
+    bool fractional = false, bool shared = false);
 
 //! The maintenance paths' keys, in row order (docs/outputs.md).
 inline const char* const MAINTENANCE_KEYS[] = {"node_windows", "interruptions", "lost_gpu_hours",
                                                "node_hours", "gpu_hours"};
 
 //! The values of one replica in metric_paths order (the maintenance paths when `m` has
-//! windows, the sharing path when it has fractional pools); `metrics.saturated` is 0 or 1,
+//! windows, the sharing path when it has fractional pools, the compute used when a pool shares
+//! its GPUs: compute jobs used / provisioned GPU-seconds); `metrics.saturated` is 0 or 1,
 //! `cost_usd.per_gpu_hour` divides by the GPU-hours billed over [warmup, horizon), and ratios
 //! with nothing to divide by (no job completed) are 0, as in result.json.
 [[nodiscard]] std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r);

@@ -105,6 +105,8 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.share.job_gpu, shared ? m.max_active_jobs : 0, R::work);
   place(s.share.job_entry, shared ? m.max_active_jobs : 0, R::work);
   place(s.share.pool_busy_units, shared ? m.pools.size : 0, R::work);
+  place(s.share.pool_compute, shared ? m.pools.size : 0, R::work);
+  place(s.share.pool_compute_gpu_s, shared ? m.pools.size : 0, R::result);
   const bool frac = m.share.n_frac_pools > 0;
   place(s.share.gpu_mem_used, frac ? shared_gpus : 0, R::work);
   place(s.share.gpu_next, frac ? shared_gpus : 0, R::work);
@@ -157,6 +159,7 @@ void for_each_model_array(ModelView& m, Visit&& visit) {
   visit(m.share.class_fraction);
   visit(m.share.class_milli);
   visit(m.share.class_mem_mib);
+  visit(m.share.class_compute);
   for_each_network_array(m.net, visit);
 }
 

@@ -148,6 +148,10 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     pm.cost_usd = s.pool_cost_usd[p];
     pm.mean_nodes = window > 0 ? b.provisioned_node_s / window : 0;
     pm.busy_gpu_s = s.pool_busy_gpu_s[p];
+    if (m.share.n_shared_pools > 0) {
+      pm.compute_gpu_s = s.share.pool_compute_gpu_s[p];
+      pm.compute_used = b.provisioned_gpu_s > 0 ? pm.compute_gpu_s / b.provisioned_gpu_s : 0;
+    }
     pm.preemptions = e.preemptions;
     r.pools.push_back(pm);
     r.preemption.preemptions += e.preemptions;

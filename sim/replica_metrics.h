@@ -58,6 +58,9 @@ struct PoolMetrics {
   double mean_nodes = 0;     //!< nodes provisioned (billed), time-averaged
   double busy_gpu_s = 0;     //!< [GPU·s] held by running jobs
   uint64_t preemptions = 0;  //!< job runs ended by a spot reclaim
+  //! [GPU·s] compute jobs used (sim/core/compute_used.h); 0 without shared pools
+  double compute_gpu_s = 0;
+  double compute_used = 0;  //!< compute_gpu_s / provisioned GPU-seconds
 };
 
 //! Spot preemption totals over the statistics window.

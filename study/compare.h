@@ -33,7 +33,7 @@ struct Difference {
 struct Comparison {
   Summary a, b;                         //!< each side's own study
   std::vector<std::size_t> paired;      //!< replications in both sides' statistics
-  std::vector<Difference> differences;  //!< COMPARE_PATHS, in order
+  std::vector<Difference> differences;  //!< COMPARE_PATHS in order, then the TCO options'
   [[nodiscard]] bool held() const { return a.held; }
 };
 
@@ -44,7 +44,9 @@ struct Comparison {
 [[nodiscard]] Comparison compare(const Scenario& a, const CompiledScenario& ca, const Scenario& b,
                                  const CompiledScenario& cb, MonteCarloOptions o);
 
-//! The differences of the metric rows of two studies, paired over the replications `paired`.
+//! The differences of the metric rows of two studies, paired over the replications `paired`
+//! (COMPARE_PATHS in order), then of every TCO option's NPV and total both sides project
+//! ("tco.options.<name>.npv_usd", ".total_usd", in A's order; Summary::tco_values).
 [[nodiscard]] std::vector<Difference> differences(const Summary& a, const Summary& b,
                                                   const std::vector<std::size_t>& paired);
 

@@ -69,6 +69,9 @@ struct Summary {
   nlohmann::json tco;
   //! Statistics of TCO figures across replications ("tco.options.<name>.npv_usd", ...).
   std::vector<std::pair<std::string, Statistic>> tco_stats;
+  //! Those of them a comparison pairs ("tco.options.<name>.npv_usd", ".total_usd"): each
+  //! replication's value, in the order of stats.in_statistics.
+  std::vector<std::pair<std::string, std::vector<double>>> tco_values;
   //! Energy and carbon (docs/energy.md, result.json "energy"): means over the replications.
   nlohmann::json energy;
   //! Statistics of energy figures across replications ("energy.kwh", ...).

@@ -4,22 +4,33 @@
 
 namespace gpuplan::study {
 
+MetricSummary useful_utilization(const Summary& s) {
+  const std::size_t useful = s.stats.index_of("gpu_hours.useful");
+  const std::size_t provisioned = s.stats.index_of("gpu_hours.provisioned");
+  std::vector<double> shares;
+  for (const std::size_t k : s.stats.in_statistics) {
+    const std::vector<double>& row = s.stats.rows[k];
+    shares.push_back(row[provisioned] > 0 ? row[useful] / row[provisioned] : 0.0);
+  }
+  return summarize(shares);
+}
+
 void mark_pareto(std::vector<SweepPoint>& points) {
-  std::vector<double> cost, wait_p90, util;
+  std::vector<double> cost, wait_p90, useful;
   std::vector<bool> eligible;
   for (const SweepPoint& p : points) {
     cost.push_back(p.summary.mean("cost_usd.total"));
     wait_p90.push_back(p.summary.mean("metrics.wait_s.p90"));
-    util.push_back(p.summary.mean("metrics.gpu_utilization"));
+    useful.push_back(useful_utilization(p.summary).mean);
     eligible.push_back(p.eligible);
   }
   // NOTE: a point that cannot keep up (a replica saturated, or offered load >= 100%) is on no
   // front.
   const std::vector<bool> front_wait = pareto_front(cost, wait_p90, false, eligible);
-  const std::vector<bool> front_util = pareto_front(cost, util, true, eligible);
+  const std::vector<bool> front_useful = pareto_front(cost, useful, true, eligible);
   for (std::size_t i = 0; i < points.size(); ++i) {
     points[i].front_cost_wait = front_wait[i];
-    points[i].front_cost_utilization = front_util[i];
+    points[i].front_cost_useful_work = front_useful[i];
   }
 }
 

@@ -22,8 +22,10 @@ struct SweepPoint {
   //! No replication saturated and the offered load is below 1, so its figures are
   //! steady-state ones; only such points can be on a front.
   bool eligible = false;
-  bool front_cost_wait = false;         //!< on the front of mean cost vs mean p90 wait
-  bool front_cost_utilization = false;  //!< on the front of mean cost vs mean utilization
+  bool front_cost_wait = false;  //!< on the front of mean cost vs mean p90 wait
+  //! On the front of mean cost vs mean useful work (useful_utilization): busy time lost to
+  //! preemption, failures, checkpoints and restarts earns a point nothing there.
+  bool front_cost_useful_work = false;
 };
 
 //! Called after each point on the process that holds the studies, with the point's index,
@@ -44,7 +46,12 @@ struct Sweep {
                           const std::vector<MonteCarloOptions>& options,
                           const SweepPointDone& done = {});
 
-//! Marks front_cost_wait and front_cost_utilization of `points` from their summaries and
+//! Useful work of a study: useful ÷ provisioned GPU-hours (gpu_hours.useful: busy less the work
+//! lost to interruptions, checkpoint writes and restarts), per replication in statistics, with
+//! its mean and 95% CI across them.
+[[nodiscard]] MetricSummary useful_utilization(const Summary& s);
+
+//! Marks front_cost_wait and front_cost_useful_work of `points` from their summaries and
 //! `eligible` (study/sweep_grid.h pareto_front).
 void mark_pareto(std::vector<SweepPoint>& points);
 

@@ -523,6 +523,7 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
 void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy& st, Summary& s) {
   s.tco = nullptr;
   s.tco_stats.clear();
+  s.tco_values.clear();
   if (!sc.tco) return;
   std::vector<json> docs;
   for (const std::size_t k : s.stats.in_statistics) {
@@ -578,6 +579,8 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       if (values->size() == docs.size())
         s.tco_stats.emplace_back("tco.options." + name + "." + key,
                                  statistic_of(summarize(*values), spread));
+    s.tco_values.emplace_back("tco.options." + name + ".npv_usd", npv);
+    s.tco_values.emplace_back("tco.options." + name + ".total_usd", total);
   }
   choose_cheapest(out);
   // NOTE: the projection's demand is the offered one, but the cloud mix and the hybrid base come

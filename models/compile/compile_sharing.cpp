@@ -81,13 +81,19 @@ void compile_sharing(const Scenario& sc, CompiledScenario& out) {
       const uint32_t entries =
           may_run_on(sc, jc, p) ? serving_entries(sc.pools[p].sharing, jc.share) : 0u;
       out.share_class_entries.push_back(entries);
-      if (jc.share.kind != ShareKind::mig || entries == 0) continue;
+      const double milli = double(jc.share.milli) / MILLI_PER_GPU;
+      if (jc.share.kind != ShareKind::mig || entries == 0) {
+        out.share_class_compute.push_back(
+            jc.share.kind == ShareKind::fractional ? milli : jc.share.fraction);
+        continue;
+      }
       // NOTE: every entry of the mask has the class's profile. A job that uses u of a GPU runs at
       // full speed on an instance with at least that share f, else at f / u.
       const PoolSharing& ps = sc.pools[p].sharing;
       const uint8_t profile = ps.layout.instances[__builtin_ctz(entries)].profile_idx;
       const double f = sharing::mig_speed_factor(*ps.mig, profile);
       if (jc.share.fraction > f) out.slowdown[c * n_pools + p] *= jc.share.fraction / f;
+      out.share_class_compute.push_back(std::min(jc.share.fraction, f));
     }
   }
   // NOTE: time-sliced re-rating leaves a stale finish per moved job until it pops or is dropped.
@@ -96,7 +102,8 @@ void compile_sharing(const Scenario& sc, CompiledScenario& out) {
       v.extra_events += v.max_active_jobs;
       break;
     }
-  if (out.share_class_entries.size() != sc.workload.size() * n_pools)
+  if (out.share_class_entries.size() != sc.workload.size() * n_pools ||
+      out.share_class_compute.size() != out.share_class_entries.size())
     throw std::logic_error("compile: internal invariant failed: shared class entries");
 }
 

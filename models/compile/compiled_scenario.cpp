@@ -56,6 +56,7 @@ ModelView CompiledScenario::view() const {
   v.share.class_fraction = const_span(share_class_fraction);
   v.share.class_milli = const_span(share_class_milli);
   v.share.class_mem_mib = const_span(share_class_mem_mib);
+  v.share.class_compute = const_span(share_class_compute);
   v.features = model_features(v);
   return v;
 }

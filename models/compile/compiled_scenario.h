@@ -55,6 +55,7 @@ struct CompiledScenario {
   std::vector<double> share_class_fraction;   //!< [n_classes] compute share a job can use
   std::vector<uint32_t> share_class_milli;    //!< [n_classes] fractional: [milli-GPU]
   std::vector<uint32_t> share_class_mem_mib;  //!< [n_classes] fractional: [MiB] GPU memory
+  std::vector<double> share_class_compute;    //!< [n_classes * n_pools] [GPUs] per GPU held
 
   std::vector<std::string> pool_names, class_names;
   std::vector<std::string> cause_names;  //!< failure causes, parallel to failure_causes

@@ -12,6 +12,8 @@
   const windowS = num(R, 'window_s');
   const warmupS = num(R, 'warmup_s');
   const util = num(R, 'metrics.gpu_utilization');
+  // Where pools share GPUs, utilization is allocation and the compute used is reported beside it.
+  const computeUsed = num(R, 'metrics.compute_used');
   const costTotal = num(R, 'cost_usd.total');
   const isMonteCarlo = R.monte_carlo !== undefined;
 
@@ -20,7 +22,7 @@
   let pools = arr(R, 'per_pool').filter(GP.isObj).map(p => ({
     name: str(p, 'name'), instance: str(p, 'instance'), gpu: str(p, 'gpu'), pricing: str(p, 'pricing'),
     priceAsOf: str(p, 'price_as_of'), nodes: num(p, 'nodes'), gpus: num(p, 'gpus'),
-    price: num(p, 'price_per_node_hour'), util: num(p, 'gpu_utilization'),
+    price: num(p, 'price_per_node_hour'), util: num(p, 'gpu_utilization'), used: num(p, 'compute_used'), sharing: str(p, 'sharing'),
     cost: fin(num(p, 'cost_usd')) ? num(p, 'cost_usd') : (costMap && fin(costMap[str(p, 'name')]) ? costMap[str(p, 'name')] : undefined)}));
   if (!pools.length && costMap) pools = Object.keys(costMap).map(name => ({name: name, cost: fin(costMap[name]) ? costMap[name] : undefined}));
   let gpus = pools.reduce((a, p) => (fin(p.gpus) ? (a || 0) + p.gpus : a), undefined);
@@ -63,7 +65,10 @@
       else if (fin(v)) list.push({label: label, value: duration(v), raw: raw(v) + ' s', detail: detail, ci: ciText(path, duration)});
     };
     const points = f => number(f * 100, 1) + ' pp';
-    if (fin(util)) list.push({label: 'GPU utilization', value: percent(util), detail: 'busy ÷ provisioned GPU-hours, time-averaged over the window', raw: raw(util), ci: ciText('metrics.gpu_utilization', points)});
+    if (fin(util) && fin(computeUsed)) {
+      list.push({label: 'GPU allocation (utilization)', value: percent(util), detail: 'GPU-hours allocated to jobs ÷ provisioned, a shared GPU counted as its jobs hold it (see Shared GPUs)', raw: raw(util), ci: ciText('metrics.gpu_utilization', points)});
+      list.push({label: 'Compute used', value: percent(computeUsed), detail: 'compute the jobs used ÷ provisioned GPU-hours (their GPU fraction, the shares they get)', raw: raw(computeUsed), ci: ciText('metrics.compute_used', points)});
+    } else if (fin(util)) list.push({label: 'GPU utilization', value: percent(util), detail: 'busy ÷ provisioned GPU-hours, time-averaged over the window', raw: raw(util), ci: ciText('metrics.gpu_utilization', points)});
     // Offered load on the utilization's basis (per provisioned GPU-hour, time-averaged); against
     // the most the pools may hold only where that differs (elastic pools, preempted spot nodes).
     const offeredMax = num(R, 'metrics.offered_load');
@@ -313,9 +318,75 @@
   function utilization() {
     const rows = pools.filter(p => fin(p.util));
     if (!rows.length) return null;
+    if (rows.some(p => fin(p.used))) {
+      return GP.section('utilization', 'Allocation and compute used per pool', [el('div', {class: 'charts'}, GPCharts.figure('pool_util', true, 'GPU allocation and compute used per pool',
+        'Solid: GPU-seconds allocated to jobs ÷ provisioned (the pool\'s gpu_utilization); grey: compute the jobs used ÷ provisioned, in percent, over the statistics window' + (fin(util) ? '; dashed: the whole cluster\'s allocation (' + percent(util) + ')' : '') + '. Colour: pricing, as above.',
+        'Bar chart of GPU allocation and compute used per pool in percent'))]);
+    }
     return GP.section('utilization', 'Utilization per pool', [el('div', {class: 'charts'}, GPCharts.figure('pool_util', true, 'GPU utilization per pool',
       'Busy ÷ provisioned GPU-seconds of each pool over the statistics window, in percent' + (fin(util) ? '; dashed: the whole cluster (' + percent(util) + ')' : '') + '. Colour: pricing, as above.',
       'Bar chart of GPU utilization per pool in percent'))]);
+  }
+
+  // A section's verdict sentences (assessment.failures, assessment.sharing) with its tone.
+  function verdictCard(a, label) {
+    if (!GP.isObj(a)) return null;
+    const items = Array.isArray(a.items) ? a.items : [];
+    return el('div', {class: 'card'}, [el('p', {}, GP.pill(str(a, 'tone') || 'info', label))].concat(items.map(p => GP.para(p))));
+  }
+
+  function failures() {
+    const f = obj(R, 'failures');
+    if (!f) return null;
+    const v = k => num(f, k);
+    const list = [];
+    if (fin(v('failures'))) list.push({label: 'Failures', value: plural(v('failures'), 'failure', 'failures'), detail: fin(v('expected_failures')) ? number(v('expected_failures'), 1) + ' expected at the model\'s rates' : 'in the window', raw: raw(v('failures'))});
+    if (fin(v('interruptions'))) list.push({label: 'Interruptions', value: plural(v('interruptions'), 'job run', 'job runs'), detail: 'job runs a failure ended (a gang counts once)', raw: raw(v('interruptions')) + ' runs'});
+    if (fin(v('lost_gpu_hours'))) list.push({label: 'Lost work', value: gpuHours(v('lost_gpu_hours')), detail: 'compute since the last checkpoint, thrown away by failures', raw: raw(v('lost_gpu_hours')) + ' GPU-h'});
+    if (fin(v('effective_training_time'))) list.push({label: 'Effective training time', value: percent(v('effective_training_time')), detail: 'useful ÷ (busy + waiting to restart) GPU-hours of the training jobs', raw: raw(v('effective_training_time')), ci: ciText('failures.effective_training_time', x => number(x * 100, 1) + ' pp')});
+    if (fin(v('down_gpu_hours'))) list.push({label: 'Capacity down', value: gpuHours(v('down_gpu_hours')), detail: 'failed nodes no spare replaced, until repaired', raw: raw(v('down_gpu_hours')) + ' GPU-h'});
+    if (fin(v('spares'))) list.push({label: 'Hot spares', value: plural(v('spares'), 'node', 'nodes'), detail: (fin(v('spare_swaps')) ? 'stood in for ' + plural(v('spare_swaps'), 'failed node', 'failed nodes') : '') + (fin(v('spare_utilization')) ? '; ' + percent(v('spare_utilization')) + ' in service on average' : ''), raw: raw(v('spares')) + ' nodes'});
+    const parts = [verdictCard(A.failures, 'Failures'), meansNote(), list.length ? GP.tiles(list) : null];
+    const byCause = GP.isObj(f.by_cause) ? f.by_cause : {};
+    const rates = GP.isObj(f.rates_per_gpu_hour) ? f.rates_per_gpu_hour : {};
+    const total = v('failures');
+    const causes = Object.keys(byCause).filter(k => fin(byCause[k]));
+    if (causes.length) {
+      causes.sort((a, b) => byCause[b] - byCause[a] || (a < b ? -1 : 1));
+      parts.push(GP.table({class: 'sortable', id: 'failures-causes-table'}, 'Failures by cause', 'rate per GPU-hour of the model; share of the window\'s failures',
+        [GP.sortTh('Cause'), GP.sortTh('Failures', true), GP.sortTh('Share', true), GP.sortTh('Rate per GPU-hour', true)],
+        causes.map(k => el('tr', {}, [GP.textTd(k), GP.numTd(byCause[k], count(byCause[k]), 'failures'),
+          GP.numTd(total > 0 ? byCause[k] / total : undefined, total > 0 ? percent(byCause[k] / total) : '', ''),
+          GP.numTd(rates[k], fin(rates[k]) ? rates[k].toExponential(2) : '', 'per GPU-hour')]))));
+    }
+    const classes = arr(R, 'per_class').filter(c => GP.isObj(c) && fin(num(c, 'effective_training_time')));
+    if (classes.length > 1) {
+      parts.push(GP.table({class: 'sortable', id: 'failures-classes-table'}, 'Effective training time per class', '1 − the share lost, checkpointing, reloading or waiting to restart',
+        [GP.sortTh('Class'), GP.sortTh('Effective training time', true)],
+        classes.map(c => el('tr', {}, [GP.textTd(str(c, 'name')), GP.numTd(num(c, 'effective_training_time'), percent(num(c, 'effective_training_time')), '')]))));
+    }
+    return GP.section('failures', 'Hardware failures', parts);
+  }
+
+  function sharing() {
+    const rows = arr(R, 'sharing.pools').filter(GP.isObj);
+    if (!rows.length) return null;
+    const list = [];
+    if (fin(util)) list.push({label: 'GPU allocation', value: percent(util), detail: 'GPU-hours allocated to jobs ÷ provisioned (gpu_utilization)', raw: raw(util)});
+    if (fin(computeUsed)) list.push({label: 'Compute used', value: percent(computeUsed), detail: 'compute the jobs used ÷ provisioned GPU-hours', raw: raw(computeUsed), ci: ciText('metrics.compute_used', x => number(x * 100, 1) + ' pp')});
+    const KIND = {whole: 'whole GPUs', mig: 'MIG', time_sliced: 'time-sliced', fractional: 'milli-GPU shares'};
+    const pp = x => (fin(x) ? number(x * 100, 1) + ' pp' : '');
+    const table = GP.table({class: 'sortable', id: 'sharing-table'}, 'Allocation and compute used per pool', 'shares of each pool\'s provisioned GPU-seconds over the statistics window',
+      [GP.sortTh('Pool'), GP.sortTh('Sharing'), GP.sortTh('GPUs', true), GP.sortTh('Allocated', true), GP.sortTh('Compute used', true), GP.sortTh('Allocated, not used', true)],
+      rows.map(r => {
+        const a = num(r, 'allocation'), u = num(r, 'compute_used');
+        return el('tr', {}, [GP.textTd(str(r, 'name')), GP.textTd(KIND[str(r, 'sharing')] || str(r, 'sharing')), GP.numTd(num(r, 'gpus'), count(num(r, 'gpus')), 'GPUs'),
+          GP.numTd(a, percent(a), ''), GP.numTd(u, percent(u), ''), GP.numTd(fin(a) && fin(u) ? a - u : undefined, fin(a) && fin(u) ? pp(a - u) : '', '')]);
+      }));
+    const defs = obj(R, 'sharing.definitions') || {};
+    const defList = [['Allocated', defs.allocation], ['Compute used', defs.compute_used]].filter(([, d]) => typeof d === 'string')
+      .map(([k, d]) => el('p', {class: 'note'}, [el('strong', {}, k + ': '), d + '.']));
+    return GP.section('sharing', 'Shared GPUs: allocation and compute used', [verdictCard(A.sharing, 'Allocation is not use'), list.length ? GP.tiles(list) : null, table].concat(defList));
   }
 
   function preemption() {
@@ -323,15 +394,22 @@
     if (!p) return null;
     const list = [];
     const v = k => num(p, k);
-    if (fin(v('preemptions'))) list.push({label: 'Preemptions', value: plural(v('preemptions'), 'job run', 'job runs'), detail: 'job runs ended by a spot reclaim (a gang counts once)', raw: raw(v('preemptions')) + ' runs'});
+    // Interruptions by cause: spot reclaims here, hardware failures and maintenance stops from their
+    // own sections, so the restarts they cause are never read against spot reclaims alone.
+    const failureRuns = num(R, 'failures.interruptions'), maintenanceRuns = num(R, 'maintenance.interruptions');
+    const spotPools = pools.some(q => q.pricing === 'spot');
+    const otherCauses = fin(failureRuns) || fin(maintenanceRuns);
+    if (fin(v('preemptions')) && (spotPools || v('preemptions') > 0 || !otherCauses)) list.push({label: 'Spot reclaims', value: plural(v('preemptions'), 'job run', 'job runs'), detail: 'job runs ended by a spot reclaim (a gang counts once)', raw: raw(v('preemptions')) + ' runs'});
+    if (fin(failureRuns)) list.push({label: 'Hardware failures', value: plural(failureRuns, 'job run', 'job runs'), detail: 'job runs a hardware failure ended (see Hardware failures)', raw: raw(failureRuns) + ' runs'});
+    if (fin(maintenanceRuns)) list.push({label: 'Maintenance stops', value: plural(maintenanceRuns, 'job run', 'job runs'), detail: 'job runs a maintenance window stopped', raw: raw(maintenanceRuns) + ' runs'});
     if (fin(v('reclaimed_nodes'))) list.push({label: 'Reclaimed nodes', value: plural(v('reclaimed_nodes'), 'node', 'nodes'), detail: fin(v('waves')) ? 'in ' + plural(v('waves'), 'reclaim wave', 'reclaim waves') : '', raw: raw(v('reclaimed_nodes')) + ' nodes'});
-    if (fin(v('lost_gpu_hours'))) list.push({label: 'Lost work', value: gpuHours(v('lost_gpu_hours')), detail: 'compute thrown away since the last checkpoint', raw: raw(v('lost_gpu_hours')) + ' GPU-h'});
+    if (fin(v('lost_gpu_hours'))) list.push({label: 'Lost work', value: gpuHours(v('lost_gpu_hours')), detail: 'compute thrown away since the last checkpoint' + (otherCauses ? ', by every interruption' : ''), raw: raw(v('lost_gpu_hours')) + ' GPU-h'});
     const ck = v('checkpoint_overhead_gpu_hours'), rs = v('restart_overhead_gpu_hours');
     if (fin(ck) || fin(rs)) {
       const sum = (ck || 0) + (rs || 0);
       list.push({label: 'Checkpoint + restart', value: gpuHours(sum), detail: gpuHours(ck) + ' writing checkpoints, ' + gpuHours(rs) + ' reloading after a reclaim', raw: raw(sum) + ' GPU-h'});
     }
-    if (fin(v('restarts_per_job'))) list.push({label: 'Restarts per job', value: number(v('restarts_per_job'), 2) + ' restarts', detail: 'restarts of completed jobs ÷ jobs completed', raw: raw(v('restarts_per_job')) + ' per job'});
+    if (fin(v('restarts_per_job'))) list.push({label: 'Restarts per job', value: number(v('restarts_per_job'), 2) + ' restarts', detail: 'restarts of completed jobs after any interruption' + (otherCauses ? ' (spot reclaims, failures, maintenance)' : '') + ' ÷ jobs completed', raw: raw(v('restarts_per_job')) + ' per job'});
     const parts = [meansNote(), list.length ? GP.tiles(list) : null];
     const perPool = arr(p, 'per_pool');
     if (perPool.length) {
@@ -348,7 +426,7 @@
           .concat(['lost_gpu_hours', 'checkpoint_overhead_gpu_hours', 'restart_overhead_gpu_hours'].map(k => GP.numTd(num(row, k), gpuHours(num(row, k)), 'GPU-h')))
           .concat([GP.numTd(num(row, 'restarts_per_job'), fin(num(row, 'restarts_per_job')) ? number(num(row, 'restarts_per_job'), 2) : '', 'restarts per job')])))));
     }
-    return GP.section('preemption', 'Preemptions and lost work', parts);
+    return GP.section('preemption', otherCauses ? 'Interruptions and lost work' : 'Preemptions and lost work', parts);
   }
 
   function tco() {
@@ -444,14 +522,17 @@
     const parts = [el('p', {id: 'gp-sort-status', class: 'visually-hidden', 'aria-live': 'polite'})];
     if (pools.length) {
       parts.push(GP.table({class: 'sortable', id: 'pools-table'}, 'Pools', 'select a column heading to sort',
-        ['Pool', 'Instance', 'GPU', ['Nodes'], ['GPUs'], 'Pricing', ['Price per node-hour'], ['GPU utilization'], ['Cost over window'], ['Share of cost']]
+        // NOTE: with shared pools utilization is allocation, and the compute used stands beside it.
+        ['Pool', 'Instance', 'GPU', ['Nodes'], ['GPUs'], 'Pricing', ['Price per node-hour'], [fin(computeUsed) ? 'GPU allocation' : 'GPU utilization']]
+          .concat(fin(computeUsed) ? [['Compute used']] : []).concat([['Cost over window'], ['Share of cost']])
           .map(h => (Array.isArray(h) ? GP.sortTh(h[0], true) : GP.sortTh(h, false))),
         pools.map(p => {
           const share = fin(p.cost) && costTotal > 0 ? p.cost / costTotal : undefined;
           return el('tr', {}, [GP.textTd(p.name), GP.textTd(p.instance || ''), GP.textTd(p.gpu || ''),
             GP.numTd(p.nodes, count(p.nodes), 'nodes'), GP.numTd(p.gpus, count(p.gpus), 'GPUs'), GP.textTd(p.pricing || ''),
             GP.numTd(p.price, money(p.price), 'USD per node-hour' + (p.priceAsOf ? ', price as of ' + p.priceAsOf : '')),
-            GP.numTd(p.util, percent(p.util), ''), GP.numTd(p.cost, money(p.cost), 'USD'), GP.numTd(share, percent(share), '')]);
+            GP.numTd(p.util, percent(p.util), '')].concat(fin(computeUsed) ? [GP.numTd(p.used, percent(p.used), '')] : [])
+            .concat([GP.numTd(p.cost, money(p.cost), 'USD'), GP.numTd(share, percent(share), '')]));
         })));
     }
     if (classes.length) {
@@ -587,7 +668,7 @@
   const sections = [
     ['summary', 'Summary', summary()], ['recommendation', 'Recommendation', recommendation()], ['figures', 'Key figures', figures()], ['charts', 'Charts', charts(!costSection)],
     ['network', 'Network', network()], ['cost-detail', 'Cost', costSection], ['utilization', 'Utilization', utilization()],
-    ['preemption', 'Preemptions', preemption()], ['tco', 'TCO', tco()], ['teams', 'Teams', teamsSection()], ['tables', 'Pools and classes', tables()], ['energy', 'Energy', energy()],
+    ['sharing', 'Shared GPUs', sharing()], ['failures', 'Failures', failures()], ['preemption', 'Interruptions', preemption()], ['tco', 'TCO', tco()], ['teams', 'Teams', teamsSection()], ['tables', 'Pools and classes', tables()], ['energy', 'Energy', energy()],
     ['reproduce', 'Reproduce', reproduce()], ['warnings', 'Warnings (' + warningList.length + ')', warnings()]].filter(s => s[2]);
   GP.toc(sections.map(s => [s[0], s[1]]));
   GP.append(document.getElementById('gp-main'), sections.map(s => s[2]));
@@ -707,12 +788,14 @@
     },
     pool_util() {
       const rows = pools.filter(p => fin(p.util));
-      const sets = [{type: 'bar', label: 'GPU utilization (%)', data: rows.map(r => 100 * r.util), maxBarThickness: 72, borderRadius: 4,
+      const shared = rows.some(r => fin(r.used));
+      const sets = [{type: 'bar', label: shared ? 'Allocated (%)' : 'GPU utilization (%)', data: rows.map(r => 100 * r.util), maxBarThickness: 72, borderRadius: 4,
                      backgroundColor: rows.map((r, i) => PRICING_COLOR[r.pricing] || PALETTE[i % PALETTE.length])}];
+      if (shared) sets.push({type: 'bar', label: 'Compute used (%)', data: rows.map(r => (fin(r.used) ? 100 * r.used : null)), maxBarThickness: 72, borderRadius: 4, backgroundColor: '#94a3b8'});
       if (fin(util)) sets.push({type: 'line', label: 'Whole cluster', data: rows.map(() => 100 * util), borderColor: '#334155', borderDash: [6, 4], borderWidth: 1.4, pointRadius: 0, fill: false});
       return {type: 'bar', data: {labels: rows.map(r => (r.pricing ? [r.name, r.pricing.replace(/_/g, ' ')] : r.name)), datasets: sets},
-        options: {scales: {x: {grid: {display: false}}, y: {min: 0, max: 100, title: {display: true, text: 'GPU utilization (%)'}, ticks: {callback: x => x + '%'}}},
-                  plugins: {legend: {display: false}, tooltip: {callbacks: {label: item => item.dataset.label.replace(' (%)', '') + ': ' + fmtNum(item.parsed.y, 1) + '%'}}}}};
+        options: {scales: {x: {grid: {display: false}}, y: {min: 0, max: 100, title: {display: true, text: shared ? 'Share of provisioned GPU time (%)' : 'GPU utilization (%)'}, ticks: {callback: x => x + '%'}}},
+                  plugins: {legend: {display: shared}, tooltip: {callbacks: {label: item => item.dataset.label.replace(' (%)', '') + ': ' + fmtNum(item.parsed.y, 1) + '%'}}}}};
     },
     tco() {
       const colors = {cloud: '#2563eb', on_prem: '#64748b', hybrid: '#059669'};

@@ -7,7 +7,7 @@
   const S = GP.readData('result');
   const A = GP.isObj(S.assessment) ? S.assessment : {};
   const idxSet = key => new Set(arr(A, key).filter(Number.isInteger));
-  const frontWait = idxSet('front_wait'), frontUtil = idxSet('front_util'), satSet = idxSet('saturated_points');
+  const frontWait = idxSet('front_wait'), frontUtil = idxSet('front_useful'), satSet = idxSet('saturated_points');
   // Points beyond this many get chart labels only when they are on a front or saturated.
   const MAX_LABELLED_POINTS = 12;
 
@@ -37,7 +37,7 @@
     return {idx: idx, dir: plainFolder(str(p, 'dir')) ? str(p, 'dir') : '', values: values, gpus: num(p, 'gpus'),
             replications: num(p, 'replications'), offered: num(p, 'offered_load'), share: share,
             cost: figureOf(p, 'cost_usd.total'), wait: figureOf(p, 'metrics.wait_s.p90'), waitMean: figureOf(p, 'metrics.wait_s.mean'),
-            util: figureOf(p, 'metrics.gpu_utilization', 1),
+            util: figureOf(p, 'metrics.gpu_utilization', 1), useful: figureOf(p, 'metrics.useful_utilization', 1),
             sat: satSet.has(idx), frontWait: frontWait.has(idx), frontUtil: frontUtil.has(idx)};
   });
   const labelText = p => (axes.length ? axes.map((a, k) => a.path + ' = ' + p.values[k]).join(', ') : 'point ' + p.idx);
@@ -74,7 +74,7 @@
       verdict('What to take from it', takeParas),
       verdict('Pareto front: cost vs p90 wait', frontBody),
       verdict('Saturated', satBody),
-      verdict('Utilization', GP.para(A.utilization || [])),
+      verdict('Utilization and useful work', GP.para(A.utilization || [])),
       verdict('How sure', GP.para(A.confidence || []))])])]);
   }
 
@@ -90,9 +90,9 @@
         (anySat ? 'Saturated points sit in the shaded band on the right at the height of their own cost; across the band they are not to scale: their waits are not meaningful. ' : '') +
         (fin(target) ? 'Green dashed line: the p90 wait target of ' + duration(target) + '. ' : '') + marks,
         'Scatter chart of total cost in US dollars against p90 wait, Pareto front joined'),
-      f('cost_util', 'Total cost against GPU utilization', 'Blue, joined by a line: the Pareto front of cost against utilization (busy ÷ provisioned GPU-seconds), where more utilization can only be had at a higher cost.' +
+      f('cost_util', 'Total cost against useful work', 'Blue, joined by a line: the Pareto front of cost against useful work (useful ÷ provisioned GPU-hours: busy time whose work was lost to preemption or failures, or spent on checkpoints and restarts, counts for nothing), where more useful work can only be had at a higher cost.' +
         (anySat ? ' Saturated points sit in the shaded band on the right at the height of their own cost; across the band they are not to scale.' : '') + ' ' + marks,
-        'Scatter chart of total cost in US dollars against GPU utilization in percent')])]);
+        'Scatter chart of total cost in US dollars against useful work in percent')])]);
   }
 
   // ---- the table of points ------------------------------------------------------------------------
@@ -112,25 +112,25 @@
       if (p.dir) GP.append(first, el('a', {class: 'ci', href: p.dir + '/report.html', title: 'Open ' + p.dir + '/report.html, the point\'s full Monte Carlo report'}, 'report'));
       // NOTE: sorts ascending as: on both fronts, cost-wait only, cost-utilization only, neither.
       const fronts = el('td', {'data-sort': String((p.frontWait ? 0 : 2) + (p.frontUtil ? 0 : 1))},
-        p.frontWait || p.frontUtil ? [p.frontWait ? GP.pill('info', 'cost–wait') : null, p.frontUtil ? GP.pill('info', 'cost–util.') : null]
+        p.frontWait || p.frontUtil ? [p.frontWait ? GP.pill('info', 'cost–wait') : null, p.frontUtil ? GP.pill('info', 'cost–useful work') : null]
                                    : el('span', {class: 'muted'}, '—'));
       return el('tr', {class: p.sat ? 'sat' : p.frontWait ? 'on-front' : null}, [first]
         .concat(p.values.map(v => GP.textTd(v)))
         .concat([GP.numTd(p.gpus, count(p.gpus)),
           // NOTE: when every replication saturated, the figures cover only the time before they stopped.
           figureTd(p.cost, money, 'USD', false, p.share >= 1 ? 'only until the runs stopped' : ''),
-          figureTd(p.wait, duration, 's', p.sat), figureTd(p.waitMean, duration, 's', p.sat), figureTd(p.util, v => percent(v), '(0-1)'),
+          figureTd(p.wait, duration, 's', p.sat), figureTd(p.waitMean, duration, 's', p.sat), figureTd(p.util, v => percent(v), '(0-1)'), figureTd(p.useful, v => percent(v), '(0-1)'),
           el('td', {class: 'num wrap', 'data-sort': raw(p.share)}, [p.sat ? GP.pill('bad', 'saturated') : 'no', el('span', {class: 'ci'}, satCount(p))]),
           fronts]));
     });
     const t = el('table', {class: 'sortable'}, [
       el('caption', {}, ['Every configuration of the sweep ', el('small', {}, 'means over the replications; below each, its 95% confidence interval. Click a heading to sort.')]),
       el('thead', {}, el('tr', {}, [GP.sortTh('Point', true)].concat(axes.map(a => GP.sortTh(GP.code(a.path), false)))
-        .concat(['GPUs', 'Total cost (USD)', 'p90 wait', 'Mean wait', 'GPU utilization', 'Saturated'].map(h => GP.sortTh(h, true)))
+        .concat(['GPUs', 'Total cost (USD)', 'p90 wait', 'Mean wait', 'GPU utilization', 'Useful work', 'Saturated'].map(h => GP.sortTh(h, true)))
         .concat([GP.sortTh('Pareto front', false)]))),
       el('tbody', {}, rows)]);
     return GP.section('points', 'All points', [el('div', {class: 'card table-card'}, [el('div', {class: 'table-scroll'}, t),
-      el('p', {class: 'note'}, 'Cost: US dollars over each point\'s statistics window. Waits run from submission to first start over completed jobs. Utilization: busy ÷ provisioned GPU-seconds. A point is saturated when any of its replications could not keep up; its waits then only reflect how long the simulation ran, and when every replication saturated its cost covers only the time before they stopped. Pareto front: the point is on the front of cost against p90 wait, against GPU utilization, or both. Each report link opens the point\'s full Monte Carlo report.')])]);
+      el('p', {class: 'note'}, 'Cost: US dollars over each point\'s statistics window. Waits run from submission to first start over completed jobs. Utilization: busy ÷ provisioned GPU-seconds; useful work: useful ÷ provisioned GPU-hours, busy less the work lost to preemption and failures, checkpoint writes and restarts. A point is saturated when any of its replications could not keep up; its waits then only reflect how long the simulation ran, and when every replication saturated its cost covers only the time before they stopped. Pareto front: the point is on the front of cost against p90 wait, against useful work, or both. Each report link opens the point\'s full Monte Carlo report.')])]);
   }
 
   function reproduce() {
@@ -178,9 +178,10 @@
     if (p.sat) tip.push('Saturated in ' + satCount(p) + ': cannot keep up', 'p90 wait: not meaningful');
     else tip.push('p90 wait: ' + duration(p.wait[0]) + (ciRange(p.wait, duration) ? ' (' + ciRange(p.wait, duration) + ')' : ''));
     tip.push('GPU utilization: ' + percent(p.util[0]) + (ciRange(p.util, percent) ? ' (' + ciRange(p.util, percent) + ')' : ''));
+    if (fin(p.useful[0])) tip.push('Useful work: ' + percent(p.useful[0]) + (ciRange(p.useful, percent) ? ' (' + ciRange(p.useful, percent) + ')' : ''));
     if (fin(p.gpus)) tip.push('GPUs provisioned: ' + count(p.gpus));
     return {label: 'Point ' + p.idx + ': ' + labelText(p), tag: labelAll || p.frontWait || p.frontUtil || p.sat ? tagText(p) : '',
-            cost: p.cost, wait: p.wait, util: p.util, front_wait: p.frontWait, front_util: p.frontUtil, sat: p.sat, tip: tip};
+            cost: p.cost, wait: p.wait, util: p.util, useful: p.useful, front_wait: p.frontWait, front_util: p.frontUtil, sat: p.sat, tip: tip};
   });
   const COLOR = {front: '#1d4ed8', other: '#94a3b8', otherText: '#475569', sat: '#b91c1c'};
   const fmt = (v, d) => v.toLocaleString('en-US', {maximumFractionDigits: d});
@@ -344,13 +345,13 @@
 
   function chartCostUtil() {
     return costScatter({
-      xOf: p => p.util.map(v => (fin(v) ? 100 * v : null)), front: 'front_util',
+      xOf: p => p.useful.map(v => (fin(v) ? 100 * v : null)), front: 'front_util',
       range: (lo, hi) => {
         const pad = Math.max(3, 0.12 * (hi - lo));
         return {min: Math.max(0, Math.floor(lo - pad)), max: Math.min(100, Math.ceil(hi + pad))};
       },
-      frontLabel: 'Pareto front: cheapest for its utilization', otherLabel: 'Dominated: a front point is cheaper and at least as busy',
-      title: 'GPU utilization (%): busy ÷ provisioned GPU-seconds, mean over replications',
+      frontLabel: 'Pareto front: cheapest for its useful work', otherLabel: 'Dominated: a front point is cheaper and does at least as much useful work',
+      title: 'Useful work (%): useful ÷ provisioned GPU-hours, mean over replications',
       tick: v => fmt(v, 1) + '%'});
   }
 

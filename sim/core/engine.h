@@ -119,6 +119,7 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   s.running += 1;
   s.busy_gpus += j.gpus;
   s.pool_busy_gpus[pool] += j.gpus;
+  note_whole_compute(m, s, slot, true);
   s.totals.jobs_started += 1;
   if (!rated || !schedule_finish(s, slot)) saturate(s, SaturationCause::event_overflow);
   schedule_demotion(m, s, slot);  // LAS: only when it comes before the finish

@@ -4,6 +4,7 @@
 //! (restart, checkpoint writes, lost compute) when it ends.
 #include "sim/core/capacity.h"
 #include "sim/core/checkpointing.h"
+#include "sim/core/compute_used.h"
 #include "sim/core/features.h"
 #include "sim/core/team_quota.h"
 
@@ -128,6 +129,7 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
   s.running -= 1;
   s.busy_gpus -= j.gpus;
   s.pool_busy_gpus[j.pool] -= j.gpus;
+  note_whole_compute(m, s, slot, false);
   note_team_release(m, s, slot);
   s.head_blocked = false;
 }

@@ -10,7 +10,9 @@
 //! (net_progress, then move_finish: work done so far kept, finish event moved). Shared jobs hold
 //! no whole GPUs (Job::gpus = 0); busy shared GPUs are counted here in SHARE_UNITS: a MIG
 //! instance counts its compute slices, a time-sliced GPU with any job counts whole, a fractional
-//! job its milli (so a fractional pool's utilization is its GPU allocation ratio).
+//! job its milli (so a fractional pool's utilization is its GPU allocation ratio); the compute
+//! they use beside it is kept by sim/core/compute_used.h.
+#include "sim/core/compute_used.h"
 #include "sim/core/fractional_gpus.h"
 #include "sim/core/network.h"
 
@@ -74,6 +76,7 @@ GPUPLAN_HD inline void reset_shared(const ModelView& m, ReplicaState& s) {
   for (uint32_t i = 0; i < s.share.gpu_used.size; ++i) s.share.gpu_used[i] = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     s.share.pool_busy_units[p] = 0;
+    s.share.pool_compute[p] = s.share.pool_compute_gpu_s[p] = 0;
     if (m.share.pools[p].kind == ShareKind::fractional) frac_reset_pool(m, s, p);
   }
   s.share.busy_units = 0;
@@ -176,18 +179,25 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t un
     const uint32_t e = s.share.job_entry[slot];
     s.share.gpu_used[gpu] |= 1u << e;
     note_shared_busy(s, j.pool, m.share.entry_units[sp.entry0 + e], true);
+    add_shared_compute(s, j.pool, m.share.class_compute[j.class_idx * m.pools.size + j.pool]);
     return true;
   }
   if (sp.kind == ShareKind::fractional) {
     const uint32_t milli = m.share.class_milli[j.class_idx];
     frac_move(m, s, j.pool, gpu, milli, m.share.class_mem_mib[j.class_idx], true);
     note_shared_busy(s, j.pool, milli * (SHARE_UNITS / MILLI_PER_GPU), true);
+    add_shared_compute(s, j.pool, m.share.class_compute[j.class_idx * m.pools.size + j.pool]);
     return true;
   }
   const uint32_t k = ++s.share.gpu_used[gpu];
   s.share.gpu_jobs[gpu * m.share.max_slots + k - 1] = slot;
   s.share.job_entry[slot] = k - 1;
   if (k == 1) note_shared_busy(s, j.pool, SHARE_UNITS, true);
+  const double demand = time_sliced_demand(m, s, gpu, k);
+  add_shared_compute(s, j.pool,
+                     time_sliced_compute(demand, k, sp.interference) -
+                         time_sliced_compute(demand - m.share.class_fraction[j.class_idx], k - 1,
+                                             sp.interference));
   JobNet& jn = s.net.jobs[slot];
   if (m.net.n_levels == 0) {  // net_start keeps no rate without a topology: start one here
     jn.gpu_slowdown = m.slowdown[j.class_idx * m.pools.size + j.pool];
@@ -215,12 +225,14 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t un
     const uint32_t e = s.share.job_entry[slot];
     s.share.gpu_used[gpu] &= ~(1u << e);
     note_shared_busy(s, j.pool, m.share.entry_units[sp.entry0 + e], false);
+    add_shared_compute(s, j.pool, -m.share.class_compute[j.class_idx * m.pools.size + j.pool]);
     return true;
   }
   if (sp.kind == ShareKind::fractional) {
     const uint32_t milli = m.share.class_milli[j.class_idx];
     frac_move(m, s, j.pool, gpu, milli, m.share.class_mem_mib[j.class_idx], false);
     note_shared_busy(s, j.pool, milli * (SHARE_UNITS / MILLI_PER_GPU), false);
+    add_shared_compute(s, j.pool, -m.share.class_compute[j.class_idx * m.pools.size + j.pool]);
     return true;
   }
   uint32_t* jobs = &s.share.gpu_jobs[gpu * m.share.max_slots];
@@ -228,10 +240,13 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t un
   const uint32_t pos = s.share.job_entry[slot];
   jobs[pos] = jobs[k];  // the last job takes the leaver's place
   s.share.job_entry[jobs[pos]] = pos;
-  if (k == 0) {
-    note_shared_busy(s, j.pool, SHARE_UNITS, false);
-    return true;
-  }
+  if (k == 0) note_shared_busy(s, j.pool, SHARE_UNITS, false);
+  const double demand = time_sliced_demand(m, s, gpu, k);
+  add_shared_compute(s, j.pool,
+                     time_sliced_compute(demand, k, sp.interference) -
+                         time_sliced_compute(demand + m.share.class_fraction[j.class_idx], k + 1,
+                                             sp.interference));
+  if (k == 0) return true;
   return rerate_time_sliced(m, s, gpu, NONE, k, time_slice_level(m, s, gpu, k, sp.interference));
 }
 

@@ -56,7 +56,12 @@ struct SharedView {
   span<const double> class_fraction;
   span<const uint32_t> class_milli;    //!< [n_classes] fractional: [milli-GPU] share, 1..1000
   span<const uint32_t> class_mem_mib;  //!< [n_classes] fractional: [MiB] GPU memory (0: none)
-  uint32_t n_frac_pools = 0;           //!< fractional pools (each has MILLI_PER_GPU + 1 lists)
+  //! [n_classes * n_pools] compute a running job of class c uses on pool p, per GPU it holds
+  //! [GPUs of compute]: whole GPUs and time-sliced u (gpu_fraction; a time-sliced GPU delivers at
+  //! most its capacity to all its jobs), MIG min(u, the instance's speed factor), milli-GPU
+  //! milli / 1000 (sim/core/compute_used.h)
+  span<const double> class_compute;
+  uint32_t n_frac_pools = 0;  //!< fractional pools (each has MILLI_PER_GPU + 1 lists)
 };
 
 //! Occupancy of shared GPUs in one replica. A GPU is numbered node * max_gpus_per_node + index.
@@ -68,8 +73,10 @@ struct SharedState {
   span<uint32_t> job_gpu;    //!< [max_active_jobs] GPU the shared job in a slot holds
   span<uint32_t> job_entry;  //!< [max_active_jobs] mig: its layout entry; time_sliced: its
                              //!< position in gpu_jobs
-  span<uint32_t> pool_busy_units;  //!< [n_pools] busy shared GPUs in SHARE_UNITS
-  uint64_t busy_units = 0;         //!< all pools together
+  span<uint32_t> pool_busy_units;   //!< [n_pools] busy shared GPUs in SHARE_UNITS
+  uint64_t busy_units = 0;          //!< all pools together
+  span<double> pool_compute;        //!< [n_pools] compute jobs use now [GPUs] (compute_used.h)
+  span<double> pool_compute_gpu_s;  //!< [n_pools] its window integral [GPU·s]
   // Fractional pools: every GPU sits in the list of its free milli (0..1000) of its pool, so a
   // placement reads the lists from the job's milli up (best-fit) or from 1000 down (worst-fit)
   // instead of scanning every GPU.

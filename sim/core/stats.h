@@ -1,6 +1,7 @@
 #pragma once
 //! Statistics the core keeps for every replica: window integrals, time bins, quantile sketches.
 #include "sim/core/billing.h"
+#include "sim/core/compute_used.h"
 #include "sim/core/team_quota.h"
 #include "sim/core/state.h"
 #include "sim/core/ulp_search.h"
@@ -103,6 +104,7 @@ GPUPLAN_HD inline void advance_shared_busy(const ModelView& m, ReplicaState& s, 
     s.totals.busy_gpu_s += busy * dt;
     for (uint32_t p = 0; p < m.pools.size; ++p)
       s.pool_busy_gpu_s[p] += double(s.share.pool_busy_units[p]) / SHARE_UNITS * dt;
+    advance_compute(m, s, dt);
   }
   BinSegment g;
   for (BinWalk w = bin_walk(m, s.now, t); next_bin_segment(m, w, g);)

@@ -8,7 +8,9 @@
 #include <string>
 
 using gpuplan::reports::assess;
+using gpuplan::reports::assess_failures;
 using gpuplan::reports::assess_quote;
+using gpuplan::reports::assess_sharing;
 using gpuplan::reports::assess_sweep;
 using gpuplan::reports::plain_text;
 using gpuplan::reports::testing::load_fixture;
@@ -259,7 +261,7 @@ TEST_CASE("reports::assessment::sweep") {
       "the cost-vs-wait front lists points 1 and 2, cheapest first, with the price of each step") {
     const json a = assess_sweep(load_fixture("sweep.json"));
     CHECK(a["front_wait"] == json::array({1, 2}));
-    CHECK(a["front_util"] == json::array({1}));
+    CHECK(a["front_useful"] == json::array({1}));
     CHECK(plain_text(a["front"]["intro"]) == "2 of 4 points, from cheapest to quickest:");
     REQUIRE(a["front"]["items"].size() == 2);
     CHECK(plain_text(a["front"]["items"][0]["text"])
@@ -269,6 +271,21 @@ TEST_CASE("reports::assessment::sweep") {
           0);
     CHECK(a["takeaway"]["verdict"] == "choose_on_front");
     CHECK(a["takeaway"]["tone"] == "info");
+  }
+
+  SUBCASE("a point busy 5 pp or more longer than it does useful work is named; 4.99 pp is not") {
+    json s = load_fixture("sweep.json");
+    json& p1 = s["points"][1]["summary"];
+    json& p2 = s["points"][2]["summary"];
+    // the fixture has no preemption: useful work equals utilization until set here
+    p2["metrics.useful_utilization"]["mean"] =
+        p2["metrics.gpu_utilization"]["mean"].get<double>() - 0.0501;
+    p1["metrics.useful_utilization"]["mean"] =
+        p1["metrics.gpu_utilization"]["mean"].get<double>() - 0.0499;
+    const std::string text = plain_text(assess_sweep(s)["utilization"]);
+    CHECK(contains(text, "front weighs cost against useful work"));
+    CHECK(contains(text, "pools.0.count = 10 (80 GPUs) is busy"));
+    CHECK_FALSE(contains(text, "pools.0.count = 8 (64 GPUs) is busy"));
   }
 
   SUBCASE("a saturated point is listed saturated and on no front, whatever the file says") {
@@ -448,5 +465,103 @@ TEST_CASE("reports::assessment::recommendation") {
 
   SUBCASE("a result without a recommendation has no such part") {
     CHECK_FALSE(assess(load_fixture("single_run.json")).contains("recommendation"));
+  }
+}
+
+// A result with a failure model: the Llama 3 study's figures (scenarios/llama3_failures.json).
+namespace {
+
+json failures_result() {
+  return {{"window_s", 54 * 86400.0},
+          {"failures",
+           {{"failures", 417},
+            {"expected_failures", 419.0},
+            {"by_cause",
+             {{"faulty_gpu", 148}, {"gpu_hbm3_memory", 68}, {"software_bug", 54}, {"ssd", 0}}},
+            {"interruptions", 399},
+            {"lost_gpu_hours", 592376.9},
+            {"down_gpu_hours", 100.8},
+            {"spares", 32.0},
+            {"spare_swaps", 881},
+            {"spare_utilization", 0.084},
+            {"effective_training_time", 0.922}}}};
+}
+
+}  // namespace
+
+TEST_CASE("reports::assessment::failures") {
+  SUBCASE("a result without a failure model has no failures verdict") {
+    CHECK(assess_failures(json::object()).is_null());
+    CHECK(assess(json::object())["failures"].is_null());
+  }
+
+  SUBCASE("failures by cause, interruptions, lost work, effective training time and spares") {
+    const json a = assess_failures(failures_result());
+    const std::string text = paragraphs(a["items"]);
+    CHECK(contains(text, "417 hardware failures struck in the 54 d window (419.0 expected"));
+    // the three most common causes, most first; a cause that never struck is not named
+    CHECK(contains(text, "faulty_gpu 148, gpu_hbm3_memory 68, software_bug 54."));
+    CHECK_FALSE(contains(text, "ssd"));
+    CHECK(contains(text, "399 job runs were interrupted by a failure, losing 592,377 GPU-h"));
+    CHECK(contains(text, "Effective training time 92.2%"));
+    CHECK(contains(text,
+                   "32 hot spare nodes stood in for 881 failed nodes; on average 8.4% of them"));
+    CHECK(assess(failures_result())["failures"] == a);
+  }
+
+  SUBCASE("effective training time at 90% reads ok, just below it warns") {
+    json r = failures_result();
+    r["failures"]["effective_training_time"] = 0.9;
+    CHECK(assess_failures(r)["tone"] == "ok");
+    r["failures"]["effective_training_time"] = 0.8999;
+    CHECK(assess_failures(r)["tone"] == "warn");
+    CHECK(contains(paragraphs(assess_failures(r)["items"]), "below 90.0%"));
+  }
+
+  SUBCASE("without spares the text says failed nodes stayed out until repaired") {
+    json r = failures_result();
+    r["failures"]["spares"] = 0.0;
+    CHECK(contains(paragraphs(assess_failures(r)["items"]), "No hot spares"));
+  }
+}
+
+// Shared pools as result.json's sharing.pools lists them (docs/scenario-sharing-fleet.md).
+namespace {
+
+json sharing_result(double ts_allocation, double ts_used) {
+  return {
+      {"sharing",
+       {{"pools",
+         json::array(
+             {{{"name", "mig"}, {"sharing", "mig"}, {"allocation", 0.694}, {"compute_used", 0.601}},
+              {{"name", "ts"},
+               {"sharing", "time_sliced"},
+               {"allocation", ts_allocation},
+               {"compute_used", ts_used}}})}}}};
+}
+
+}  // namespace
+
+TEST_CASE("reports::assessment::sharing") {
+  SUBCASE("a result without shared pools has no sharing verdict") {
+    CHECK(assess_sharing(json::object()).is_null());
+    CHECK(assess(json::object())["sharing"].is_null());
+  }
+
+  SUBCASE("each pool's allocation is shown beside its compute used, with the definitions") {
+    const json a = assess_sharing(sharing_result(0.9999, 0.727));
+    const std::string text = paragraphs(a["items"]);
+    CHECK(contains(text, "allocation (the pool's gpu_utilization)"));
+    CHECK(contains(text, "Pool mig (MIG): 69.4% allocated, 60.1% compute used."));
+    // 99.99 − 72.7 = 27.3 pp
+    CHECK(contains(text, "Pool ts (time-sliced): 100.0% allocated, 72.7% compute used; 27.3 pp"));
+    CHECK(a["tone"] == "warn");
+  }
+
+  SUBCASE("a gap of 10 pp is named, 9.9 pp is not") {
+    CHECK(assess_sharing(sharing_result(0.8, 0.699))["tone"] == "warn");
+    const json a = assess_sharing(sharing_result(0.8, 0.701));
+    CHECK(a["tone"] == "ok");
+    CHECK_FALSE(contains(paragraphs(a["items"]), "allocated but not used"));
   }
 }

@@ -4,7 +4,8 @@
 #
 #   tests/reports/browser_check.sh HTML_FILE PNG_OUT [TEXT ...]
 #
-# Each TEXT given must appear in the rendered page (a section or column the report must show).
+# Each TEXT given must appear in the rendered page (a section or column the report must show);
+# a TEXT starting with "!" must not (a section shown only when its keys are present).
 #
 # The page checks itself when opened with "#selftest": it sets document.title to
 # "SELFTEST:OK charts=N" or "SELFTEST:FAIL <problems>" (reports/assets/common.js). Exit status:
@@ -78,8 +79,16 @@ if grep -E ':CONSOLE[(:]|Uncaught|Refused to' "$logs/dom.err" "$logs/shot.err" |
   fi
 fi
 
+# The rendered page without its scripts (whose source names every section it might build).
+python3 -c 'import re, sys; print(re.sub(r"(?is)<script\b[^>]*>.*?</script>", "", open(sys.argv[1], encoding="utf-8", errors="replace").read()))' \
+  "$logs/dom.html" >"$logs/shown.html"
 for text in "${expected[@]}"; do
-  if ! grep -qF -- "$text" "$logs/dom.html"; then
+  if [[ "$text" == '!'* ]]; then
+    if grep -qF -- "${text#!}" "$logs/shown.html"; then
+      echo "browser_check: the page shows '${text#!}', which it must not" >&2
+      status=1
+    fi
+  elif ! grep -qF -- "$text" "$logs/shown.html"; then
     echo "browser_check: the page does not show '$text'" >&2
     status=1
   fi

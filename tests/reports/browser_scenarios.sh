@@ -47,6 +47,13 @@ for scenario in scenarios/*.json; do
   must_show=()
   # The planner's options: each one's simulated run-out month beside the projected one.
   [[ "$name" == growth_buy_reserve_burst ]] && must_show=("In the simulation" "reserve_3y" "burst")
+  # Sections shown only when their keys are present: failures with a failure model, allocation
+  # beside compute used with shared pools; neither on a plain fleet.
+  [[ "$name" == llama3_failures ]] && must_show=("Hardware failures" "failures-causes-table"
+    "Effective training time" "Interruptions and lost work" "!Spot reclaims" "!Shared GPUs")
+  [[ "$name" == sharing_fleet ]] && must_show=("Shared GPUs: allocation and compute used"
+    "sharing-table" "Compute used" "Allocation and compute used per pool" "!Hardware failures")
+  [[ "$name" == quickstart ]] && must_show=("!Hardware failures" "!Shared GPUs" "!Compute used")
   bash "$here/browser_check.sh" "$out/$name/report.html" "$out/$name.png" "${must_show[@]}"
   n=$((n + 1))
 done
@@ -54,7 +61,8 @@ done
 # dominated by 10), so both Pareto charts, the saturated band and the table render.
 "$bin" sweep scenarios/mc_quickstart.json --replications 8 --vary pools.0.count=6,8,10,12 \
   --set limits.max_active_jobs=1000 --quiet --out "$out/sweep"
-bash "$here/browser_check.sh" "$out/sweep/sweep.html" "$out/sweep.png"
+bash "$here/browser_check.sh" "$out/sweep/sweep.html" "$out/sweep.png" \
+  "Total cost against useful work" "Useful work" "Utilization and useful work"
 n=$((n + 1))
 # A Monte Carlo study of a TCO scenario: the projection's p10-p90 bands and NPV intervals.
 "$bin" mc scenarios/hybrid_burst.json --replications 4 --quiet --out "$out/hybrid_burst-mc"
@@ -63,7 +71,15 @@ n=$((n + 1))
 # A paired comparison (8 vs 10 nodes, common random numbers): compare.html from the shared skeleton.
 "$bin" compare scenarios/mc_quickstart.json scenarios/mc_quickstart.json --replications 8 \
   --set-a pools.0.count=8 --set-b pools.0.count=10 --quiet --out "$out/compare"
-bash "$here/browser_check.sh" "$out/compare/compare.html" "$out/compare.png"
+bash "$here/browser_check.sh" "$out/compare/compare.html" "$out/compare.png" \
+  "What was compared" "--set-b pools.0.count=10" "--set-a pools.0.count=8" "(95% CI " "!TCO options"
+n=$((n + 1))
+# A comparison of two TCO projections (discount rate 8 % against 12 %): NPV and total per option.
+"$bin" compare scenarios/hybrid_burst.json scenarios/hybrid_burst.json --replications 3 \
+  --set-b tco.discount_rate=0.12 --quiet --out "$out/compare-tco"
+bash "$here/browser_check.sh" "$out/compare-tco/compare.html" "$out/compare-tco.png" \
+  "TCO: net present value and total per option" "tco.options.hybrid.npv_usd" \
+  "--set-b tco.discount_rate=0.12"
 n=$((n + 1))
 # Names that try to break out of the data island: the page must show them as text (a scenario
 # name names the output folder, so only the pool name carries the "/" of "</script>").

@@ -85,4 +85,29 @@ TEST_CASE("study::compare") {
     // the schedule is the same, so waits do not move at all
     CHECK(find(c, "metrics.wait_s.mean").paired.mean == 0.0);
   }
+
+  SUBCASE("each TCO option both sides project is paired replica by replica") {
+    // Three replications; B's replication 1 is out of its statistics (it saturated), so the
+    // pairs are replications 0 and 2. Every COMPARE_PATHS metric is 0 here.
+    study::Summary a, b;
+    for (study::Summary* s : {&a, &b}) {
+      s->stats.paths.assign(std::begin(study::COMPARE_PATHS), std::end(study::COMPARE_PATHS));
+      s->stats.rows.assign(3, std::vector<double>(s->stats.paths.size(), 0.0));
+    }
+    a.stats.in_statistics = {0, 1, 2};
+    b.stats.in_statistics = {0, 2};
+    a.tco_values = {{"tco.options.buy.npv_usd", {10, 20, 30}},
+                    {"tco.options.keep.npv_usd", {1, 2, 3}}};
+    b.tco_values = {{"tco.options.buy.npv_usd", {15, 40}}};
+    const std::vector<study::Difference> d = study::differences(a, b, {0, 2});
+    // the headline metrics, then buy's NPV; keep is projected by A only, so it has no row
+    REQUIRE(d.size() == std::size(study::COMPARE_PATHS) + 1);
+    const study::Difference& npv = d.back();
+    CHECK(npv.path == "tco.options.buy.npv_usd");
+    // pairs (10, 15) and (30, 40): B - A = 5 and 10, mean 7.5; A's mean 20, B's 27.5
+    CHECK(npv.paired.mean == doctest::Approx(7.5).epsilon(1e-12));
+    CHECK(npv.a_mean == doctest::Approx(20).epsilon(1e-12));
+    CHECK(npv.b_mean == doctest::Approx(27.5).epsilon(1e-12));
+    CHECK(npv.paired.n == 2);
+  }
 }

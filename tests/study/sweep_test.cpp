@@ -41,7 +41,7 @@ TEST_CASE("study::sweep") {
     // offered load 3 / 2 = 1.5 >= 1
     CHECK_FALSE(s.points[0].eligible);
     CHECK_FALSE(s.points[0].front_cost_wait);
-    CHECK_FALSE(s.points[0].front_cost_utilization);
+    CHECK_FALSE(s.points[0].front_cost_useful_work);
   }
 
   SUBCASE("a point costing more for the same waits is dominated") {
@@ -51,15 +51,15 @@ TEST_CASE("study::sweep") {
     CHECK(s.points[2].summary.mean("cost_usd.total") ==
           doctest::Approx(2 * s.points[1].summary.mean("cost_usd.total")));
     CHECK_FALSE(s.points[2].front_cost_wait);
-    CHECK_FALSE(s.points[2].front_cost_utilization);
+    CHECK_FALSE(s.points[2].front_cost_useful_work);
   }
 
   SUBCASE(
       "cheaper with longer waits and dearer with shorter ones are both on the cost-wait front") {
     CHECK(s.points[1].front_cost_wait);
     CHECK(s.points[3].front_cost_wait);
-    // 6 nodes cost more and are busier per dollar less: utilization front keeps the 4-node point
-    CHECK(s.points[1].front_cost_utilization);
-    CHECK_FALSE(s.points[3].front_cost_utilization);
+    // 6 nodes cost more and are busier per dollar less: useful-work front keeps the 4-node point
+    CHECK(s.points[1].front_cost_useful_work);
+    CHECK_FALSE(s.points[3].front_cost_useful_work);
   }
 }

@@ -54,10 +54,10 @@ TEST_CASE("tools::sweep") {
       CHECK(p["summary"].contains("cost_usd.total"));
       CHECK(p["summary"].contains("metrics.wait_s.p90"));
       CHECK(p["pareto"]["cost_vs_wait_p90"].is_boolean());
-      CHECK(p["pareto"]["cost_vs_utilization"].is_boolean());
+      CHECK(p["pareto"]["cost_vs_useful_work"].is_boolean());
     }
     // the cheaper 7-node cluster is on the cost-vs-utilization front (cheaper and busier)
-    CHECK(sweep["points"][0]["pareto"]["cost_vs_utilization"] == true);
+    CHECK(sweep["points"][0]["pareto"]["cost_vs_useful_work"] == true);
   }
 
   SUBCASE("sweep.csv has a header and one row per point") {

@@ -21,13 +21,22 @@ struct CompareOptions {
   std::vector<std::string> set_a, set_b;  //!< --set-a / --set-b: overrides of one side only
 };
 
-//! "+1.5 s [+0.9 s, +2.1 s]" for a difference and its paired CI, written as its quantity
-//! (reports/quantity.h), with "*" when significant.
+//! "+1.5 s (95% CI +0.9 s to +2.1 s)" for a difference and its paired CI, written as its
+//! quantity (reports/quantity.h), with "*" when significant.
 std::string difference_text(const study::Difference& d) {
   const reports::Quantity q = reports::quantity_of(d.path);
-  return reports::format_change(q, d.paired.mean) + " [" +
-         reports::format_change(q, d.paired.ci95_low) + ", " +
-         reports::format_change(q, d.paired.ci95_high) + "]" + (d.significant ? "  *" : "");
+  return reports::format_change(q, d.paired.mean) + " (95% CI " +
+         reports::format_change(q, d.paired.ci95_low) + " to " +
+         reports::format_change(q, d.paired.ci95_high) + ")" + (d.significant ? "  *" : "");
+}
+
+//! "lab (pools.0.count=12): scenarios/lab.json; --set x=1; --set-b pools.0.count=12"
+std::string side_text(const nlohmann::json& side, const char* own_flag) {
+  std::string t = side.value("label", "") + ": " + side.value("file", "");
+  for (const auto& [key, flag] : {std::pair{"shared", "--set"}, std::pair{"own", own_flag}})
+    for (const nlohmann::json& o : side["overrides"][key])
+      t += std::string("; ") + flag + " " + o.get<std::string>();
+  return t;
 }
 
 //! The output folder: --out, or out/compare-<a>-vs-<b>/.
@@ -67,7 +76,8 @@ int run_compare(const CompareOptions& o) {
   if (!c.held()) return 0;  // rank 0 writes
 
   const std::filesystem::path dir = compare_dir(o, *a, *b);
-  const nlohmann::json doc = reports::compare_json(*a, *b, c);
+  const nlohmann::json doc = reports::compare_json({*a, ca, o.mc.scenario.overrides, o.set_a},
+                                                   {*b, cb, o.mc.scenario.overrides, o.set_b}, c);
   const auto out = stage_outputs(dir);
   if (!out || !write_study(*out, "a", result_json(*a, ca, c.a), c.a) ||
       !write_study(*out, "b", result_json(*b, cb, c.b), c.b) ||
@@ -77,17 +87,23 @@ int run_compare(const CompareOptions& o) {
     return 1;
   if (o.mc.scenario.quiet) return 0;
   std::printf("%s vs %s: %s paired replications (common random numbers, seed %llu)\n",
-              a->name.c_str(), b->name.c_str(),
+              doc["a"]["label"].get<std::string>().c_str(),
+              doc["b"]["label"].get<std::string>().c_str(),
               reports::format_quantity(reports::Quantity::count, double(c.paired.size())).c_str(),
               static_cast<unsigned long long>(a->seed));
-  std::printf("  %-26s %14s %14s   %s\n", "metric", "A", "B", "B - A [95% CI]  (* significant)");
+  std::printf("  A: %s\n  B: %s\n", side_text(doc["a"], "--set-a").c_str(),
+              side_text(doc["b"], "--set-b").c_str());
+  std::printf("  %-32s %14s %14s   %s\n", "metric", "A", "B", "B - A (95% CI)  (* significant)");
   for (const study::Difference& d : c.differences)
-    std::printf("  %-26s %14s %14s   %s\n", d.path.c_str(),
+    std::printf("  %-32s %14s %14s   %s\n", d.path.c_str(),
                 reports::format_quantity(reports::quantity_of(d.path), d.a_mean).c_str(),
                 reports::format_quantity(reports::quantity_of(d.path), d.b_mean).c_str(),
                 difference_text(d).c_str());
   for (const nlohmann::json& w : doc["warnings"])
     std::printf("  warning: %s\n", w.get<std::string>().c_str());
+  for (const char* side : {"a", "b"})
+    for (const nlohmann::json& w : doc[side]["warnings"])
+      std::printf("  %s warning: %s\n", side[0] == 'a' ? "A" : "B", w.get<std::string>().c_str());
   std::printf("wrote %s/{compare.json,compare.html,a/,b/}\n", dir.string().c_str());
   return 0;
 }

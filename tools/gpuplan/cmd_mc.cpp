@@ -98,6 +98,8 @@ int run_mc(const McCliOptions& o) {
   }
   if (const std::string tco = tco_notice(result); !tco.empty())
     std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
+  for (const std::string& line : section_notices(result))
+    std::printf("%s: %s\n", sc->name.c_str(), line.c_str());
   std::printf(
       "wrote %s/{result.json,report.html,replicas.csv,timeseries.csv,classes.csv%s}\n",
       dir.string().c_str(),

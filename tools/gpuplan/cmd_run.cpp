@@ -128,6 +128,8 @@ int run(const RunOptions& ro) {
     }
     if (const std::string tco = tco_notice(result); !tco.empty())
       std::printf("%s: %s\n", sc->name.c_str(), tco.c_str());
+    for (const std::string& line : section_notices(result))
+      std::printf("%s: %s\n", sc->name.c_str(), line.c_str());
     std::printf(
         "wrote %s/{result.json,report.html,timeseries.csv,classes.csv%s}\n", dir.string().c_str(),
         ro.metrics.openmetrics ? ",metrics.om,grafana_dashboard.json,prometheus_rules.yml" : "");

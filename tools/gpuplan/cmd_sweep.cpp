@@ -148,13 +148,18 @@ int run_sweep(const SweepOptions& o) {
       using reports::format_quantity;
       using reports::Quantity;
       std::printf(
-          "  point %zu: cost %s, p90 wait %s, utilization %s%s%s\n", i,
+          "  point %zu: cost %s, p90 wait %s, utilization %s (useful work %s)%s%s\n", i,
           format_quantity(Quantity::money, p.summary.mean("cost_usd.total")).c_str(),
           format_quantity(Quantity::seconds, p.summary.mean("metrics.wait_s.p90")).c_str(),
           format_quantity(Quantity::fraction, p.summary.mean("metrics.gpu_utilization")).c_str(),
+          format_quantity(Quantity::fraction, study::useful_utilization(p.summary).mean).c_str(),
           p.front_cost_wait ? "  [front: cost-wait]" : "",
-          p.front_cost_utilization ? "  [front: cost-utilization]" : "");
+          p.front_cost_useful_work ? "  [front: cost-useful work]" : "");
     }
+    std::printf(
+        "  fronts: cost against p90 wait, and cost against useful work (useful / provisioned "
+        "GPU-hours: busy time lost to preemption, failures, checkpoints and restarts counts for "
+        "nothing)\n");
     std::printf("wrote %s/{sweep.json,sweep.csv,sweep.html,point-*/}\n", dir.string().c_str());
   }
   return 0;

@@ -62,4 +62,20 @@ std::string tco_notice(const json& result) {
   return text.empty() ? "" : "TCO: " + text;
 }
 
+std::vector<std::string> section_notices(const json& result) {
+  std::vector<std::string> out;
+  if (!result.is_object() || !result.contains("assessment") || !result["assessment"].is_object())
+    return out;
+  const json& a = result["assessment"];
+  for (const auto& [key, label] : {std::pair{"failures", "failures"}, {"sharing", "shared GPUs"}}) {
+    if (!a.contains(key) || !a[key].is_object() || !a[key].contains("items") ||
+        !a[key]["items"].is_array())
+      continue;
+    std::string line = std::string(label) + ":";
+    for (const json& item : a[key]["items"]) line += " " + reports::plain_text(item);
+    out.push_back(line);
+  }
+  return out;
+}
+
 }  // namespace gpuplan::cli

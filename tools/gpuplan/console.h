@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "models/scenario/scenario.h"
 
@@ -23,5 +24,10 @@ std::size_t print_load_warnings(const Scenario& sc);
 //! keeping up in month 7 ..."), so an option that falls short is named as on report.html; ""
 //! without a TCO projection. Reads `result` defensively; never throws.
 [[nodiscard]] std::string tco_notice(const nlohmann::json& result);
+
+//! The console's lines for the report's Failures and Shared GPUs sections: "failures: <the
+//! assessment's failures sentences>" and "shared GPUs: <its sharing sentences>", each present
+//! only when the result has that assessment. Reads `result` defensively; never throws.
+[[nodiscard]] std::vector<std::string> section_notices(const nlohmann::json& result);
 
 }  // namespace gpuplan::cli
