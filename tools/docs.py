@@ -18,10 +18,13 @@ first line is written unless `prompt=no`) or plain Markdown such as a table (the
 `--update` rewrites the blocks in place. See docs/architecture.md, "How to add an example to a
 page".
 
-Prose numbers: on a page marked `<!-- docs:prose checked -->`, a figure in prose (a number with a
+Prose numbers: on a page marked `<!-- docs:prose checked -->` (before its first `##` heading; in a
+`##` section, it checks that section only), a figure in prose (a number with a
 decimal point, a thousands separator, a currency sign or a percent sign, or an integer of 100 or
-more) must appear in a marked block of the same section, in the page's `<!-- docs:numbers ... -->`
-list (inputs and facts the page states), or in a line that carries a link (its public source).
+more) must appear in a marked block of its `##` section or an earlier one (a summary follows the
+figures it quotes), in the page's `<!-- docs:numbers ... -->` list (the scenario's inputs and the
+page's own arithmetic on them), or in a line that carries a link (its public source). Figures
+of a block are also matched rounded to thousands, millions and billions ($5,957,729 as $5.96 M).
 Pages with `<!-- docs:exempt REASON -->` hold measurements (benchmarks) and are not run.
 """
 from __future__ import annotations
@@ -40,6 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The date the pages' outputs are as of: every command runs with SOURCE_DATE_EPOCH at this date,
+# so price ages, stale-price flags and a quote's date reproduce on any later day.
+# `--update --refresh-date` moves it to today.
+DATE_FILE = ROOT / "docs" / "examples" / "as-of-date"
 
 RUN_RE = re.compile(r"<!--\s*docs:run\b(.*?)-->", re.S)
 END_RE = re.compile(r"^\s*<!--\s*docs:end\s*-->\s*$")
@@ -172,6 +179,14 @@ def block_body(lines: list[str], ex: Example) -> tuple[list[str], int, str | Non
     return shown, ex.block_start + k, None
 
 
+def pinned_epoch() -> int:
+    day = DATE_FILE.read_text().strip()
+    try:
+        return int(datetime.strptime(day, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp())
+    except ValueError:
+        raise DocsError(f"{rel(DATE_FILE)}: '{day}' is not a YYYY-MM-DD date") from None
+
+
 def prepare_workdir(gpuplan: Path) -> Path:
     """A clean folder whose entries point at the repository's inputs, with `build/gpuplan` and
     `gpuplan` on PATH resolving to the binary under test; outputs land in it, not in the tree."""
@@ -196,7 +211,8 @@ def run_example(ex: Example, gpuplan: Path, timeout: int) -> tuple[Example, list
         env["GPUPLAN_DOCS_ROOT"] = str(ROOT)
         env.setdefault("LC_ALL", "C.UTF-8")
         env["COLUMNS"] = "100"
-        env.setdefault("OMP_NUM_THREADS", "2")  # the Monte Carlo backend names its thread count
+        env.setdefault("OMP_NUM_THREADS", "2")
+        env["SOURCE_DATE_EPOCH"] = str(pinned_epoch())  # the Monte Carlo backend names its thread count
         try:
             proc = subprocess.run(["bash", "-o", "pipefail", "-c", ex.cmd + " 2>&1"], cwd=work, env=env,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
@@ -316,11 +332,40 @@ def rewrite(lines: list[str], ex: Example, output: list[str]) -> list[str]:
     return lines[:ex.block_start] + new + lines[ex.block_end:]
 
 
+GPUPLAN_CALL_RE = re.compile(r"(?:^|[;&|(]\s*)((?:\./build/)?gpuplan\s[^;&|)]*)")
+
+
+def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> list[str]:
+    """A plain-Markdown block (a table) shows no prompt line, so the gpuplan call that produces it
+    must be visible in its section's text (quiet flags aside): the reader sees what was run."""
+    problems = []
+    for ex in examples:
+        _, _, fence = block_body(lines, ex)
+        if fence is not None:
+            continue
+        top = ex.marker_line - 1
+        while top > 0 and not lines[top].startswith("#"):
+            top -= 1
+        bottom = ex.block_end
+        while bottom < len(lines) and not lines[bottom].startswith("#"):
+            bottom += 1
+        section = " ".join(COMMENT_RE.sub("", "\n".join(lines[top:bottom])).replace("\\\n", " ").split())
+        for call in GPUPLAN_CALL_RE.findall(ex.cmd):
+            shown = " ".join(t for t in call.split() if t not in ("-q", "--quiet"))
+            shown = shown.removeprefix("./build/")
+            if shown not in section:
+                problems.append(f"{rel(ex.page)}:{ex.marker_line}: example '{ex.name}': its section does not show "
+                                f"the command `{shown}` (a table has no prompt line; write the command beside it)")
+    return problems
+
+
 # ---- prose numbers -------------------------------------------------------------------------------
 
 PROSE_NUMBER_RE = re.compile(
     r"(?<![\w.\-/#])(\$\s?\d[\d,]*(?:\.\d+)?\s?[MKkB]?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+\s?%|\d{3,})(?![\w\-/])")
-LINK_RE = re.compile(r"\]\([^)]*\)|https?://\S+")
+# a link, or a citation a reader can look up: a paper (arXiv id, DOI, "et al." with a year), a
+# repository file (github.com/..., owner/repo `path`), a datasheet
+LINK_RE = re.compile(r"\]\([^)]*\)|https?://\S+|arXiv:\d|doi\.org|\bdoi:|et al\.,? \(?\d{4}|github\.com/|datasheet")
 CODE_SPAN_RE = re.compile(r"`[^`]*`")
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 
@@ -362,7 +407,7 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
     section_of = []
     section = 0
     for line in lines:
-        if line.startswith("#"):
+        if line.startswith("## ") or line.startswith("# "):
             section += 1
         section_of.append(section)
     per_section: dict[int, set[str]] = {}
@@ -372,9 +417,14 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
         per_section.setdefault(section_of[ex.marker_line - 1], set()).update(numbers)
         for k in range(ex.marker_line - 1, ex.block_end + 1):
             in_block[k] = True
+    # the marker checks its own `##` section, or the whole page where it stands before the first
+    checked_sections = {section_of[n] for n, line in enumerate(lines) if "<!-- docs:prose checked -->" in line}
+    whole_page = any(k <= 1 for k in checked_sections)
     problems = []
     fence = None
     for n, line in enumerate(lines):
+        if not whole_page and section_of[n] not in checked_sections:
+            continue
         m = FENCE_RE.match(line)
         if m:
             fence = None if fence and line.strip().startswith(fence) else (fence or m.group(2))
@@ -386,12 +436,12 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
         prose = CODE_SPAN_RE.sub("", COMMENT_RE.sub("", line))
         for token in PROSE_NUMBER_RE.findall(prose):
             c = canonical(token)
-            if c in allowed or c in per_section.get(section_of[n], set()):
+            if c in allowed or any(c in per_section.get(k, set()) for k in range(section_of[n] + 1)):
                 continue
             if re.fullmatch(r"(19|20)\d\d", c):  # a year
                 continue
-            problems.append(f"{rel(page)}:{n + 1}: prose quotes {token.strip()} but no marked output of its "
-                            f"section shows it, the line cites no source, and the page's docs:numbers does not list it")
+            problems.append(f"{rel(page)}:{n + 1}: prose quotes {token.strip()} but no marked output of its section or an "
+                            f"earlier one shows it, the line cites no source, and the page's docs:numbers does not list it")
     return problems
 
 
@@ -407,12 +457,23 @@ def main() -> int:
     mode.add_argument("--check", action="store_true", help="run every example and compare (default)")
     mode.add_argument("--update", action="store_true", help="rewrite every example's block in place")
     mode.add_argument("--list", action="store_true", help="list the examples and the exempt pages")
+    parser.add_argument("--refresh-date", action="store_true",
+                        help=f"with --update: run as of today and record it in {rel(DATE_FILE)}")
     parser.add_argument("--jobs", "-j", type=int, default=int(os.environ.get("GPUPLAN_DOCS_JOBS", "2")))
     parser.add_argument("--only", help="run only the examples whose id matches this regular expression")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per example")
     parser.add_argument("pages", nargs="*", type=Path)
     args = parser.parse_args()
 
+    if args.refresh_date:
+        if not args.update:
+            parser.error("--refresh-date needs --update")
+        DATE_FILE.write_text(datetime.now(timezone.utc).strftime("%Y-%m-%d") + "\n")
+    try:
+        pinned_epoch()
+    except DocsError as e:
+        print(e, file=sys.stderr)
+        return 2
     gpuplan = Path(os.environ.get("GPUPLAN_BIN", ROOT / "build" / "gpuplan")).resolve()
     pages = args.pages or default_pages()
     page_lines: dict[Path, list[str]] = {}
@@ -479,7 +540,8 @@ def main() -> int:
     for page in pages:
         lines = page_lines[page]
         try:
-            problems += prose_check(page, lines, find_examples(page, lines))
+            found = find_examples(page, lines)
+            problems += prose_check(page, lines, found) + visible_commands(page, lines, found)
         except DocsError as e:
             problems.append(str(e))
     if problems:

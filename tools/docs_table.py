@@ -7,13 +7,16 @@
 Rows: with --rows, one row per element of the array (or member of the object) at POINTER in each
 file; without it, one row per file. A column is HEADER=TEMPLATE; a template is text with fields
 `{/json/pointer|format}` read from the row (`{^/pointer|format}` reads from the file's root,
-`{@key}` is the object member's name, `{@dir}` the file's folder name). --only keeps the object
+`{@key}` is the object member's name, `{@dir}` the file's LABEL (FILE given as LABEL=PATH) or
+its folder's name). `{/p|FORMAT|NULL|MISSING}`
+prints NULL where the value is null and MISSING where the key is absent (both default to "—"). --only keeps the object
 members or array elements (by their `name`) listed, in that order. --lines prints each template
 once per row instead of a table.
 
 Formats: int (1,234), f0..f3 (fixed decimals, thousands separated), pct0..pct2 (x100, "%"),
-usd0, usd2, usd3 ($1,234.56), kusd ($211k), musd1, musd2 ($7.92 M), hours (s -> h, 1 decimal),
-raw (as JSON writes it, the default). A missing field prints "—".
+usd0, usd2, usd3 ($1,234.56), kusd ($211k), musd1, musd2 ($7.92 M), minutes and hours (from seconds,
+1 decimal),
+month ("month 6"), raw (as JSON writes it, the default).
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ import re
 import sys
 from pathlib import Path
 
-FIELD_RE = re.compile(r"\{([\^@]?)([^}|]*)(?:\|(\w+))?\}")
+FIELD_RE = re.compile(r"\{([\^@]?)([^}|]*)(?:\|(\w*))?(?:\|([^}|]*))?(?:\|([^}|]*))?\}")
 
 
 def pointer(doc, path: str):
@@ -40,9 +43,7 @@ def pointer(doc, path: str):
 
 
 def fmt(value, how: str | None) -> str:
-    if value is None:
-        return "—"
-    if how in (None, "raw"):
+    if how in (None, "", "raw"):
         return value if isinstance(value, str) else json.dumps(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SystemExit(f"docs-table: format {how} needs a number, got {value!r}")
@@ -60,6 +61,10 @@ def fmt(value, how: str | None) -> str:
         return f"${value / 1e6:,.{digits}f} M"
     if how == "kusd":
         return f"${value / 1e3:,.0f}k"
+    if how == "month":
+        return f"month {round(value)}"
+    if how == "minutes":
+        return f"{value / 60:,.1f}"
     if how == "hours":
         return f"{value / 3600:,.1f}"
     raise SystemExit(f"docs-table: unknown format '{how}'")
@@ -67,14 +72,15 @@ def fmt(value, how: str | None) -> str:
 
 def render(template: str, row, root, key: str, folder: str) -> str:
     def field(m):
-        scope, path, how = m.groups()
+        scope, path, how, if_null, if_missing = m.groups()
         if scope == "@":
             return key if path == "key" else folder
+        if_null = "—" if if_null is None else if_null
         try:
             value = pointer(root if scope == "^" else row, path)
         except (KeyError, IndexError, ValueError):
-            value = None
-        return fmt(value, how)
+            return if_null if if_missing is None else if_missing
+        return if_null if value is None else fmt(value, how)
 
     return FIELD_RE.sub(field, template)
 
@@ -95,23 +101,26 @@ def main(argv: list[str]) -> int:
         elif opts[i] == "--lines":
             lines_mode, i = True, i + 1
         else:
-            files.append(Path(opts[i]))
+            label, _, path = opts[i].rpartition("=")
+            files.append((label, Path(path)))
             i += 1
     rows = []
-    for f in files:
+    for label, f in files:
         root = json.loads(f.read_text())
+        folder = label or f.parent.name
         if rows_at is None:
-            rows.append((root, root, f.parent.name, f.parent.name))
+            rows.append((root, root, folder, folder))
             continue
         items = pointer(root, rows_at)
-        pairs = list(items.items()) if isinstance(items, dict) else [(str(x.get("name", n)), x) for n, x in enumerate(items)]
+        pairs = list(items.items()) if isinstance(items, dict) else [(str(x.get("name", n)) if isinstance(x, dict) else str(n), x)
+                                                                      for n, x in enumerate(items)]
         if only:
             by_key = dict(pairs)
             missing = [k for k in only if k not in by_key]
             if missing:
                 raise SystemExit(f"docs-table: {f}: no rows {missing} at {rows_at}")
             pairs = [(k, by_key[k]) for k in only]
-        rows += [(row, root, key, f.parent.name) for key, row in pairs]
+        rows += [(row, root, key, folder) for key, row in pairs]
     if lines_mode:
         for row, root, key, folder in rows:
             for template in columns:

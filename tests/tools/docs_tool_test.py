@@ -109,6 +109,12 @@ def main():
         rc, err = docs("--check", page=page)
         expect("a prose number with a link passes", rc == 0, err)
 
+        # a table's command must be visible beside it
+        page.write_text(good.replace("that `gpuplan run scenarios/quickstart.json` writes", "that the run writes"))
+        rc, err = docs("--check", page=page)
+        expect("a table whose command the page does not show fails",
+               rc == 1 and "does not show the command `gpuplan run scenarios/quickstart.json`" in err, err)
+
         # malformed markers are errors, not silent passes
         page.write_text(good.replace("<!-- docs:end -->", "", 1))
         rc, err = docs("--check", page=page)
