@@ -63,6 +63,8 @@ MASKS = {
     "age": re.compile(r"\b\d+ months? old\b|\b\d+ days? old\b"),
     # wall-clock times the CLI prints about itself: "in 0.42 s", "took 12 ms", "1.2 s wall"
     "time": re.compile(r"\b(?:in|took)\s+[\d.,]+\s*(?:s|ms|µs|us|min)\b|[\d.,]+\s*(?:s|ms)\s+wall\b"),
+    # the CPU backend's thread count, which is the machine's core count unless --threads sets it
+    "threads": re.compile(r"\(\d+ threads?\)"),
     # replications per second and similar throughput figures
     "rate": re.compile(r"[\d.,]+\s*(?:replicas?|replications?|events?|jobs?)/s\b"),
 }
@@ -491,10 +493,16 @@ def main() -> int:
         if exempt and found:
             problems.append(f"{rel(page)}: marked docs:exempt but holds docs:run examples")
         if args.list:
+            text = "\n".join(lines)
+            prose = "prose checked" if "<!-- docs:prose checked -->" in text else "prose not checked"
             if exempt:
                 print(f"{rel(page)}: exempt: {' '.join(exempt.group(1).split())}")
+            elif found:
+                print(f"{rel(page)}: {len(found)} example(s), {prose}")
+            else:
+                print(f"{rel(page)}: no examples, {prose}")
             for ex in found:
-                print(f"{ex.where()}: {ex.name}: {ex.cmd}")
+                print(f"  {ex.where()}: {ex.name}: {ex.cmd[:100]}")
         examples += found
     if args.only:
         examples = [e for e in examples if re.search(args.only, e.name)]
