@@ -352,6 +352,10 @@ def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> l
         while bottom < len(lines) and not lines[bottom].startswith("#"):
             bottom += 1
         section = " ".join(COMMENT_RE.sub("", "\n".join(lines[top:bottom])).replace("\\\n", " ").split())
+        for script in re.findall(r"docs/examples/[\w.-]+", ex.cmd):
+            if script not in section:
+                problems.append(f"{rel(ex.page)}:{ex.marker_line}: example '{ex.name}': its section does not "
+                                f"name the script `{script}` (a table has no prompt line; name it beside it)")
         for call in GPUPLAN_CALL_RE.findall(ex.cmd):
             shown = " ".join(t for t in call.split() if t not in ("-q", "--quiet"))
             shown = shown.removeprefix("./build/")
