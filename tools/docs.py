@@ -339,7 +339,8 @@ GPUPLAN_CALL_RE = re.compile(r"(?:^|[;&|(]\s*)((?:\./build/)?gpuplan\s[^;&|)]*)"
 
 def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> list[str]:
     """A plain-Markdown block (a table) shows no prompt line, so the gpuplan call that produces it
-    must be visible in its section's text (quiet flags aside): the reader sees what was run."""
+    must be visible in its section's text (`-q` and `--out DIR` aside), and so must the
+    docs/examples script it runs: the reader sees what was run."""
     problems = []
     for ex in examples:
         _, _, fence = block_body(lines, ex)
@@ -357,7 +358,10 @@ def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> l
                 problems.append(f"{rel(ex.page)}:{ex.marker_line}: example '{ex.name}': its section does not "
                                 f"name the script `{script}` (a table has no prompt line; name it beside it)")
         for call in GPUPLAN_CALL_RE.findall(ex.cmd):
-            shown = " ".join(t for t in call.split() if t not in ("-q", "--quiet"))
+            tokens = call.split()
+            kept = [t for n, t in enumerate(tokens)
+                    if t not in ("-q", "--quiet", "--out") and not (n and tokens[n - 1] == "--out")]
+            shown = " ".join(kept)
             shown = shown.removeprefix("./build/")
             if shown not in section:
                 problems.append(f"{rel(ex.page)}:{ex.marker_line}: example '{ex.name}': its section does not show "
@@ -368,7 +372,7 @@ def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> l
 # ---- prose numbers -------------------------------------------------------------------------------
 
 PROSE_NUMBER_RE = re.compile(
-    r"(?<![\w.\-/#])(\$\s?\d[\d,]*(?:\.\d+)?\s?[MKkB]?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+\s?%|\d{3,})(?![\w\-/])")
+    r"(?<![\w.\-/#])(\$\s?\d[\d,]*(?:\.\d+)?\s?[MKkB]?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+\s?%|\d{3,})(?![\w\-]|\.\d)")
 # a link, or a citation a reader can look up: a paper (arXiv id, DOI, "et al." with a year), a
 # repository file (github.com/..., owner/repo `path`), a datasheet
 LINK_RE = re.compile(r"\]\([^)]*\)|https?://\S+|arXiv:\d|doi\.org|\bdoi:|et al\.,? \(?\d{4}|github\.com/|datasheet")
