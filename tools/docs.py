@@ -90,6 +90,29 @@ class Example:
         return f"{rel(self.page)}:{self.block_start + 1 + offset}"
 
 
+def outside_fences(lines: list[str]) -> list[str]:
+    """The page's lines with every fenced code block blanked, so markers quoted in a code block
+    (as docs/architecture.md shows them) are not read as markers."""
+    out, fence = [], None
+    for line in lines:
+        m = FENCE_RE.match(line)
+        if fence is None and m:
+            fence = m.group(2)
+            out.append("")
+        elif fence is not None:
+            if line.strip() == fence or (line.strip().startswith(fence) and not line.strip().strip(fence[0])):
+                fence = None
+            out.append("")
+        else:
+            out.append(line)
+    return out
+
+
+PROSE_MARK_RE = re.compile(r"^\s*<!--\s*docs:prose checked\s*-->\s*$")
+NUMBERS_RE = re.compile(r"^\s*<!--\s*docs:numbers(.*?)-->", re.S | re.M)
+EXEMPT_RE = re.compile(r"^\s*<!--\s*docs:exempt\s+(.*?)-->", re.S | re.M)
+
+
 class DocsError(Exception):
     pass
 
@@ -116,9 +139,10 @@ KNOWN_OPTIONS = {"id", "tolerance", "mask", "exit", "prompt", "lang", "wrap", "f
 
 def find_examples(page: Path, lines: list[str]) -> list[Example]:
     examples = []
+    visible = outside_fences(lines)
     i = 0
     while i < len(lines):
-        if "<!-- docs:run" in lines[i]:
+        if visible[i].lstrip().startswith("<!-- docs:run"):
             start = i
             text = lines[i]
             while "-->" not in text[text.index("<!-- docs:run"):] and i + 1 < len(lines):
@@ -407,11 +431,12 @@ def block_numbers(text: str) -> set[str]:
 
 
 def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[str]:
-    text = "\n".join(lines)
-    if "<!-- docs:prose checked -->" not in text:
+    visible = outside_fences(lines)
+    if not any(PROSE_MARK_RE.match(line) for line in visible):
         return []
+    text = "\n".join(visible)
     allowed = set()
-    for m in re.finditer(r"<!--\s*docs:numbers(.*?)-->", text, re.S):
+    for m in NUMBERS_RE.finditer(text):
         allowed |= {canonical(t) for t in re.findall(r"\$?\d[\d,]*(?:\.\d+)?", m.group(1))}
     # sections: a heading starts one; each section's allowed numbers are those of its marked blocks
     section_of = []
@@ -428,7 +453,7 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
         for k in range(ex.marker_line - 1, ex.block_end + 1):
             in_block[k] = True
     # the marker checks its own `##` section, or the whole page where it stands before the first
-    checked_sections = {section_of[n] for n, line in enumerate(lines) if "<!-- docs:prose checked -->" in line}
+    checked_sections = {section_of[n] for n, line in enumerate(visible) if PROSE_MARK_RE.match(line)}
     whole_page = any(k <= 1 for k in checked_sections)
     problems = []
     fence = None
@@ -492,7 +517,7 @@ def main() -> int:
     for page in pages:
         lines = page.read_text(encoding="utf-8").split("\n")
         page_lines[page] = lines
-        exempt = re.search(r"<!--\s*docs:exempt\s+(.*?)-->", "\n".join(lines), re.S)
+        exempt = EXEMPT_RE.search("\n".join(outside_fences(lines)))
         try:
             found = find_examples(page, lines)
         except DocsError as e:
@@ -501,8 +526,8 @@ def main() -> int:
         if exempt and found:
             problems.append(f"{rel(page)}: marked docs:exempt but holds docs:run examples")
         if args.list:
-            text = "\n".join(lines)
-            prose = "prose checked" if "<!-- docs:prose checked -->" in text else "prose not checked"
+            prose = ("prose checked" if any(PROSE_MARK_RE.match(line) for line in outside_fences(lines))
+                     else "prose not checked")
             if exempt:
                 print(f"{rel(page)}: exempt: {' '.join(exempt.group(1).split())}")
             elif found:
