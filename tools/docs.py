@@ -19,9 +19,9 @@ first line is written unless `prompt=no`) or plain Markdown such as a table (the
 page".
 
 Prose numbers: on a page marked `<!-- docs:prose checked -->` (before its first `##` heading; in a
-`##` section, it checks that section only), a figure in prose (a number with a
+section, one a `##` or `###` heading starts, it checks that section only), a figure in prose (a number with a
 decimal point, a thousands separator, a currency sign or a percent sign, or an integer of 100 or
-more) must appear in a marked block of its `##` section or an earlier one (a summary follows the
+more) must appear in a marked block of its section or an earlier one (a summary follows the
 figures it quotes), in the page's `<!-- docs:numbers ... -->` list (the scenario's inputs and the
 page's own arithmetic on them), or in a line that carries a link (its public source). Figures
 of a block are also matched rounded to thousands, millions and billions ($5,957,729 as $5.96 M).
@@ -443,7 +443,7 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
     section_of = []
     section = 0
     for line in lines:
-        if line.startswith("## ") or line.startswith("# "):
+        if re.match(r"#{1,3} ", line):
             section += 1
         section_of.append(section)
     per_section: dict[int, set[str]] = {}
@@ -453,7 +453,7 @@ def prose_check(page: Path, lines: list[str], examples: list[Example]) -> list[s
         per_section.setdefault(section_of[ex.marker_line - 1], set()).update(numbers)
         for k in range(ex.marker_line - 1, ex.block_end + 1):
             in_block[k] = True
-    # the marker checks its own `##` section, or the whole page where it stands before the first
+    # the marker checks its own section, or the whole page where it stands before the first
     checked_sections = {section_of[n] for n, line in enumerate(visible) if PROSE_MARK_RE.match(line)}
     whole_page = any(k <= 1 for k in checked_sections)
     problems = []

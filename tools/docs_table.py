@@ -14,8 +14,8 @@ members or array elements (by their `name`) listed, in that order. --lines print
 once per row instead of a table.
 
 Formats: int (1,234), f0..f3 (fixed decimals, thousands separated), pct0..pct2 (x100, "%"),
-usd0, usd2, usd3 ($1,234.56), kusd ($211k), musd1, musd2 ($7.92 M), minutes and hours (from seconds,
-1 decimal),
+usd0, usd2, usd3 ($1,234.56), kusd ($211k), musd1, musd2 ($7.92 M), minutes, hours and days (from
+seconds, 1 decimal),
 month ("month 6"), raw (as JSON writes it, the default).
 """
 from __future__ import annotations
@@ -65,6 +65,8 @@ def fmt(value, how: str | None) -> str:
         return f"month {round(value)}"
     if how == "minutes":
         return f"{value / 60:,.1f}"
+    if how == "days":
+        return f"{value / 86400:,.1f}"
     if how == "hours":
         return f"{value / 3600:,.1f}"
     raise SystemExit(f"docs-table: unknown format '{how}'")
