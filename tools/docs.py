@@ -552,7 +552,9 @@ def main() -> int:
 
     outputs: dict[int, list[str] | str] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_example, ex, gpuplan, args.timeout) for ex in examples]
+        # the scripts that run several studies first, so the two workers finish together
+        longest_first = sorted(examples, key=lambda e: "docs/examples/" not in e.cmd)
+        futures = [pool.submit(run_example, ex, gpuplan, args.timeout) for ex in longest_first]
         for future in concurrent.futures.as_completed(futures):
             ex, out = future.result()
             outputs[id(ex)] = out
