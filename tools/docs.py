@@ -363,7 +363,8 @@ GPUPLAN_CALL_RE = re.compile(r"(?:^|[;&|(]\s*)((?:\./build/)?gpuplan\s[^;&|)]*)"
 
 def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> list[str]:
     """A plain-Markdown block (a table) shows no prompt line, so the gpuplan call that produces it
-    must be visible in its section's text (`-q`, `--out DIR` and redirections aside), and so must the
+    must be visible in its section's text (`-q`, `--out DIR`, `--threads N` and redirections
+    aside), and so must the
     docs/examples script it runs: the reader sees what was run."""
     problems = []
     for ex in examples:
@@ -384,8 +385,8 @@ def visible_commands(page: Path, lines: list[str], examples: list[Example]) -> l
         for call in GPUPLAN_CALL_RE.findall(ex.cmd):
             tokens = call.split()
             kept = [t for n, t in enumerate(tokens)
-                    if t not in ("-q", "--quiet", "--out") and not (n and tokens[n - 1] == "--out")
-                    and not re.match(r"\d?>", t)]
+                    if t not in ("-q", "--quiet", "--out", "--threads")
+                    and not (n and tokens[n - 1] in ("--out", "--threads")) and not re.match(r"\d?>", t)]
             shown = " ".join(kept)
             shown = shown.removeprefix("./build/")
             if shown not in section:
