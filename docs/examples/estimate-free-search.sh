@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/estimate.md, "Free search on the issue's cases": five `gpuplan estimate training` searches
 # (BF16), one row each, from their --json output.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 run() { local label=$1; shift; mkdir -p "out/$label"; gpuplan estimate training "$@" --json > "out/$label/estimate.json"; }
 run 1 --params 13B --gpus 64 --gpu H100-SXM --tokens-per-step 4194304

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/teams.md: scenarios/four_teams_quota.json with NLP's nominal quota at 8, 16, 24 and 32
 # GPUs, 20 replications each with the same seed (common random numbers), one row each.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 for n in 8 16 24 32; do
   gpuplan mc scenarios/four_teams_quota.json -n 20 --threads 2 -q --set teams.1.quota.A100-80GB.nominal=$n \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/scenario-gavel-heterogeneous.md: scenarios/gavel_mixed.json under three policies, 20
 # replications each with the same seed (common random numbers), one row each.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 for p in fifo fifo_perf max_min_fairness_perf; do
   gpuplan mc scenarios/gavel_mixed.json --replications 20 --threads 2 --set scheduler.policy=$p --out out/gavel_$p -q

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/scenario-growth-buy-reserve-burst.md, "When each option stops keeping up": each option of
 # scenarios/growth_buy_reserve_burst.json on its own for a year (seed 11), one row each.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 s=scenarios/growth_buy_reserve_burst.json
 gpuplan run $s -q --out out/keep --set 'workload.0.pools=["owned"]' --set 'pools.0.purchases=[]' 2>/dev/null

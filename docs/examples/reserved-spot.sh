@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/scenario-reserved-spot.md: scenarios/reserved_spot_split.json paid four ways (seed 7 as
 # bundled), one row each, then the spot variant's risk from its result.json.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 s=scenarios/reserved_spot_split.json
 gpuplan run $s -q --out out/on_demand --set pools.0.pricing=on_demand 2>/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/scenario-serverless.md: scenarios/serverless_inference.json under five billing plans, one
 # row each (seed and workload as bundled; only the billing and scale-in settings change).
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 s=scenarios/serverless_inference.json
 hour=(--set pools.0.billing.granularity=hour)

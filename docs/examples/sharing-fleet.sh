@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/scenario-sharing-fleet.md: scenarios/sharing_fleet.json's four fleets at their bundled
 # sizes and each with one GPU fewer (16 replications, same seed), one row per fleet.
+# Runs under tools/docs.sh, which puts `gpuplan` and `docs-table` (tools/docs_table.py) on PATH.
 set -euo pipefail
 s=scenarios/sharing_fleet.json
 gpuplan mc $s -n 16 --threads 2 -q --out out/bundled 2>/dev/null
