@@ -401,7 +401,7 @@ PROSE_NUMBER_RE = re.compile(
     r"(?<![\w.\-/#])(\$\s?\d[\d,]*(?:\.\d+)?\s?[MKkB]?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+\s?%|\d{3,})(?![\w\-]|\.\d)")
 # a link, or a citation a reader can look up: a paper (arXiv id, DOI, "et al." with a year), a
 # repository file (github.com/..., owner/repo `path`), a datasheet
-LINK_RE = re.compile(r"\]\([^)]*\)|https?://\S+|arXiv:\d|doi\.org|\bdoi:|et al\.,? \(?\d{4}|github\.com/|datasheet")
+LINK_RE = re.compile(r"\]\([^)]*\)|https?://\S+|arXiv[: ]\d|doi\.org|\bdoi:|et al\.,? \(?\d{4}|github\.com/|datasheet")
 CODE_SPAN_RE = re.compile(r"`[^`]*`")
 COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
 
