@@ -528,8 +528,11 @@ def main() -> int:
         if exempt and found:
             problems.append(f"{rel(page)}: marked docs:exempt but holds docs:run examples")
         if args.list:
-            prose = ("prose checked" if any(PROSE_MARK_RE.match(line) for line in outside_fences(lines))
-                     else "prose not checked")
+            visible = outside_fences(lines)
+            marks = [n for n, line in enumerate(visible) if PROSE_MARK_RE.match(line)]
+            first_section = next((n for n, line in enumerate(visible) if line.startswith("## ")), len(visible))
+            prose = ("prose not checked" if not marks else "prose checked" if marks[0] < first_section
+                     else f"prose checked in {len(marks)} section(s)")
             if exempt:
                 print(f"{rel(page)}: exempt: {' '.join(exempt.group(1).split())}")
             elif found:
