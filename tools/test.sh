@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs and builds what is missing, then runs every test (unit, validation, golden scenarios,
-# headless-browser report checks) with CTest.
+# headless-browser report checks, and the docs check: ctest's `docs` runs tools/docs.sh --check,
+# `docs_tool` tests that check) with CTest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh

@@ -1,6 +1,10 @@
 #include "models/catalog/catalog_age.h"
 
+#include "models/catalog/source_date.h"
+
 #include <charconv>
+#include <cstdint>
+#include <cstdlib>
 
 namespace gpuplan {
 namespace {
@@ -41,8 +45,20 @@ std::optional<std::chrono::year_month_day> parse_as_of(std::string_view as_of) {
   return date;
 }
 
+std::optional<std::chrono::year_month_day> date_of_epoch(std::string_view epoch_seconds) {
+  using namespace std::chrono;
+  std::int64_t s = 0;
+  const char* end = epoch_seconds.data() + epoch_seconds.size();
+  const auto [ptr, ec] = std::from_chars(epoch_seconds.data(), end, s);
+  if (epoch_seconds.empty() || ec != std::errc() || ptr != end || s < 0) return std::nullopt;
+  return year_month_day{floor<days>(sys_seconds{seconds{s}})};
+}
+
 std::chrono::year_month_day today_utc() {
   using namespace std::chrono;
+  if (const char* pinned = std::getenv("SOURCE_DATE_EPOCH")) {
+    if (const auto date = date_of_epoch(pinned)) return *date;
+  }
   return year_month_day{floor<days>(system_clock::now())};
 }
 

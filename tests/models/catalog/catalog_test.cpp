@@ -1,12 +1,15 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "models/catalog/catalog.h"
 #include "models/catalog/catalog_age.h"
+#include "models/catalog/source_date.h"
 #include "models/catalog/catalog_table.h"
 
 using namespace gpuplan;
@@ -174,6 +177,29 @@ TEST_CASE("models::catalog_age") {
     CHECK(is_stale("unknown", today));
     // 2026-08-06 to 2026-11-29 = 115 days.
     CHECK(price_age_days("2026-08-06", today) == 115);
+  }
+  SUBCASE("SOURCE_DATE_EPOCH pins today's date; anything but whole seconds is ignored") {
+    // 1,764,374,400 s = 20,421 days after 1970-01-01 = 2025-11-29 00:00 UTC; a second less is
+    // still the 28th.
+    CHECK(date_of_epoch("1764374400") == 2025y / November / 29d);
+    CHECK(date_of_epoch("1764374399") == 2025y / November / 28d);
+    CHECK(date_of_epoch("0") == 1970y / January / 1d);
+    CHECK_FALSE(date_of_epoch("").has_value());
+    CHECK_FALSE(date_of_epoch("-1").has_value());
+    CHECK_FALSE(date_of_epoch("2025-11-29").has_value());
+    CHECK_FALSE(date_of_epoch("17e8").has_value());
+    const char* before = std::getenv("SOURCE_DATE_EPOCH");
+    const std::string saved = before ? before : "";
+    setenv("SOURCE_DATE_EPOCH", "1764374400", 1);
+    CHECK(today_utc() == 2025y / November / 29d);
+    setenv("SOURCE_DATE_EPOCH", "not a number", 1);
+    const auto clock = year_month_day{floor<days>(system_clock::now())};
+    CHECK(sys_days{today_utc()} >= sys_days{clock});
+    if (before) {
+      setenv("SOURCE_DATE_EPOCH", saved.c_str(), 1);
+    } else {
+      unsetenv("SOURCE_DATE_EPOCH");
+    }
   }
 }
 
