@@ -182,7 +182,8 @@ std::string format_catalog_table(const Catalog& catalog,
                 static_cast<unsigned>(today.month()), static_cast<unsigned>(today.day()));
   const std::string age = stale_after_months == 12 ? std::string("one year")
                                                    : std::to_string(stale_after_months) + " months";
-  out += std::to_string(rows.size()) + " instance types, " + std::to_string(n_stale) +
+  out += std::to_string(rows.size()) +
+         (rows.size() == 1 ? " instance type, " : " instance types, ") + std::to_string(n_stale) +
          " stale (priced more than " + age + " before " + date + ", or undated)";
   if (n_unpriced > 0) out += ", " + std::to_string(n_unpriced) + " without a price";
   out +=

@@ -251,9 +251,10 @@ TEST_CASE("models::catalog_table") {
   SUBCASE("filters combine and match case-insensitively") {
     const CatalogSelection sel = select_instances(c, {"h100-sxm", "AWS"});
     REQUIRE(sel.error.empty());
-    // Only p5.48xlarge carries H100-SXM at AWS.
-    REQUIRE(sel.instances.size() == 1);
+    // p5.48xlarge and p5.4xlarge carry H100-SXM at AWS.
+    REQUIRE(sel.instances.size() == 2);
     CHECK(sel.instances[0]->id == "p5.48xlarge");
+    CHECK(sel.instances[1]->id == "p5.4xlarge");
   }
   SUBCASE("the table aligns columns and flags old prices as stale") {
     const CatalogSelection sel = select_instances(c, {"", ""});
