@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ GpuSpec gpu_from_json(const nlohmann::json& j) {
   g.mem_bw_tbps = j.value("mem_bw_tbps", 0.0);
   g.tdp_w = j.value("tdp_w", 0.0);
   g.nvlink_gbps = j.value("nvlink_gbps", 0.0);
+  g.collectives = j.value("collectives", "NCCL");
   g.source = j.value("source", "");
   return g;
 }
@@ -41,6 +43,7 @@ InstanceType instance_from_json(const nlohmann::json& j) {
   it.provider = j.value("provider", "custom");
   it.gpu = j.at("gpu");
   it.gpus_per_node = j.value("gpus_per_node", 1u);
+  it.gpu_fraction = j.value("gpu_fraction", "");
   it.intra_node_fabric = j.value("intra_node_fabric", "pcie");
   it.nics = j.value("nics", 0u);
   it.nic_gbps = j.value("nic_gbps", 0.0);
@@ -54,6 +57,7 @@ InstanceType instance_from_json(const nlohmann::json& j) {
   }
   it.source = j.value("source", "");
   it.as_of = j.value("as_of", "");
+  it.confidence = j.value("confidence", "");
   it.notes = j.value("notes", "");
   if (auto d = j.find("derived"); d != j.end()) {
     for (const Pricing term : {Pricing::on_demand, Pricing::reserved_1y, Pricing::reserved_3y,
@@ -92,6 +96,15 @@ std::string_view pricing_key(Pricing term) {
       return "on_prem";
   }
   return "on_demand";
+}
+
+double InstanceType::gpus_held() const {
+  // "1/6": numerator over denominator; anything else (checked by the catalog test) counts whole.
+  const auto slash = gpu_fraction.find('/');
+  if (slash == std::string::npos) return gpus_per_node;
+  const double num = std::atof(gpu_fraction.substr(0, slash).c_str());
+  const double den = std::atof(gpu_fraction.substr(slash + 1).c_str());
+  return num > 0 && den > 0 ? gpus_per_node * num / den : gpus_per_node;
 }
 
 const GpuSpec* Catalog::find_gpu(std::string_view id) const {

@@ -14,7 +14,7 @@ namespace gpuplan {
 struct GpuSpec {
   std::string id;            //!< e.g. "H100-SXM" (matched case-insensitively)
   std::string name;          //!< marketing name
-  std::string architecture;  //!< volta | turing | ampere | ada | hopper | blackwell
+  std::string architecture;  //!< volta | turing | ampere | ada | hopper | blackwell | cdna3
   double bf16_tflops = 0;    //!< [TFLOPS] dense BF16/FP16 tensor
   double fp8_tflops = 0;     //!< [TFLOPS] dense FP8 tensor
   double tf32_tflops = 0;    //!< [TFLOPS] dense TF32 tensor (0 = no TF32 unit)
@@ -23,8 +23,9 @@ struct GpuSpec {
   double mem_gb = 0;         //!< [GB]
   double mem_bw_tbps = 0;    //!< [TB/s]
   double tdp_w = 0;          //!< [W]
-  double nvlink_gbps = 0;    //!< [GB/s] bidirectional total per GPU (0 = none)
-  std::string source;        //!< where the figures come from, with confidence tag
+  double nvlink_gbps = 0;    //!< [GB/s] GPU-to-GPU link (NVLink, Infinity Fabric), bidir total
+  std::string collectives = "NCCL";  //!< collective library: NCCL, or RCCL on AMD GPUs
+  std::string source;                //!< where the figures come from, with confidence tag
 };
 
 //! Prices of one instance type [USD per node-hour]; absent = not offered / unknown.
@@ -65,15 +66,29 @@ struct InstanceType {
   std::string provider;  //!< aws | gcp | azure | lambda | ... | on_prem | custom
   std::string gpu;       //!< GpuSpec id
   uint32_t gpus_per_node = 1;
-  std::string intra_node_fabric;  //!< nvlink2 | nvlink3 | nvlink4 | nvlink5 | pcie
+  //! Share of one GPU a fractional (vGPU) type gets, "1/6"; "" for whole GPUs.
+  std::string gpu_fraction;
+  std::string intra_node_fabric;  //!< nvlink2..nvlink5 | infinity_fabric | pcie
   uint32_t nics = 0;              //!< scale-out NICs per node
   double nic_gbps = 0;            //!< [Gb/s] per NIC
   std::string region;
   InstancePrices price_per_hour;  //!< [USD/node-hour]
   std::string source;             //!< where the figures come from, with confidence tag
   std::string as_of;              //!< date of the prices, YYYY-MM-DD or YYYY-MM
-  std::string notes;              //!< caveats for planners (e.g. "pre-June-2025 price"), may be ""
+  //! How far the list price can be trusted, by the source rule of docs/catalog.md: high
+  //! (provider-generated file), medium (dated third-party capture), low (undated or
+  //! unattributed); "" for a row without a price.
+  std::string confidence;
+  std::string notes;  //!< caveats for planners (e.g. "pre-June-2025 price"), may be ""
   std::vector<DerivedPrice> derived;  //!< derived (unpublished) prices with their rules
+
+  //! Whether the row has any price at all (rows of providers without a public price have none).
+  [[nodiscard]] bool priced() const {
+    const InstancePrices& p = price_per_hour;
+    return p.on_demand || p.reserved_1y || p.reserved_3y || p.spot || p.on_prem;
+  }
+  //! GPUs one node of this type holds: gpus_per_node, times the share of a fractional type.
+  [[nodiscard]] double gpus_held() const;
 
   //! The rule `term`'s price was derived by, or nullptr when it is published (or absent).
   [[nodiscard]] const std::string* derived_rule(Pricing term) const {

@@ -306,6 +306,8 @@ void apply_overlay(Catalog& catalog, const CatalogOverlay& overlay) {
     merged.source = row.source;
     merged.as_of = row.as_of;
     merged.notes = row.notes;
+    // NOTE: the overlay's price is as good as its file; the built-in rule no longer applies.
+    merged.confidence = "overlay";
     if (!kept.empty()) {
       // NOTE: say which prices the overlay did not replace, so no one reads them as current.
       merged.notes += std::string(merged.notes.empty() ? "" : "; ") + fields::list_names(kept) +

@@ -48,7 +48,7 @@ std::string gbps(double rate) {
   return buf;
 }
 
-nlohmann::json prices_json(const InstancePrices& p, uint32_t divisor) {
+nlohmann::json prices_json(const InstancePrices& p, double divisor) {
   nlohmann::json j = nlohmann::json::object();
   const auto put = [&](const char* key, std::optional<double> v) {
     if (auto x = per_gpu_hour(v, divisor)) j[key] = *x;
@@ -88,9 +88,9 @@ std::string aligned_table(const std::vector<std::string>& header,
 
 }  // namespace
 
-std::optional<double> per_gpu_hour(std::optional<double> price, uint32_t gpus_per_node) {
-  if (!price || gpus_per_node == 0) return std::nullopt;
-  return *price / gpus_per_node;
+std::optional<double> per_gpu_hour(std::optional<double> price, double gpus) {
+  if (!price || !(gpus > 0)) return std::nullopt;
+  return *price / gpus;
 }
 
 CatalogSelection select_instances(const Catalog& catalog, const CatalogQuery& query) {
@@ -120,29 +120,32 @@ CatalogSelection select_instances(const Catalog& catalog, const CatalogQuery& qu
 }
 
 bool row_stale(const InstanceType& it, std::chrono::year_month_day today, unsigned months) {
-  // NOTE: an on-prem template is an owning cost derived from capex, not a market price to age.
-  return it.provider != "on_prem" && is_stale(it.as_of, today, months);
+  return it.priced() && is_stale(it.as_of, today, months);
 }
 
-std::string format_catalog_table(const std::vector<const InstanceType*>& instances,
+std::string format_catalog_table(const Catalog& catalog,
+                                 const std::vector<const InstanceType*>& instances,
                                  std::chrono::year_month_day today, unsigned stale_after_months) {
-  const std::vector<std::string> header = {"id",     "provider", "GPUs",    "fabric",
-                                           "NICs",   "od $/h",   "$/GPU-h", "1y $/h",
-                                           "3y $/h", "spot $/h", "as_of",   ""};
-  // NOTE: columns 5..9 hold numbers and are right-aligned; the rest are left-aligned.
-  const auto numeric = [](size_t c) { return c >= 5 && c <= 9; };
+  const std::vector<std::string> header = {
+      "id",     "provider", "GPUs",   "mem GB", "BF16 TF",  "FP8 TF", "TB/s", "fabric", "network",
+      "od $/h", "$/GPU-h",  "1y $/h", "3y $/h", "spot $/h", "as_of",  "conf", ""};
+  // NOTE: columns 3..6 (hardware figures) and 9..13 (prices) are right-aligned.
+  const auto numeric = [](size_t c) { return (c >= 3 && c <= 6) || (c >= 9 && c <= 13); };
   std::vector<std::vector<std::string>> rows;
   bool any_on_prem = false;
-  bool any_stale = false;
   bool any_derived = false;
+  size_t n_stale = 0;
+  size_t n_unpriced = 0;
   for (const InstanceType* it : instances) {
     const InstancePrices& p = it->price_per_hour;
+    const GpuSpec* gpu = catalog.find_gpu(it->gpu);
     // On-prem templates have no on-demand price; their amortised cost stands in, marked '*'.
     const bool on_prem = !p.on_demand && p.on_prem;
     const std::optional<double> list = on_prem ? p.on_prem : p.on_demand;
     any_on_prem |= on_prem;
     const bool stale = row_stale(*it, today, stale_after_months);
-    any_stale |= stale;
+    n_stale += stale ? 1 : 0;
+    n_unpriced += it->priced() ? 0 : 1;
     const std::string nics =
         it->nics == 0 ? "-" : std::to_string(it->nics) + "x" + gbps(it->nic_gbps);
     // A derived (unpublished) price is marked '~'; --json gives its rule.
@@ -153,33 +156,56 @@ std::string format_catalog_table(const std::vector<const InstanceType*>& instanc
     };
     const char* list_mark = on_prem ? "*" : it->derived_rule(Pricing::on_demand) ? "~" : " ";
     any_derived |= !on_prem && list && it->derived_rule(Pricing::on_demand) != nullptr;
-    rows.push_back({it->id, it->provider, std::to_string(it->gpus_per_node) + "x" + it->gpu,
-                    it->intra_node_fabric, nics, money(list) + list_mark,
-                    money(per_gpu_hour(list, it->gpus_per_node)) + list_mark,
+    const auto figure = [&](double GpuSpec::*field, const char* fmt) {
+      if (gpu == nullptr || !(gpu->*field > 0)) return std::string("-");
+      char buf[32];
+      std::snprintf(buf, sizeof buf, fmt, gpu->*field);
+      return std::string(buf);
+    };
+    const std::string count =
+        it->gpu_fraction.empty() ? std::to_string(it->gpus_per_node) : it->gpu_fraction;
+    rows.push_back({it->id, it->provider, count + "x" + it->gpu, figure(&GpuSpec::mem_gb, "%g"),
+                    figure(&GpuSpec::bf16_tflops, "%g"), figure(&GpuSpec::fp8_tflops, "%g"),
+                    figure(&GpuSpec::mem_bw_tbps, "%.3g"), it->intra_node_fabric, nics,
+                    money(list) + list_mark, money(per_gpu_hour(list, it->gpus_held())) + list_mark,
                     priced(Pricing::reserved_1y, p.reserved_1y),
                     priced(Pricing::reserved_3y, p.reserved_3y), priced(Pricing::spot, p.spot),
-                    it->as_of.empty() ? "-" : it->as_of, stale ? "stale" : ""});
+                    it->as_of.empty() ? "-" : it->as_of,
+                    it->confidence.empty() ? "-" : it->confidence,
+                    !it->priced() ? "price required"
+                    : stale       ? "stale"
+                                  : ""});
   }
   std::string out = aligned_table(header, rows, numeric);
   char date[16];
   std::snprintf(date, sizeof date, "%04d-%02u-%02u", static_cast<int>(today.year()),
                 static_cast<unsigned>(today.month()), static_cast<unsigned>(today.day()));
-  out += std::to_string(rows.size()) + " instance types; prices in USD per node-hour";
+  const std::string age = stale_after_months == 12 ? std::string("one year")
+                                                   : std::to_string(stale_after_months) + " months";
+  out += std::to_string(rows.size()) +
+         (rows.size() == 1 ? " instance type, " : " instance types, ") + std::to_string(n_stale) +
+         " stale (priced more than " + age + " before " + date + ", or undated)";
+  if (n_unpriced > 0) out += ", " + std::to_string(n_unpriced) + " without a price";
   out +=
-      " (od = on-demand, 1y/3y = reserved, spot = typical spot; --json shows how each was "
-      "derived)\n";
+      "; prices in USD per node-hour (od = on-demand, 1y/3y = reserved, spot = typical spot); "
+      "hardware per GPU (dense tensor TFLOPS)\n";
   if (any_on_prem) out += "* on-prem template: amortised cost of owning, not a list price\n";
   if (any_derived)
     out += "~ derived: not published by the provider; --json gives the rule it was computed by\n";
-  if (any_stale)
-    out += "stale: price dated more than " +
-           (stale_after_months == 12 ? std::string("one year")
-                                     : std::to_string(stale_after_months) + " months") +
-           " before " + std::string(date) + "; re-check before quoting (--stale-after N)\n";
+  if (n_stale > 0) out += "stale: re-check before quoting (--stale-after N sets the age)\n";
+  if (n_unpriced > 0)
+    out +=
+        "price required: no dated public price; give the price you are quoted with --overlay "
+        "FILE, or \"price_per_hour\" for this id in a scenario's \"instances\"\n";
+  out +=
+      "conf: how far the list price can be trusted (high = the provider's own price file, "
+      "medium = a dated capture, low = undated or partial, overlay = a file you applied); --json "
+      "gives each source\n";
   return out;
 }
 
-std::string format_catalog_json(const std::vector<const InstanceType*>& instances,
+std::string format_catalog_json(const Catalog& catalog,
+                                const std::vector<const InstanceType*>& instances,
                                 std::chrono::year_month_day today, unsigned stale_after_months) {
   nlohmann::json arr = nlohmann::json::array();
   for (const InstanceType* it : instances) {
@@ -199,10 +225,20 @@ std::string format_catalog_json(const std::vector<const InstanceType*>& instance
                         {"nic_gbps", it->nic_gbps},
                         {"region", it->region},
                         {"price_per_hour", prices},
-                        {"price_per_gpu_hour", prices_json(p, it->gpus_per_node)},
+                        {"price_per_gpu_hour", prices_json(p, it->gpus_held())},
+                        {"price_required", !it->priced()},
                         {"as_of", it->as_of},
                         {"stale", row_stale(*it, today, stale_after_months)},
+                        {"confidence", it->confidence},
                         {"source", it->source}};
+    if (!it->gpu_fraction.empty()) j["gpu_fraction"] = it->gpu_fraction;
+    if (const GpuSpec* g = catalog.find_gpu(it->gpu))
+      j["gpu_spec"] = {{"bf16_tflops", g->bf16_tflops},
+                       {"fp8_tflops", g->fp8_tflops},
+                       {"mem_gb", g->mem_gb},
+                       {"mem_bw_tbps", g->mem_bw_tbps},
+                       {"gpu_link_gbps", g->nvlink_gbps},
+                       {"collectives", g->collectives}};
     if (const auto age = price_age_days(it->as_of, today)) j["age_days"] = *age;
     if (!it->notes.empty()) j["notes"] = it->notes;
     if (!it->derived.empty()) {
@@ -216,9 +252,10 @@ std::string format_catalog_json(const std::vector<const InstanceType*>& instance
 }
 
 std::string format_gpu_table(const std::vector<GpuSpec>& gpus) {
-  const std::vector<std::string> header = {"id",     "architecture", "BF16 TFLOPS", "FP8 TFLOPS",
-                                           "mem GB", "mem TB/s",     "TDP W",       "name"};
-  const auto numeric = [](size_t c) { return c >= 2 && c <= 6; };
+  const std::vector<std::string> header = {
+      "id",       "architecture", "BF16 TFLOPS", "FP8 TFLOPS",  "mem GB",
+      "mem TB/s", "TDP W",        "link GB/s",   "collectives", "name"};
+  const auto numeric = [](size_t c) { return c >= 2 && c <= 7; };
   const auto figure = [](double x, const char* fmt) {
     if (x <= 0) return std::string("-");
     char buf[32];
@@ -229,11 +266,12 @@ std::string format_gpu_table(const std::vector<GpuSpec>& gpus) {
   for (const GpuSpec& g : gpus)
     rows.push_back({g.id, g.architecture, figure(g.bf16_tflops, "%g"), figure(g.fp8_tflops, "%g"),
                     figure(g.mem_gb, "%g"), figure(g.mem_bw_tbps, "%.3g"), figure(g.tdp_w, "%g"),
-                    g.name});
+                    figure(g.nvlink_gbps, "%g"), g.collectives, g.name});
   std::string out = aligned_table(header, rows, numeric);
   out += std::to_string(rows.size()) +
          " GPU models; dense tensor TFLOPS (BF16, or FP16 where the part has no BF16; - = no FP8 "
-         "unit), memory, memory bandwidth, TDP; --json shows every figure with its source\n";
+         "unit), memory, memory bandwidth, TDP, GPU-to-GPU link (NVLink or Infinity Fabric, both "
+         "directions) and the collective library; --json shows every figure with its source\n";
   return out;
 }
 
@@ -252,6 +290,7 @@ std::string format_gpu_json(const std::vector<GpuSpec>& gpus) {
                    {"mem_bw_tbps", g.mem_bw_tbps},
                    {"tdp_w", g.tdp_w},
                    {"nvlink_gbps", g.nvlink_gbps},
+                   {"collectives", g.collectives},
                    {"source", g.source}});
   return arr.dump(2) + "\n";
 }

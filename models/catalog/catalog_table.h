@@ -27,27 +27,33 @@ struct CatalogSelection {
 //! Instance types matching `query`; an unknown GPU or provider fills `error` (exit status 2).
 [[nodiscard]] CatalogSelection select_instances(const Catalog& catalog, const CatalogQuery& query);
 
-//! Price per GPU-hour [USD] of `price` on an instance with `gpus_per_node` GPUs, or nullopt.
-[[nodiscard]] std::optional<double> per_gpu_hour(std::optional<double> price,
-                                                 uint32_t gpus_per_node);
+//! Price per GPU-hour [USD] of `price` on a node holding `gpus` GPUs (a fraction for a vGPU
+//! type, so the figure is per whole GPU), or nullopt.
+[[nodiscard]] std::optional<double> per_gpu_hour(std::optional<double> price, double gpus);
 
 //! Whether the prices of catalog row `it` are stale: dated more than `months` months before
-//! `today` (or undated); an on-prem template (an owning cost, not a market price) never is.
+//! `today`, or undated. Cloud rows and on-prem templates age alike; a row without any price has
+//! nothing to age and never is.
 [[nodiscard]] bool row_stale(const InstanceType& it, std::chrono::year_month_day today,
                              unsigned months = DEFAULT_STALE_AFTER_MONTHS);
 
-//! Aligned text table (one row per instance, a `stale` flag per row_stale) followed by a legend.
+//! Aligned text table, one row per instance: its hardware (GPUs, memory, dense BF16/FP8 TFLOPS
+//! and memory bandwidth per GPU from `catalog`, node fabric, network) next to its prices, date,
+//! confidence and a flag (`stale` per row_stale, `price required` for a row without a price),
+//! then a summary line with the stale count and a legend.
 [[nodiscard]] std::string format_catalog_table(
-    const std::vector<const InstanceType*>& instances, std::chrono::year_month_day today,
-    unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
+    const Catalog& catalog, const std::vector<const InstanceType*>& instances,
+    std::chrono::year_month_day today, unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
 
-//! JSON array of the instances with every price, per-GPU prices, age, stale flag and source.
+//! JSON array of the instances with every price, per-GPU prices, age, stale flag, confidence,
+//! source and the GPU's hardware figures.
 [[nodiscard]] std::string format_catalog_json(
-    const std::vector<const InstanceType*>& instances, std::chrono::year_month_day today,
-    unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
+    const Catalog& catalog, const std::vector<const InstanceType*>& instances,
+    std::chrono::year_month_day today, unsigned stale_after_months = DEFAULT_STALE_AFTER_MONTHS);
 
 //! Aligned text table of GPU specs (`gpuplan catalog --gpus`): dense BF16 and FP8 TFLOPS,
-//! memory [GB], memory bandwidth [TB/s], TDP [W], one row per GPU, then a legend.
+//! memory [GB], memory bandwidth [TB/s], TDP [W], GPU-to-GPU link [GB/s] and collective library,
+//! one row per GPU, then a legend.
 [[nodiscard]] std::string format_gpu_table(const std::vector<GpuSpec>& gpus);
 
 //! JSON array of the GPU specs with every figure and its source (`--gpus --json`).

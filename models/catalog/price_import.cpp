@@ -118,6 +118,45 @@ std::string source_text(const ImportedFile& f, const std::string& file,
   return s;
 }
 
+// Parses `text` as one of the JSON price files into `f`; false with a diagnostic naming `file`.
+bool read_json_file(const std::string& text, const std::string& file, const Catalog& catalog,
+                    const ImportOptions& opts, Diagnostics& diags, ImportedFile& f) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    file_error(diags, file, DiagCode::parse_error,
+               "not a price file gpuplan reads: it is not valid JSON (" + std::string(e.what()) +
+                   "); gpuplan reads the AWS Price List bulk offer file (JSON), Azure Retail "
+                   "Prices API pages, the GCP Cloud Billing Catalog SKU list and a CSV of "
+                   "instance,term,price,date");
+    return false;
+  }
+  const auto format = detect_price_format(doc);
+  if (!format) {
+    file_error(diags, file, DiagCode::parse_error,
+               "unknown price file format: expected the AWS Price List bulk offer file "
+               "(\"products\" and \"terms\"), an Azure Retail Prices API page (\"Items\"), "
+               "a GCP Cloud Billing Catalog SKU list (\"skus\") or a CSV of "
+               "instance,term,price,date");
+    return false;
+  }
+  switch (*format) {
+    case PriceFileFormat::aws_price_list:
+      f = import_aws_price_list(doc, file, catalog, opts);
+      break;
+    case PriceFileFormat::azure_retail_prices:
+      f = import_azure_retail_prices(doc, file, catalog, opts);
+      break;
+    case PriceFileFormat::gcp_billing_catalog:
+      f = import_gcp_billing_catalog(doc, file, catalog, opts);
+      break;
+    case PriceFileFormat::price_csv:
+      return false;  // not a JSON format
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string price_format_name(PriceFileFormat f) {
@@ -128,6 +167,8 @@ std::string price_format_name(PriceFileFormat f) {
       return "azure_retail_prices";
     case PriceFileFormat::gcp_billing_catalog:
       return "gcp_billing_catalog";
+    case PriceFileFormat::price_csv:
+      return "price_csv";
   }
   return "unknown";
 }
@@ -164,37 +205,19 @@ std::optional<CatalogOverlay> import_price_files(const std::vector<std::string>&
       ok = false;
       continue;
     }
-    json doc;
-    try {
-      doc = json::parse(*text);
-    } catch (const json::exception& e) {
-      file_error(diags, file, DiagCode::parse_error,
-                 "not a price file gpuplan reads: it is not JSON (" + std::string(e.what()) +
-                     "); gpuplan reads the AWS Price List bulk offer file (JSON), Azure Retail "
-                     "Prices API pages and the GCP Cloud Billing Catalog SKU list");
-      ok = false;
-      continue;
-    }
-    const auto format = detect_price_format(doc);
-    if (!format) {
-      file_error(diags, file, DiagCode::parse_error,
-                 "unknown price file format: expected the AWS Price List bulk offer file "
-                 "(\"products\" and \"terms\"), an Azure Retail Prices API page (\"Items\") or "
-                 "a GCP Cloud Billing Catalog SKU list (\"skus\")");
-      ok = false;
-      continue;
-    }
     ImportedFile f;
-    switch (*format) {
-      case PriceFileFormat::aws_price_list:
-        f = import_aws_price_list(doc, file, catalog, opts);
-        break;
-      case PriceFileFormat::azure_retail_prices:
-        f = import_azure_retail_prices(doc, file, catalog, opts);
-        break;
-      case PriceFileFormat::gcp_billing_catalog:
-        f = import_gcp_billing_catalog(doc, file, catalog, opts);
-        break;
+    // NOTE: a price file that does not open with a JSON object or array is read as the plain CSV.
+    const size_t lead = text->find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    if (lead == std::string::npos || ((*text)[lead] != '{' && (*text)[lead] != '[')) {
+      auto csv = import_price_csv(*text, file, catalog, opts, diags);
+      if (!csv) {
+        ok = false;
+        continue;
+      }
+      f = std::move(*csv);
+    } else if (!read_json_file(*text, file, catalog, opts, diags, f)) {
+      ok = false;
+      continue;
     }
     if (!check_selection(f, file, catalog, opts, diags)) {
       ok = false;
@@ -213,10 +236,12 @@ std::optional<CatalogOverlay> import_price_files(const std::vector<std::string>&
         r.gpus_per_node = base->gpus_per_node;
         r.intra_node_fabric = base->intra_node_fabric;
         r.region = p.region;
-        r.as_of = f.as_of;
+        r.as_of = p.as_of.empty() ? f.as_of : p.as_of;
         rows.push_back(r);
         row = rows.end() - 1;
       }
+      // NOTE: a row's date is its oldest price's, so staleness never understates an age.
+      if (!p.as_of.empty()) row->as_of = std::min(row->as_of, p.as_of);
       if (price_of(row->price_per_hour, p.term)) {
         overlay.unmapped.push_back({file, "", p.id, p.region,
                                     "a second " + std::string(enum_name(p.term)) + " price (" +

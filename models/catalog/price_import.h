@@ -1,12 +1,14 @@
 #pragma once
 //! Provider price files read offline, as the providers publish them, into a catalog overlay
 //! (models/catalog/catalog_overlay.h): the AWS Price List bulk offer file for EC2, Azure Retail
-//! Prices API response pages and the GCP Cloud Billing Catalog SKU list. Rows are mapped to the
-//! catalog's instance names; rows that cannot be mapped are listed, never guessed.
+//! Prices API response pages, the GCP Cloud Billing Catalog SKU list, and a plain CSV
+//! (instance, term, price, date) for any other source. Rows are mapped to the catalog's instance
+//! names; rows that cannot be mapped are listed, never guessed.
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,7 +21,12 @@
 namespace gpuplan {
 
 //! The price-file formats gpuplan reads.
-enum class PriceFileFormat : uint8_t { aws_price_list, azure_retail_prices, gcp_billing_catalog };
+enum class PriceFileFormat : uint8_t {
+  aws_price_list,
+  azure_retail_prices,
+  gcp_billing_catalog,
+  price_csv
+};
 
 //! Stable name of a format ("aws_price_list"), as overlays record it.
 [[nodiscard]] std::string price_format_name(PriceFileFormat f);
@@ -41,6 +48,7 @@ struct ImportedPrice {
   double price = 0;    //!< [currency per node-hour], effective (upfront fees amortised)
   std::string region;  //!< provider region code
   std::string how;     //!< the rule that made the price, for the row's source
+  std::string as_of;   //!< date of this price, YYYY-MM-DD ("" = the file's as_of)
 };
 
 //! What one price file holds for the catalog.
@@ -87,10 +95,20 @@ struct ImportedFile {
                                                       const Catalog& catalog,
                                                       const ImportOptions& opts);
 
-//! Reads every file (format detected per file) and builds one overlay of the catalog's
-//! instances priced in opts.currency; nullopt with diagnostics naming the file (and the field)
-//! for an unreadable file, an unknown format, a region or currency the file does not have, or a
-//! file with no price for any catalog instance.
+//! Reads a plain price CSV: one price per line, `instance,term,price,date` (a catalog instance id,
+//! on_demand | reserved_1y | reserved_3y | spot | on_prem, a number >= 0 in opts.currency per
+//! node-hour, YYYY-MM-DD), an optional header line naming those columns, blank lines ignored.
+//! nullopt with one diagnostic per bad line at `file:line` naming the column.
+[[nodiscard]] std::optional<ImportedFile> import_price_csv(std::string_view text,
+                                                           const std::string& file,
+                                                           const Catalog& catalog,
+                                                           const ImportOptions& opts,
+                                                           Diagnostics& diags);
+
+//! Reads every file (format detected per file: JSON by its keys, anything else as the CSV) and
+//! builds one overlay of the catalog's instances priced in opts.currency; nullopt with diagnostics
+//! naming the file (and the field) for an unreadable file, an unknown format, a region or currency
+//! the file does not have, or a file with no price for any catalog instance.
 [[nodiscard]] std::optional<CatalogOverlay> import_price_files(
     const std::vector<std::string>& files, const Catalog& catalog, const ImportOptions& opts,
     Diagnostics& diags);

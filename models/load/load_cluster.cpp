@@ -39,24 +39,40 @@ void Loader::load_instances(const json& arr, Scenario& sc) {
         it.id = *s;
       }
     }
-    if (const json* v = req("gpu", "a GPU model such as \"H100-SXM\"")) {
-      auto g = gpu_id(*v, p + "/gpu");
-      ok = ok && g.has_value();
-      if (g) it.gpu = *g;
-    }
-    if (const json* v = req("gpus_per_node", "GPUs in one node, e.g. 8")) {
-      auto n = integer(*v, p + "/gpus_per_node", 1, 1024);
-      ok = ok && n.has_value();
-      if (n) it.gpus_per_node = static_cast<uint32_t>(*n);
+    // NOTE: an id the catalog has may give only prices: the row keeps its hardware (this is how
+    // a price the catalog lacks, e.g. Alibaba Cloud's, is supplied).
+    const InstanceType* known = it.id.empty() ? nullptr : catalog_.find_instance(it.id);
+    const bool price_only = known != nullptr && !o.contains("gpu") && !o.contains("gpus_per_node");
+    if (price_only) {
+      const std::string id = it.id;
+      it = *known;
+      it.id = id;
+      it.price_per_hour = {};
+      it.derived.clear();
+      it.source = "price given in the scenario";
+      it.as_of.clear();
+      it.confidence = "scenario";
+      it.notes.clear();
+    } else {
+      if (const json* v = req("gpu", "a GPU model such as \"H100-SXM\"")) {
+        auto g = gpu_id(*v, p + "/gpu");
+        ok = ok && g.has_value();
+        if (g) it.gpu = *g;
+      }
+      if (const json* v = req("gpus_per_node", "GPUs in one node, e.g. 8")) {
+        auto n = integer(*v, p + "/gpus_per_node", 1, 1024);
+        ok = ok && n.has_value();
+        if (n) it.gpus_per_node = static_cast<uint32_t>(*n);
+      }
+      it.provider = "custom";
+      it.intra_node_fabric = "pcie";
     }
     if (const json* v = req("price_per_hour", "USD per node-hour, e.g. {\"on_demand\": 2.0}")) {
       load_prices(*v, p + "/price_per_hour", it.price_per_hour);
     }
-    it.provider = "custom";
     if (const json* v = get(o, "provider")) {
       if (auto s = string(*v, p + "/provider")) it.provider = *s;
     }
-    it.intra_node_fabric = "pcie";
     if (const json* v = get(o, "intra_node_fabric")) {
       if (auto k = choice(*v, p + "/intra_node_fabric", "intra-node fabric", FABRICS)) {
         it.intra_node_fabric = FABRICS[*k];
@@ -187,8 +203,23 @@ void Loader::load_pools(const json& arr, Scenario& sc) {
       pool.instance = inst->id;
       pool.instance_idx = resolve_instance(*inst, sc);
       pool.gpu = builtin_catalog().find_gpu(inst->gpu);
-      if (auto price = price_of(inst->price_per_hour, pool.pricing)) {
+      if (!inst->gpu_fraction.empty()) {
+        d_.error(p + "/instance", DiagCode::infeasible,
+                 "instance type " + in_quotes(inst->id) + " holds " + inst->gpu_fraction +
+                     " of one " + inst->gpu +
+                     " (a fractional vGPU, listed for price comparison); a pool needs whole "
+                     "GPUs: pick a whole-GPU type, and share its GPUs with the pool's "
+                     "\"fractional\" key if jobs need less than one");
+      } else if (auto price = price_of(inst->price_per_hour, pool.pricing)) {
         pool.price_per_node_hour = *price;
+      } else if (!inst->priced() && inst_ok && !priced_by_keys(o, pool.pricing)) {
+        d_.error(p + "/instance", DiagCode::missing_key,
+                 "instance type " + in_quotes(inst->id) + " (" + inst->provider +
+                     ") has no price in the catalog (no dated public price exists); supply the "
+                     "price you are quoted: add {\"id\": " +
+                     in_quotes(inst->id) + ", \"price_per_hour\": {\"" + PRICINGS[pricing] +
+                     "\": USD per node-hour}} to the scenario's \"instances\", or a catalog "
+                     "overlay to \"catalog.overlays\" (see gpuplan catalog import)");
       } else if (pricing_ok && inst_ok && !priced_by_keys(o, pool.pricing)) {
         std::vector<std::string> has;
         for (size_t k = 0; k < PRICINGS.size(); ++k)

@@ -206,6 +206,12 @@ void Loader::load_recommend_pool(const json& o, const std::string& p, Scenario& 
           d_.unknown_name(ip, "instance type", *s, instance_ids);
           continue;
         }
+        if (!inst->gpu_fraction.empty()) {
+          d_.error(ip, DiagCode::infeasible,
+                   "instance type " + in_quotes(inst->id) + " holds " + inst->gpu_fraction +
+                       " of one " + inst->gpu + " (a fractional vGPU); candidates need whole GPUs");
+          continue;
+        }
         insts.push_back(inst);
         c.instances.push_back(resolve_instance(*inst, sc));
       }
@@ -226,8 +232,12 @@ void Loader::load_recommend_pool(const json& o, const std::string& p, Scenario& 
         for (const InstanceType* inst : insts) {
           if (!price_of(inst->price_per_hour, static_cast<Pricing>(*k))) {
             d_.error(pp, DiagCode::unknown_name,
-                     "instance type " + in_quotes(inst->id) + " has no " + PRICINGS[*k] +
-                         " price; drop it from this candidate or price it inline");
+                     "instance type " + in_quotes(inst->id) + " has no " + PRICINGS[*k] + " price" +
+                         (inst->priced() ? std::string()
+                                         : " (the catalog has no dated public price for it)") +
+                         "; drop it from this candidate or supply the price: {\"id\": " +
+                         in_quotes(inst->id) + ", \"price_per_hour\": {\"" + PRICINGS[*k] +
+                         "\": ...}} in the scenario's \"instances\", or a catalog overlay");
           }
         }
         c.pricing.push_back(static_cast<Pricing>(*k));

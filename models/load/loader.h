@@ -34,8 +34,8 @@ inline constexpr size_t MAX_POOLS = 64;
 
 //! Pricing names in enumerator order (models/input/names.h), also the keys of an instance's prices.
 inline const std::vector<std::string>& PRICINGS = enum_names<Pricing>();
-inline const std::vector<std::string> FABRICS = {"nvlink2", "nvlink3", "nvlink4", "nvlink5",
-                                                 "pcie"};
+inline const std::vector<std::string> FABRICS = {"nvlink2", "nvlink3",         "nvlink4",
+                                                 "nvlink5", "infinity_fabric", "pcie"};
 
 //! What the loader knows about a pool, for class references and the feasibility check.
 struct PoolInfo {

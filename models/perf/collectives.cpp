@@ -121,6 +121,7 @@ std::optional<Fabric> parse_fabric(std::string_view name) {
   if (name == "nvlink3") return Fabric::nvlink3;
   if (name == "nvlink4") return Fabric::nvlink4;
   if (name == "nvlink5") return Fabric::nvlink5;
+  if (name == "infinity_fabric") return Fabric::infinity_fabric;
   return std::nullopt;
 }
 
@@ -128,6 +129,9 @@ double nvlink_allreduce_efficiency(std::string_view architecture) {
   // Azure AI-benchmarking-guide nccl-tests results (derived): 479 GB/s measured / 450 GB/s
   // unidirectional NVLink4 (H100, NVLS); 231 GB/s / 300 GB/s NVLink3 (A100).
   if (architecture == "hopper") return 479.0 / 450.0;
+  // Azure AI-benchmarking-guide Azure_Results/ND_MI300X_v5_results.md: RCCL all-reduce busbw
+  // 316.82 GB/s at 8 GB on 8 MI300X; Infinity Fabric 7 links x 64 GB/s each way = 448 GB/s.
+  if (architecture == "cdna3") return 316.82 / 448.0;
   return 231.0 / 300.0;
 }
 

@@ -76,16 +76,17 @@ enum class Collective : uint8_t {
 //! Algorithm bandwidth S/t [GB/s] from bus bandwidth [GB/s]; +inf where the factor is 0.
 [[nodiscard]] double algbw_from_busbw(Collective c, uint32_t n_ranks, double busbw_gbyte_s);
 
-//! Intra-node GPU interconnect.
-enum class Fabric : uint8_t { pcie, nvlink2, nvlink3, nvlink4, nvlink5 };
+//! Intra-node GPU interconnect; infinity_fabric is AMD's fully connected GPU mesh (MI300X).
+enum class Fabric : uint8_t { pcie, nvlink2, nvlink3, nvlink4, nvlink5, infinity_fabric };
 
 //! Fabric from its catalog name ("nvlink4", case-sensitive), or nullopt.
 [[nodiscard]] std::optional<Fabric> parse_fabric(std::string_view name);
 
-//! Measured all-reduce busbw over unidirectional NVLink bandwidth, by architecture (derived from
-//! the Azure AI-benchmarking-guide nccl-tests results): hopper 1.06 (479/450, NVLS in-switch
-//! reduction), ampere 0.77 (231/300); volta and blackwell, not measured there, take ampere's ring
-//! value.
+//! Measured all-reduce busbw over unidirectional GPU-link bandwidth, by architecture (derived from
+//! the Azure AI-benchmarking-guide nccl-tests and rccl-tests results): hopper 1.06 (479/450, NVLS
+//! in-switch reduction), ampere 0.77 (231/300), cdna3 0.71 (RCCL on MI300X Infinity Fabric,
+//! 316.8/448); volta and blackwell, not measured there, take ampere's ring value. RCCL keeps
+//! NCCL's algorithms and cost forms (ring/tree), so the rest of the model applies to it unchanged.
 [[nodiscard]] double nvlink_allreduce_efficiency(std::string_view architecture);
 
 //! Default fraction of NIC line rate that inter-node all-reduce busbw reaches: 0.94, the middle

@@ -83,7 +83,7 @@ std::optional<training::ModelShape> read_model(const EstimateFlags& f, Diagnosti
 const InstanceType* reference_instance(const GpuSpec& gpu) {
   const InstanceType* best = nullptr;
   for (const auto& it : builtin_catalog().instances) {
-    if (it.gpu != gpu.id) continue;
+    if (it.gpu != gpu.id || !it.gpu_fraction.empty()) continue;
     const auto key = [](const InstanceType& x) {
       return std::make_pair(x.gpus_per_node, x.nics * x.nic_gbps);
     };

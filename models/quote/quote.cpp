@@ -621,8 +621,10 @@ std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
   for (const auto& it : catalog.instances) {
     const bool provider_ok =
         o.providers.empty() ? it.provider != "on_prem" : listed(o.providers, it.provider);
-    if (provider_ok && listed(o.gpus, it.gpu) && listed(o.instances, it.id) &&
-        catalog.find_gpu(it.gpu) != nullptr)
+    // NOTE: a fractional vGPU type cannot hold a whole-GPU replica or training rank; a row
+    // without a price (until an overlay gives one) has nothing to quote.
+    if (provider_ok && it.gpu_fraction.empty() && it.priced() && listed(o.gpus, it.gpu) &&
+        listed(o.instances, it.id) && catalog.find_gpu(it.gpu) != nullptr)
       out.push_back(&it);
   }
   return out;

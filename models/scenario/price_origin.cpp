@@ -30,8 +30,6 @@ bool priced_by_scenario(const Scenario& sc, const Pool& pool) {
 bool price_stale(const Scenario& sc, const Pool& pool, std::chrono::year_month_day today) {
   if (own_costs(pool)) return false;
   const InstanceType& inst = sc.instance_of(pool);
-  // NOTE: an on-prem template is an owning cost derived from capex, not a market price to age.
-  if (inst.provider == "on_prem") return false;
   // NOTE: an inline type is judged by its own as_of (none: never stale); a scenario echo writes
   // catalog types inline with their catalog as_of, so they age the same way.
   if (inline_instance(sc, pool))

@@ -79,8 +79,8 @@ TEST_CASE("tools::catalog_import") {
     CHECK(node_hour_usd(best1) == doctest::Approx(55.04));
     CHECK(best1["price_as_of"] == "2025-06-05");
     // Without the overlay the built-in row holds: the same post-cut $55.04 on-demand since the
-    // catalog's 2026-01-21 update, but dated and sourced as the built-in row.
-    CHECK(best0["price_as_of"] == "2026-01-21");
+    // catalog's 2026-07-20 refresh (aws/karpenter-provider-aws), dated as the built-in row.
+    CHECK(best0["price_as_of"] == "2026-07-20");
     CHECK(best0["price_as_of"] != best1["price_as_of"]);
     const CliRun listing = gpuplan("catalog --provider aws --json --overlay " + overlay.string());
     REQUIRE_MESSAGE(listing.status == 0, listing.output);

@@ -16,15 +16,17 @@
 namespace gpuplan::cli {
 
 CLI::App* add_catalog_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("catalog", "List built-in instance types with prices and sources");
+  auto* cmd = app.add_subcommand(
+      "catalog", "List built-in instance types: hardware, prices, dates and sources");
   auto query = std::make_shared<CatalogQuery>();
   auto as_json = std::make_shared<bool>(false);
   auto overlays = std::make_shared<std::vector<std::string>>();
   auto gpus = std::make_shared<bool>(false);
   auto stale_after = std::make_shared<unsigned>(DEFAULT_STALE_AFTER_MONTHS);
-  cmd->add_option("--gpu", query->gpu, "Only instances with this GPU model (e.g. H100-SXM)");
+  cmd->add_option("--gpu", query->gpu,
+                  "Only instances with this GPU model (e.g. H100-SXM, MI300X, GB200)");
   cmd->add_option("--provider", query->provider,
-                  "Only this provider (aws, gcp, azure, lambda, on_prem)");
+                  "Only this provider (aws, gcp, azure, lambda, alibaba, on_prem)");
   cmd->add_option("--overlay", *overlays,
                   "Catalog overlay to apply first (from `gpuplan catalog import`; repeatable)")
       ->type_name("FILE");
@@ -70,8 +72,8 @@ CLI::App* add_catalog_command(CLI::App& app, int& exit_code) {
       return;
     }
     const auto today = today_utc();
-    std::cout << (*as_json ? format_catalog_json(sel.instances, today, *stale_after)
-                           : format_catalog_table(sel.instances, today, *stale_after));
+    std::cout << (*as_json ? format_catalog_json(*catalog, sel.instances, today, *stale_after)
+                           : format_catalog_table(*catalog, sel.instances, today, *stale_after));
     exit_code = 0;
   });
   return cmd;

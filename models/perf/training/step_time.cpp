@@ -86,6 +86,11 @@ KernelEfficiency kernel_efficiency(std::string_view architecture, const Efficien
   if (architecture == "blackwell")
     return {k.gemm_hopper * 0.9, k.gemm_fp8_hopper * 0.9, 0.30, 0.8,
             "assumption: below hopper while software matures on the doubled peak"};
+  if (architecture == "cdna3")
+    return {0.44, 0.44, 0.25, 0.78,
+            "MI300X, measured on Azure ND MI300X v5 (Azure AI-benchmarking-guide): hipBLASLt FP8 "
+            "GEMMs peak at 1,159 of 2,615 TFLOPS (BF16 assumed to reach the same share), "
+            "FlashAttention-2 at 329 of 1,307 TFLOPS, STREAM 4.1-4.3 of 5.3 TB/s"};
   if (architecture == "ada" || architecture == "turing")
     return {0.50, 0.50, 0.30, 0.8,
             "assumption: PCIe parts at 70-350 W throttle under sustained tensor load"};

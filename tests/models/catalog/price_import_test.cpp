@@ -168,10 +168,12 @@ TEST_CASE("catalog::import_errors") {
     REQUIRE(d.size() == 1);
     CHECK(d.sorted()[0].file == f);
     CHECK(contains(d.sorted()[0].message, "unknown price file format"));
+    // A file that is not JSON is read as the plain CSV, whose lines need 4 columns.
     const std::string csv = s.write("prices.csv", "sku,price\n");
     Diagnostics d2;
     CHECK_FALSE(import_price_files({csv}, builtin_catalog(), {}, d2));
-    CHECK(contains(d2.sorted()[0].message, "it is not JSON"));
+    CHECK(d2.sorted()[0].line == 1);
+    CHECK(contains(d2.sorted()[0].message, "expected 4 columns"));
   }
   SUBCASE("a region the file does not have is named with the regions it has") {
     ImportOptions o;
@@ -190,6 +192,58 @@ TEST_CASE("catalog::import_errors") {
     CHECK_FALSE(import_price_files({AZURE}, builtin_catalog(), o, d));
     CHECK(contains(d.to_text(), "--currency \"EUR\""));
     CHECK(contains(d.to_text(), "it has USD"));
+  }
+}
+
+TEST_CASE("catalog::import_csv") {
+  const Scratch s;
+  SUBCASE("instance, term, price, date lines price catalog rows, each with its own date") {
+    const std::string f = s.write("quotes.csv",
+                                  "instance,term,price,date\n"
+                                  "ecs.gn7-c13g1.26xlarge,on_demand,14.27,2026-11-20\n"
+                                  "\n"
+                                  "P4D.24XLARGE,reserved_1y,12.5,2026-10-01\n"
+                                  "p4d.24xlarge,on_demand,20.0,2026-11-02\n");
+    const CatalogOverlay o = import_ok({f});
+    const InstanceType* ali = row(o, "ecs.gn7-c13g1.26xlarge");
+    REQUIRE(ali);
+    CHECK(*ali->price_per_hour.on_demand == doctest::Approx(14.27));
+    CHECK(ali->as_of == "2026-11-20");
+    CHECK(contains(ali->source, "line 2 of the CSV"));
+    const InstanceType* p4d = row(o, "p4d.24xlarge");
+    REQUIRE(p4d);
+    CHECK(*p4d->price_per_hour.reserved_1y == doctest::Approx(12.5));
+    CHECK(*p4d->price_per_hour.on_demand == doctest::Approx(20.0));
+    // a row's date is its oldest price's
+    CHECK(p4d->as_of == "2026-10-01");
+    CHECK(o.sources[0]["format"] == "price_csv");
+    // The overlay gives the Alibaba row the price it lacked.
+    Catalog c = builtin_catalog();
+    apply_overlay(c, o);
+    CHECK(c.find_instance("ecs.gn7-c13g1.26xlarge")->priced());
+  }
+  SUBCASE("each bad line is reported at file:line with its column") {
+    const std::string f = s.write("bad.csv",
+                                  "ecs.gn7-c13g1.26xlarg,on_demand,14.27,2026-11-20\n"
+                                  "p4d.24xlarge,ondemand,20,2026-11-02\n"
+                                  "p4d.24xlarge,on_demand,-3,2026-11-02\n"
+                                  "p4d.24xlarge,on_demand,20,Nov 2026\n"
+                                  "p4d.24xlarge,on_demand\n");
+    Diagnostics d;
+    CHECK_FALSE(import_price_files({f}, builtin_catalog(), {}, d));
+    const auto all = d.sorted();
+    REQUIRE(all.size() == 5);
+    CHECK(all[0].format().find("bad.csv:1: column \"instance\"") != std::string::npos);
+    CHECK(contains(all[0].message, "did you mean \"ecs.gn7-c13g1.26xlarge\""));
+    CHECK(all[1].line == 2);
+    CHECK(contains(all[1].message, "column \"term\""));
+    CHECK(contains(all[1].message, "did you mean \"on_demand\""));
+    CHECK(all[2].line == 3);
+    CHECK(contains(all[2].message, "column \"price\""));
+    CHECK(all[3].line == 4);
+    CHECK(contains(all[3].message, "column \"date\""));
+    CHECK(all[4].line == 5);
+    CHECK(contains(all[4].message, "expected 4 columns"));
   }
 }
 

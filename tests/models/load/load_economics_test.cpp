@@ -98,3 +98,46 @@ TEST_CASE("load::economics") {
     CHECK(r.sc->pools[0].price_per_node_hour == doctest::Approx(11.327).epsilon(1e-3));
   }
 }
+
+TEST_CASE("load::catalog_rows_without_a_price") {
+  const auto with_top = [](const std::string& pool, const std::string& top) {
+    return load(pool, "", top);
+  };
+  SUBCASE("an Alibaba row in a priced study is an input error naming the row and the remedy") {
+    const Loaded r = load(R"({"name": "ali", "instance": "ecs.gn7-c13g1.26xlarge", "count": 2})");
+    CHECK_FALSE(r.sc.has_value());
+    const Diagnostic e = r.at("/pools/0/instance");
+    CHECK(e.message.find("\"ecs.gn7-c13g1.26xlarge\" (alibaba) has no price") != std::string::npos);
+    CHECK(e.message.find("\"price_per_hour\"") != std::string::npos);
+    CHECK(e.message.find("catalog.overlays") != std::string::npos);
+    // never a silent $0: the load fails, with this one diagnostic
+    CHECK(e.code == DiagCode::missing_key);
+    CHECK(r.all.size() == 1);
+  }
+  SUBCASE("the same row priced in the scenario's instances loads, keeping the hardware") {
+    const Loaded r = with_top(
+        R"({"name": "ali", "instance": "ecs.gn7-c13g1.26xlarge", "count": 2})",
+        R"(, "instances": [{"id": "ecs.gn7-c13g1.26xlarge", "price_per_hour": {"on_demand": 14.27}}])");
+    REQUIRE(r.sc);
+    const Pool& p = r.sc->pools[0];
+    CHECK(p.price_per_node_hour == doctest::Approx(14.27));
+    const InstanceType& it = r.sc->instance_of(p);
+    CHECK(it.gpu == "A100-40GB");
+    CHECK(it.gpus_per_node == 8);
+    CHECK(it.intra_node_fabric == "nvlink3");
+    CHECK(it.provider == "alibaba");
+  }
+  SUBCASE("a price for another term still leaves the pool's own term unpriced") {
+    const Loaded r = with_top(
+        R"({"name": "ali", "instance": "ecs.gn7-c13g1.26xlarge", "count": 2, "pricing": "reserved_1y"})",
+        R"(, "instances": [{"id": "ecs.gn7-c13g1.26xlarge", "price_per_hour": {"on_demand": 14.27}}])");
+    CHECK_FALSE(r.sc.has_value());
+    CHECK(r.has("/pools/0/pricing"));
+  }
+  SUBCASE("a fractional vGPU row cannot be a pool") {
+    const Loaded frac =
+        load(R"({"name": "a10", "instance": "Standard_NV6ads_A10_v5", "count": 1})");
+    CHECK_FALSE(frac.sc.has_value());
+    CHECK(frac.at("/pools/0/instance").message.find("1/6 of one A10") != std::string::npos);
+  }
+}

@@ -68,6 +68,22 @@ TEST_CASE("models::collectives::validation") {
     // Azure ND H100 v5 with NVLS, 8 GB all-reduce: 478.9 GB/s (DATA.md 1.3 [V]).
     CHECK(busbw == doctest::Approx(478.9).epsilon(0.10));
   }
+  SUBCASE("8 x MI300X over Infinity Fabric use RCCL's measured busbw with NCCL's cost forms") {
+    // Calibration, not validation: RCCL all-reduce busbw 316.82 GB/s at 8 GB on Azure ND MI300X
+    // v5 (Azure AI-benchmarking-guide Azure_Results/ND_MI300X_v5_results.md) over 7 Infinity
+    // Fabric links x 64 GB/s each way = 448 GB/s; the fabric must not fall back to PCIe's 12.
+    const InstanceType& nd = *c.find_instance("Standard_ND96isr_MI300X_v5");
+    const GpuSpec& mi300x = *c.find_gpu("MI300X");
+    const CommPlacement one = make_comm_placement(nd, mi300x, 8, 1);
+    CHECK(one.fabric == Fabric::infinity_fabric);
+    CHECK(predict_allreduce(one).busbw_gbyte_s == doctest::Approx(316.82));
+    // Across 4 nodes the 8 x 400G NICs carry 400 x 8 / 8 x 0.94 = 376 GB/s, above the fabric's
+    // 316.8, so the fabric stays the bottleneck; the latency keeps NCCL's ring/tree forms.
+    const AllReducePrediction four = predict_allreduce(make_comm_placement(nd, mi300x, 8, 4));
+    CHECK(four.inter_busbw_gbyte_s == doctest::Approx(376));
+    CHECK(four.busbw_gbyte_s == doctest::Approx(316.82));
+    CHECK(four.latency_s > predict_allreduce(one).latency_s);
+  }
   SUBCASE("a multi-node ring over 8 x 400 Gb/s NICs lands in the measured 370-385 GB/s") {
     const CommPlacement pl =
         make_comm_placement(*c.find_instance("onprem.hgx-h100-8"), *c.find_gpu("H100-SXM"), 8, 16);

@@ -42,7 +42,8 @@ TEST_CASE("models::speed::validation") {
     // Assumptions: 4.1 GFLOPs/image forward x 3 for forward + backward; 1.28 M images x 90
     // epochs; FP16 tensor cores (125 TFLOPS) at 30% MFU; 25.6 M parameters (He et al. 2016
     // [M]); global batch 256 (32 per GPU on 8 GPUs, the original recipe); FP16 gradients
-    // (2 B/param) all-reduced after backward with no overlap, over NVLink2 on one node.
+    // (2 B/param) all-reduced after backward with no overlap, over NVLink2 on one node (an
+    // Alibaba gn6v node: 8 x V100 16 GB on NVLink).
     TrainingJob job;
     job.params = 25.6e6;
     job.flops_per_token = 3 * 4.1e9;
@@ -54,7 +55,7 @@ TEST_CASE("models::speed::validation") {
     const SpeedEstimate one = estimate_training(job, v100, CommPlacement{});
     job.data_parallel = 8;
     const CommPlacement node =
-        make_comm_placement(*c.find_instance("lambda.gpu_8x_v100"), v100, 8, 1);
+        make_comm_placement(*c.find_instance("ecs.gn6v-c8g1.16xlarge"), v100, 8, 1);
     const SpeedEstimate eight = estimate_training(job, v100, node);
     MESSAGE("ResNet-50: 1 V100 " << one.duration_s / 3600 << " h; 8 V100 "
                                  << eight.duration_s / 3600 << " h (all-reduce "

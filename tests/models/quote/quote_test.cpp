@@ -229,6 +229,41 @@ TEST_CASE("quote::training") {
   }
 }
 
+TEST_CASE("quote::training_on_mi300x") {
+  // Azure Standard_ND96isr_MI300X_v5: 8 x MI300X (1307.4 dense BF16 TFLOPS, AMD's data sheet),
+  // $48.00 per node-hour on-demand (Azure Retail Prices API table of
+  // Azure/karpenter-provider-azure, 2026-06-18), 8 x 400G NDR.
+  const Catalog& cat = builtin_catalog();
+  const InstanceType& nd = *cat.find_instance("Standard_ND96isr_MI300X_v5");
+  const GpuSpec& mi300x = *cat.find_gpu("MI300X");
+  TrainingRequest req;
+  req.params = 70e9;
+  req.tokens = 2e12;
+  req.deadline_s = 30 * 86400.0;
+  req.mfu = 0.4;  // the fixed-MFU arithmetic, as in quote::training
+  QuoteOptions o;
+  o.failure_rate_per_gpu_hour = 0;
+  const TrainingOption opt = size_training(req, o, nd, mi300x, PricingPlan{Pricing::on_demand, 0});
+  REQUIRE(opt.feasible);
+  // Hand calculation:
+  //   work = 6 x 70e9 x 2e12 = 8.4e23 FLOPs; per GPU 0.4 x 1307.4e12 = 5.2296e14 FLOP/s
+  //   GPU-seconds = 8.4e23 / 5.2296e14 = 1.606241e9; in 30 days (2,592,000 s) that is 619.69
+  //   GPUs, so ceil(619.69 / 8) = 78 nodes = 624 GPUs
+  //   time = 1.606241e9 / 624 = 2,574,104 s = 715.03 h (29.8 days, inside the deadline)
+  //   cost = 78 nodes x 715.03 h x $48.00 = $2,677,070 ($6.00 per GPU-hour)
+  CHECK(opt.nodes == 78);
+  CHECK(opt.gpus == 624);
+  CHECK(opt.timing.p50_s == doctest::Approx(2574104).epsilon(1e-6));
+  CHECK(opt.meets_deadline);
+  CHECK(opt.total_usd == doctest::Approx(2677070).epsilon(1e-5));
+  // The same job on p5.48xlarge (989 TFLOPS at $6.88 per GPU-hour) costs $4.058M: the MI300X
+  // row is 34 % cheaper at the same MFU.
+  CHECK(opt.total_usd < 0.67 * 4.058e6);
+  // Only on-demand is published for it: a 1-year plan has no price, so no option.
+  const TrainingOption r1 = size_training(req, o, nd, mi300x, PricingPlan{Pricing::reserved_1y, 0});
+  CHECK_FALSE(r1.feasible);
+}
+
 TEST_CASE("quote::spot_timing") {
   SUBCASE("without preemptions the time to finish is the work") {
     const SpotTiming t = spot_timing(1e6, 0, 300, 600, 600, 100, 1);

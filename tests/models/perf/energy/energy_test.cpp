@@ -194,13 +194,21 @@ TEST_CASE("catalog::staleness_and_gpus") {
     CHECK(gpuplan::is_stale("2026-05-01", today, 6));
     CHECK_FALSE(gpuplan::is_stale("2026-05-01", today, 12));
   }
-  SUBCASE("an on-prem template is never stale, however old") {
+  SUBCASE("an on-prem template ages like a cloud row, on both sides of the threshold") {
     gpuplan::InstanceType it;
     it.provider = "on_prem";
-    it.as_of = "2019-01";
-    CHECK_FALSE(gpuplan::row_stale(it, today, 1));
+    it.price_per_hour.on_prem = 10.0;
+    // 2025-12-02 is exactly 12 months before 2026-12-02: not yet stale; a day older is.
+    it.as_of = "2025-12-02";
+    CHECK_FALSE(gpuplan::row_stale(it, today, 12));
+    it.as_of = "2025-12-01";
+    CHECK(gpuplan::row_stale(it, today, 12));
     it.provider = "aws";
     CHECK(gpuplan::row_stale(it, today, 12));
+    // A row without any price has nothing to age, however old or undated.
+    it.price_per_hour = {};
+    it.as_of = "";
+    CHECK_FALSE(gpuplan::row_stale(it, today, 1));
   }
   SUBCASE("the GPU table shows BF16, FP8, memory, bandwidth and TDP of the H100") {
     const std::string t = gpuplan::format_gpu_table(gpuplan::builtin_catalog().gpus);
