@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/cli.h"
@@ -15,7 +17,8 @@ using nlohmann::json;
 
 TEST_CASE("tools::compare") {
   const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "mc_quickstart.json";
-  const fs::path out = fs::temp_directory_path() / "gpuplan-compare-test";
+  const fs::path out =
+      fs::temp_directory_path() / ("gpuplan-compare-test-" + std::to_string(getpid()));
   fs::remove_all(out);
 
   SUBCASE("a scenario against a variant of itself: both sides named, overrides kept") {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/cli.h"
@@ -26,7 +28,8 @@ int gpuplan(const std::string& args) {
 
 TEST_CASE("tools::sweep") {
   const fs::path scenario = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios" / "mc_quickstart.json";
-  const fs::path out = fs::temp_directory_path() / "gpuplan-mc-sweep-test";
+  const fs::path out =
+      fs::temp_directory_path() / ("gpuplan-mc-sweep-test-" + std::to_string(getpid()));
   fs::remove_all(out);
   REQUIRE(gpuplan("sweep " + scenario.string() + " --vary pools.0.count=7,9 --vary seed=42 " +
                   "--replications 6 --batch 4 --out " + (out / "sweep").string()) == 0);
