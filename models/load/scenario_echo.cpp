@@ -132,7 +132,7 @@ json spot_json(const SpotConfig& sp, const Pool& pool) {
   }
   if (sp.wave_rate_per_hour > 0) {
     const double per_s = sp.wave_rate_per_s > 0 ? sp.wave_rate_per_s : sp.wave_rate_per_hour / 3600;
-    s["waves"] = {{"rate", per_s}, {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
+    s["waves"] = {{"rate", fields::num(per_s) + "/s"}, {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
   }
   s["notice"] = sp.notice_s.value_or(economics::preemption_notice_s(pool.econ.spot_rules));
   s["return_delay"] = distribution_json(sp.return_delay);
@@ -326,7 +326,8 @@ json class_json(const Scenario& sc, const JobClass& jc) {
   if (jc.trace) {
     j["trace"] = trace_json(*jc.trace);
   } else {
-    j["arrival"] = {{"poisson", {{"rate", jc.rate_per_s}}}};
+    // With its unit, so a saved echo does not read as a bare number someone meant per hour.
+    j["arrival"] = {{"poisson", {{"rate", fields::num(jc.rate_per_s) + "/s"}}}};
     if (!jc.profile.empty()) j["arrival"]["profile"] = profile_json(jc.profile, json::object());
     if (jc.share.kind == ShareKind::whole) j["gpus"] = gpus_json(jc.gpus);
     if (jc.share.kind == ShareKind::mig) j["mig"] = jc.share.mig_profile;

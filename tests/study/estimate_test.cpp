@@ -225,7 +225,10 @@ TEST_CASE("study::estimate") {
         {true,
          {{"--model", "llama-3-8b"}, {"--instance", "p5.48xlarge"}, {"--tokens-per-step", "nan"}},
          {"--tokens-per-step"}},
-        {true, {{"--model", "llama-2-7b"}, {"--gpu", "V100-32GB"}}, {"--gpu"}},
+        // The 2026 catalog carries V100-32GB (Alibaba gn6e, hardware without a price): it answers.
+        {true, {{"--model", "llama-2-7b"}, {"--gpu", "V100-32GB"}}, {}},
+        // K80 is a GPU model no catalog instance carries.
+        {true, {{"--model", "llama-2-7b"}, {"--gpu", "K80"}}, {"--gpu"}},
         {true,
          {{"--model", "llama-3-8b"}, {"--gpu", "H100-SXM"}, {"--precision", "BF16"}},
          {"--precision"}},

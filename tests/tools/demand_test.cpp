@@ -37,6 +37,13 @@ std::string scenario(const std::string& profile, const std::string& demand = "")
          (demand.empty() ? "" : ",\n  \"demand\": " + demand) + "\n}\n";
 }
 
+// An echoed rate, "<number>/s", in jobs per second.
+double per_second(const nlohmann::json& rate) {
+  const std::string s = rate.get<std::string>();
+  REQUIRE(s.ends_with("/s"));
+  return std::stod(s.substr(0, s.size() - 2));
+}
+
 }  // namespace
 
 TEST_CASE("tools::demand") {
@@ -100,11 +107,11 @@ TEST_CASE("tools::demand") {
     const auto p0 = gpuplan_cli_test::read_json(out / "point-0" / "result.json");
     const auto p1 = gpuplan_cli_test::read_json(out / "point-1" / "result.json");
     // point 0 runs both classes at half rate: "1/h" and "0.5/h"
-    CHECK(p0["scenario_echo"]["workload"][0]["arrival"]["poisson"]["rate"].get<double>() ==
+    CHECK(per_second(p0["scenario_echo"]["workload"][0]["arrival"]["poisson"]["rate"]) ==
           doctest::Approx(1.0 / 3600));
-    CHECK(p0["scenario_echo"]["workload"][1]["arrival"]["poisson"]["rate"].get<double>() ==
+    CHECK(per_second(p0["scenario_echo"]["workload"][1]["arrival"]["poisson"]["rate"]) ==
           doctest::Approx(0.5 / 3600));
-    CHECK(p1["scenario_echo"]["workload"][1]["arrival"]["poisson"]["rate"].get<double>() ==
+    CHECK(per_second(p1["scenario_echo"]["workload"][1]["arrival"]["poisson"]["rate"]) ==
           doctest::Approx(1.0 / 3600));
   }
   fs::remove_all(tmp);

@@ -35,7 +35,10 @@ int print_problems(const Diagnostics& d) {
 void print_training(const study::TrainingEstimate& e) {
   const training::ParallelPlan& plan = e.plan;
   const training::StepTime& t = e.time;
-  const std::string precision(enum_name(e.precision));
+  // Volta and Turing have FP16 tensor cores and no BF16: the bf16 plan runs, and is named, in FP16.
+  const std::string_view arch = e.cluster.gpu->architecture;
+  const bool fp16_part = e.precision == Precision::bf16 && (arch == "volta" || arch == "turing");
+  const std::string precision(fp16_part ? "fp16" : enum_name(e.precision));
   char buf[768];
   std::snprintf(buf, sizeof buf,
                 "%s on %u x %s (%llu %s): %s, %u micro-batches of %u%s\n"

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/compile/compile.h"
+#include "models/input/field_reader.h"
 #include "models/load/load.h"
 #include "models/load/scenario_echo.h"
 #include "reports/result_json.h"
@@ -98,8 +99,8 @@ TEST_CASE("models::scenario_echo") {
     const json e = effective_scenario_json(load_text(MINIMAL));
     // "2d" = 172800 s.
     CHECK(e["horizon"] == 172800.0);
-    // "3/h" = 1/1200 per second.
-    CHECK(e["workload"][0]["arrival"]["poisson"]["rate"].get<double>() == 3.0 / 3600);
+    // "3/h" = 1/1200 per second, written with its unit.
+    CHECK(e["workload"][0]["arrival"]["poisson"]["rate"] == fields::num(3.0 / 3600) + "/s");
     // The lognormal keeps its median and p90 as written, in seconds (20 min, 3 h).
     CHECK(e["workload"][0]["duration"]["lognormal"]["median"] == 1200.0);
     CHECK(e["workload"][0]["duration"]["lognormal"]["p90"] == 10800.0);
