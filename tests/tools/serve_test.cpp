@@ -5,6 +5,11 @@
 
 #include <string>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "tests/tools/cli.h"
 
 using gpuplan_cli_test::CliRun;
@@ -23,6 +28,27 @@ TEST_CASE("tools::serve") {
     const CliRun r = gpuplan("serve --port 70000", {}, 20);
     CHECK(r.status == 2);
     CHECK(r.output.find("--port 70000") != std::string::npos);
+  }
+  SUBCASE("a port another server listens on exits 2, even when that server allows port sharing") {
+    // The other server sets SO_REUSEPORT, as httplib's default does: a serve that set it too
+    // would bind beside it and split the connections (it would run until the timeout here).
+    const int other = socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(other >= 0);
+    int yes = 1;
+    setsockopt(other, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(other, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(listen(other, 4) == 0);
+    socklen_t len = sizeof a;
+    REQUIRE(getsockname(other, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    const std::string port = std::to_string(ntohs(a.sin_port));
+    const CliRun r = gpuplan("serve --port " + port, {}, 20);
+    close(other);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("cannot listen on 127.0.0.1:" + port) != std::string::npos);
+    CHECK(r.output.find("quote page at") == std::string::npos);
   }
   SUBCASE("an address that is not loopback is warned about; one not on this machine exits 2") {
     // 192.0.2.1 (TEST-NET-1, RFC 5737) is never an address of this machine, so the bind fails

@@ -98,6 +98,13 @@ int run_serve(const ServeFlags& f) {
            res);
   });
 
+  // httplib's default sets SO_REUSEPORT, which lets a second server bind a port already served
+  // (the kernel then splits the connections between the two). SO_REUSEADDR alone still lets a
+  // restart bind over connections in TIME_WAIT, but a port in use is refused.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   int port = f.port;
   if (port == 0) {
     port = server.bind_to_any_port(f.host);
