@@ -130,6 +130,8 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
               {"quantiles", "histogram"}};
   // NOTE: only where some pool shares its GPUs does the compute used part from the allocation.
   if (cs.scalars.share.n_shared_pools > 0) out["compute_used"] = mean("metrics.compute_used");
+  if (follows_arrivals(cs.scalars))
+    out["jct_mean_lower_bound_s"] = mean("metrics.jct_mean_lower_bound_s");
   return out;
 }
 

@@ -32,7 +32,7 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
                                       const std::vector<std::string>& class_names,
                                       const std::vector<std::string>& cause_names,
                                       const std::vector<std::string>& team_names, bool maintenance,
-                                      bool fractional, bool shared) {
+                                      bool fractional, bool shared, bool followed) {
   std::vector<std::string> p = {"metrics.jobs_submitted", "metrics.jobs_completed",
                                 "metrics.jobs_unfinished"};
   for (const char* k : DURATION_KEYS) p.push_back(std::string("metrics.wait_s.") + k);
@@ -80,6 +80,10 @@ std::vector<std::string> metric_paths(const std::vector<std::string>& pool_names
   if (shared) {
     p.push_back("metrics.compute_used");
     for (const auto& n : pool_names) p.push_back("per_pool." + n + ".compute_used");
+  }
+  if (followed) {
+    p.push_back("metrics.jct_mean_lower_bound_s");
+    for (const auto& n : class_names) p.push_back("per_class." + n + ".jct_mean_lower_bound_s");
   }
   return p;
 }
@@ -137,6 +141,10 @@ std::vector<double> metric_row(const ModelView& m, const ReplicaMetrics& r) {
     for (const PoolMetrics& p : r.pools) compute_gpu_s += p.compute_gpu_s;
     row.push_back(per(compute_gpu_s, h.provisioned * HOUR_S));
     for (const PoolMetrics& p : r.pools) row.push_back(p.compute_used);
+  }
+  if (follows_arrivals(m)) {
+    row.push_back(r.jct_mean_lower_bound_s);
+    for (const ClassMetrics& c : r.classes) row.push_back(c.jct_mean_lower_bound_s);
   }
   return row;
 }

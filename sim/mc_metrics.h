@@ -14,12 +14,14 @@ namespace gpuplan {
 //! (CompiledScenario::team_names) "per_team.<team>.*" (TEAM_KEYS), then with `maintenance`
 //! (windows in the model) "maintenance.*" (MAINTENANCE_KEYS), then with `fractional` (milli-GPU
 //! pools in the model) "sharing.jobs_waited_for_room", then with `shared` (a pool shares its GPUs)
-//! "metrics.compute_used" and "per_pool.<pool>.compute_used" at the end.
+//! "metrics.compute_used" and "per_pool.<pool>.compute_used", then with `followed` (an arrival
+//! window followed to completion, follows_arrivals) "metrics.jct_mean_lower_bound_s" and
+//! "per_class.<class>.jct_mean_lower_bound_s" at the end.
 [[nodiscard]] std::vector<std::string> metric_paths(
     const std::vector<std::string>& pool_names, const std::vector<std::string>& class_names,
     const std::vector<std::string>& cause_names = {},
     const std::vector<std::string>& team_names = {}, bool maintenance = false,
-    bool fractional = false, bool shared = false);
+    bool fractional = false, bool shared = false, bool followed = false);
 
 //! The maintenance paths' keys, in row order (docs/outputs.md).
 inline const char* const MAINTENANCE_KEYS[] = {"node_windows", "interruptions", "lost_gpu_hours",

@@ -21,11 +21,12 @@ template <class Metrics, class F>
 void for_each_field(Metrics& m, F& f) {
   // NOTE: binding every member makes this fail to compile when ReplicaMetrics
   // (sim/replica_metrics.h) gains or loses a field: add the new field here, in declaration order.
-  auto& [jobs_submitted, jobs_completed, jobs_unfinished, wait_s, jct_s, gpu_utilization,
-         mean_queued_jobs, mean_jobs_in_system, cost_usd, saturation, saturated_at_s, events,
-         gpu_hours, preemption, network, failures, failures_by_cause, maintenance,
-         jobs_waited_for_room, pools, classes, teams] = m;
+  auto& [jobs_submitted, jobs_completed, jobs_unfinished, wait_s, jct_s, jct_mean_lower_bound_s,
+         gpu_utilization, mean_queued_jobs, mean_jobs_in_system, cost_usd, saturation,
+         saturated_at_s, events, gpu_hours, preemption, network, failures, failures_by_cause,
+         maintenance, jobs_waited_for_room, pools, classes, teams] = m;
   f(jobs_submitted), f(jobs_completed), f(jobs_unfinished), f(wait_s), f(jct_s);
+  f(jct_mean_lower_bound_s);
   f(gpu_utilization), f(mean_queued_jobs), f(mean_jobs_in_system), f(cost_usd);
   f(saturation), f(saturated_at_s), f(events);
   f(gpu_hours), f(preemption), f(network), f(failures), f(failures_by_cause), f(maintenance);

@@ -169,7 +169,7 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
 
   // NOTE: means are exact (sums); quantiles come from the per-class sketches, merged for the total.
   std::vector<uint32_t> wait_all(SKETCH_BINS, 0), jct_all(SKETCH_BINS, 0);
-  double sum_wait = 0, sum_jct = 0;
+  double sum_wait = 0, sum_jct = 0, sum_age_unfinished = 0;
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     const ClassTotals& ct = s.classes[c];
     ClassMetrics cm;
@@ -189,10 +189,13 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
     const uint32_t* jh = &s.jct_hist[c * SKETCH_BINS];
     cm.wait_s = from_sketch(wh, ct.sum_wait, ct.completed);
     cm.jct_s = from_sketch(jh, ct.sum_jct, ct.completed);
+    cm.jct_mean_lower_bound_s =
+        ct.submitted > 0 ? (ct.sum_jct + ct.sum_age_unfinished) / double(ct.submitted) : 0;
     sketch_merge(wait_all.data(), wh);
     sketch_merge(jct_all.data(), jh);
     sum_wait += ct.sum_wait;
     sum_jct += ct.sum_jct;
+    sum_age_unfinished += ct.sum_age_unfinished;
     r.jobs_submitted += cm.submitted;
     r.jobs_completed += cm.completed;
     r.jobs_unfinished += cm.unfinished;
@@ -200,6 +203,8 @@ ReplicaMetrics extract_metrics(const ModelView& m, const ReplicaState& s) {
   }
   r.wait_s = from_sketch(wait_all.data(), sum_wait, r.jobs_completed);
   r.jct_s = from_sketch(jct_all.data(), sum_jct, r.jobs_completed);
+  r.jct_mean_lower_bound_s =
+      r.jobs_submitted > 0 ? (sum_jct + sum_age_unfinished) / double(r.jobs_submitted) : 0;
   r.failures = failure_metrics(m, s, r);
   r.teams = team_metrics(m, s, r);
   r.failures_by_cause.assign(s.failures.by_cause.data,

@@ -35,6 +35,9 @@ struct ClassMetrics {
   //! useful ÷ (busy + requeued) GPU-hours: the share of its jobs' wall time since their first
   //! start that was kept work (Llama 3's "effective training time"); 0 when it never ran.
   double effective_training_time = 0;
+  //! [s] mean completion time over all its counted jobs, those unfinished at the end of the run
+  //! counted at their age then: a lower bound, equal to jct_s.mean when none is unfinished
+  double jct_mean_lower_bound_s = 0;
 };
 
 //! Counts, durations, GPU-hours and chargeback of one team over the statistics window
@@ -103,8 +106,9 @@ struct MaintenanceMetrics {
 struct ReplicaMetrics {
   uint64_t jobs_submitted = 0, jobs_completed = 0, jobs_unfinished = 0;
   DurationStats wait_s, jct_s;
-  double gpu_utilization = 0;   //!< busy GPU-s / provisioned GPU-s over [warmup, horizon)
-  double mean_queued_jobs = 0;  //!< time-average queue length over the window
+  double jct_mean_lower_bound_s = 0;  //!< [s] as ClassMetrics', over all classes
+  double gpu_utilization = 0;         //!< busy GPU-s / provisioned GPU-s over [warmup, horizon)
+  double mean_queued_jobs = 0;        //!< time-average queue length over the window
   double mean_jobs_in_system = 0;
   double cost_usd = 0;
   SaturationCause saturation = SaturationCause::none;  //!< none: the replica kept up

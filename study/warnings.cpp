@@ -95,15 +95,25 @@ std::vector<std::string> study_warnings(const Scenario& sc, const CompiledScenar
                 ": a team within its quota may still wait for GPUs that no one can reclaim.");
   }
   if (one == nullptr && s.stats.n_saturated > 0) w.push_back(replicas_saturated(s.stats));
+  // NOTE: a followed arrival window (the scenario's `statistics`) also bounds the mean below.
+  std::string bound;
+  if (follows_arrivals(cs.scalars)) {
+    const double b = one ? one->jct_mean_lower_bound_s : s.mean("metrics.jct_mean_lower_bound_s");
+    bound = " The followed jobs' mean completion time is at least " + grouped_number(b / 3600, 1) +
+            " h (metrics.jct_mean_lower_bound_s: the unfinished ones at their age at the "
+            "horizon); a longer horizon follows them to the end.";
+  }
   if (one != nullptr && one->jobs_unfinished > 0) {
     w.push_back(grouped_number(double(one->jobs_unfinished), 0) +
                 " counted job(s) were still waiting or running at the horizon; they count in "
-                "jobs_unfinished and in no wait or completion-time percentile.");
+                "jobs_unfinished and in no wait or completion-time percentile." +
+                bound);
   } else if (const double unfinished = s.mean("metrics.jobs_unfinished");
              one == nullptr && unfinished > 0) {
     w.push_back("On average " + grouped_number(unfinished, 1) +
                 " counted job(s) per replication were still waiting or running at the horizon; "
-                "they count in jobs_unfinished and in no wait or completion-time percentile.");
+                "they count in jobs_unfinished and in no wait or completion-time percentile." +
+                bound);
   }
   if (s.info.target_requested && !s.info.target_met) {
     w.push_back("The --target-ci of " + percent(s.info.target_ci_rel) + " was not met within " +

@@ -68,6 +68,11 @@ CompiledScenario compile(const Scenario& sc) {
   v.seed = sc.seed;
   v.horizon = sc.horizon_s;
   v.warmup = sc.warmup_s;
+  if (sc.statistics.arrivals_until_s > 0) v.count_until = sc.statistics.arrivals_until_s;
+  if (sc.statistics.end_job > 0) {
+    v.count_first_job = sc.statistics.first_job;
+    v.count_end_job = sc.statistics.end_job;
+  }
   v.queue = sc.scheduler.queue;
   v.placement = sc.scheduler.placement;
   compile_scheduler(sc, v.sched);

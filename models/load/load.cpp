@@ -13,9 +13,9 @@ namespace gpuplan {
 namespace loading {
 
 const std::vector<std::string> TOP_KEYS = {
-    "$schema", "name",     "description", "seed",   "horizon", "warmup",     "instances",
-    "pools",   "workload", "scheduler",   "limits", "tco",     "topology",   "recommend",
-    "demand",  "catalog",  "failures",    "teams",  "energy",  "throughputs"};
+    "$schema", "name",     "description", "seed",   "horizon", "warmup",      "instances",
+    "pools",   "workload", "scheduler",   "limits", "tco",     "topology",    "recommend",
+    "demand",  "catalog",  "failures",    "teams",  "energy",  "throughputs", "statistics"};
 
 Scenario Loader::load(const json& root, const std::string& default_name) {
   Scenario sc;
@@ -64,6 +64,7 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
       }
     }
   }
+  if (const json* v = get(root, "statistics")) load_statistics(*v, sc);  // after horizon, warmup
   catalog_ = builtin_catalog();
   if (const json* v = get(root, "catalog")) load_catalog(*v);
   sc.stale_after_months = stale_after_months_;

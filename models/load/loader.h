@@ -1,12 +1,13 @@
 #pragma once
 //! The scenario loader, one section per file: load.cpp (top level, scheduler, --set),
-//! load_limits.cpp (the limits section and the limits derived from the scenario),
-//! load_catalog.cpp (catalog overlays), load_cluster.cpp (instances, pools), load_purchases.cpp
-//! (a pool's staged purchases), load_maintenance.cpp (a pool's planned maintenance windows),
-//! load_workload.cpp (classes, distributions, traces, training), load_demand.cpp (load scale, rate
-//! profiles), load_economics.cpp (billing, reserved, on-prem, spot, elastic, checkpoints),
-//! load_tco.cpp (the TCO projection), load_energy.cpp (power, PUE, grid carbon), load_network.cpp
-//! (topology), load_recommend.cpp. Internal to models/; users call models/load/load.h.
+//! load_statistics.cpp (which jobs the statistics count), load_limits.cpp (the limits section and
+//! the limits derived from the scenario), load_catalog.cpp (catalog overlays), load_cluster.cpp
+//! (instances, pools), load_purchases.cpp (a pool's staged purchases), load_maintenance.cpp (a
+//! pool's planned maintenance windows), load_workload.cpp (classes, distributions, traces,
+//! training), load_demand.cpp (load scale, rate profiles), load_economics.cpp (billing, reserved,
+//! on-prem, spot, elastic, checkpoints), load_tco.cpp (the TCO projection), load_energy.cpp (power,
+//! PUE, grid carbon), load_network.cpp (topology), load_recommend.cpp. Internal to models/; users
+//! call models/load/load.h.
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -58,6 +59,7 @@ class Loader : public FieldReader {
  private:
   // load.cpp
   void load_scheduler(const json& o, Scenario& sc);
+  void load_statistics(const json& o, Scenario& sc);
   void load_las(const json& o, SchedulerConfig& s);
   // load_limits.cpp
   void load_limits(const json& o, Scenario& sc);

@@ -132,7 +132,8 @@ json spot_json(const SpotConfig& sp, const Pool& pool) {
   }
   if (sp.wave_rate_per_hour > 0) {
     const double per_s = sp.wave_rate_per_s > 0 ? sp.wave_rate_per_s : sp.wave_rate_per_hour / 3600;
-    s["waves"] = {{"rate", fields::num(per_s) + "/s"}, {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
+    s["waves"] = {{"rate", fields::num(per_s) + "/s"},
+                  {"share", {{"beta", {sp.wave_alpha, sp.wave_beta}}}}};
   }
   s["notice"] = sp.notice_s.value_or(economics::preemption_notice_s(pool.econ.spot_rules));
   s["return_delay"] = distribution_json(sp.return_delay);
@@ -527,6 +528,10 @@ json effective_scenario_json(const Scenario& sc) {
             {"limits",
              {{"max_active_jobs", sc.limits.max_active_jobs}, {"time_bins", sc.limits.time_bins}}}};
   if (!sc.description.empty()) j["description"] = sc.description;
+  if (sc.statistics.arrivals_until_s > 0)
+    j["statistics"]["arrivals_until"] = sc.statistics.arrivals_until_s;
+  if (sc.statistics.end_job > 0)
+    j["statistics"]["job_ids"] = {sc.statistics.first_job, sc.statistics.end_job};
   // NOTE: the work limits appear only where the scenario raised or lowered them.
   const Limits defaults;
   json& lim = j["limits"];

@@ -289,6 +289,16 @@ struct RecommendConfig {
   bool purchases = false;
 };
 
+//! `statistics`: which jobs the wait and completion-time statistics count (docs/outputs.md).
+//! Default: every job submitted in [warmup, horizon) that finishes by the horizon. A window of
+//! arrivals that closes before the horizon is followed: its jobs are timed until each finishes,
+//! as scheduling papers measure them, so that jobs starving under overload are not dropped.
+struct StatisticsConfig {
+  double arrivals_until_s = 0;  //!< [s] counted submissions end here; 0 = the horizon
+  uint64_t first_job = 0;       //!< counted submission indices [first_job, end_job) over all
+  uint64_t end_job = 0;         //!< classes, 0-based; end_job 0 = no index bound
+};
+
 //! A whole validated scenario.
 struct Scenario {
   std::string name;
@@ -297,6 +307,7 @@ struct Scenario {
   uint64_t seed = 42;
   double horizon_s = 0;
   double warmup_s = 0;
+  StatisticsConfig statistics;  //!< which jobs count in the wait and completion-time figures
   //! Every instance type the scenario refers to, resolved by the loader: the inline ones as
   //! written, then the catalog types that pools and recommend candidates name (in that order).
   std::vector<InstanceType> instances;

@@ -71,7 +71,9 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
   j.pool = NONE;
   j.n_nodes = 0;
   j.phase = JobPhase::queued;
-  j.counted = s.now >= m.warmup;
+  const uint64_t index = s.totals.jobs_arrived++;
+  j.counted = s.now >= m.warmup && s.now < m.count_until && index >= m.count_first_job &&
+              index < m.count_end_job;
   if (cls.from_trace) {
     const TraceJob& row = m.trace[cls.trace_idx + k];
     j.gpus = row.gpus;
@@ -318,7 +320,9 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
 //! Closes a replica after its last step: integrates to the horizon and settles open accounts.
 GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   // A saturated replica stops where it broke down; its statistics end there too.
-  if (s.totals.saturation == SaturationCause::none) advance_to(m, s, m.horizon);
+  const bool kept_up = s.totals.saturation == SaturationCause::none;
+  if (kept_up) advance_to(m, s, m.horizon);
+  record_unfinished(s, kept_up ? m.horizon : s.totals.saturated_at);
   net_flush(m, s);
   finalize_job_runs(m, s);
   finalize_failures(m, s);

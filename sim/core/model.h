@@ -68,6 +68,12 @@ struct ModelView {
   uint64_t seed = 0;
   SimTime horizon = 0;  //!< [s] simulation ends here
   SimTime warmup = 0;   //!< [s] jobs submitted before this are not counted
+  //! Counted jobs (statistics): submitted in [warmup, count_until) and, by submission index over
+  //! all classes (0-based), in [count_first_job, count_end_job); by default [warmup, horizon).
+  //! A window closing before the horizon is followed: its jobs are timed to completion.
+  SimTime count_until = NEVER;
+  uint64_t count_first_job = 0;
+  uint64_t count_end_job = ~0ull;
   QueuePolicy queue = QueuePolicy::fifo;
   Placement placement = Placement::best_fit;
   SchedulerSpec sched;  //!< ranking parameters of the queue policy (sim/core/scheduler_spec.h)
@@ -108,5 +114,11 @@ struct ModelView {
   uint32_t n_bins = 0;             //!< time bins over [0, horizon)
   double bin_width = 0;            //!< [s]
 };
+
+//! True when the counted jobs are an arrival window followed to completion (count_until before
+//! the horizon, or a range of submission indices) rather than every job submitted after warmup.
+[[nodiscard]] GPUPLAN_HD inline bool follows_arrivals(const ModelView& m) {
+  return m.count_until < m.horizon || m.count_first_job > 0 || m.count_end_job != ~0ull;
+}
 
 }  // namespace gpuplan

@@ -29,7 +29,7 @@ struct Job {
   uint32_t n_nodes;  //!< nodes it holds; node list at job_nodes[slot * max_nodes_per_job]
   uint32_t gen;      //!< bumped whenever the slot's pending finish event becomes stale
   JobPhase phase;
-  bool counted;  //!< submitted inside [warmup, horizon)
+  bool counted;  //!< submitted inside the statistics window (ModelView::count_until)
 };
 
 //! A finished job, for the optional per-job sink (host only; empty span on device).
@@ -53,6 +53,8 @@ struct ClassTotals {
   double sum_jct2;
   double max_wait;  //!< [s]
   double max_jct;   //!< [s]
+  //! [s] time from submission to the end of the run, summed over counted jobs not finished then
+  double sum_age_unfinished;
 };
 
 //! Replica-wide totals over the statistics window [warmup, horizon).
@@ -64,6 +66,7 @@ struct ReplicaTotals {
   double cost_usd;
   uint64_t events;        //!< events handled (all times)
   uint64_t jobs_started;  //!< all jobs, warmup included
+  uint64_t jobs_arrived;  //!< all jobs, warmup included: the next arrival's submission index
   SaturationCause saturation;
   SimTime saturated_at;  //!< [s] when the replica stopped (NEVER if it did not)
 };

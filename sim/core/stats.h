@@ -180,4 +180,14 @@ GPUPLAN_HD inline void record_completion(ReplicaState& s, const Job& j) {
   sketch_add(&s.jct_hist[j.class_idx * SKETCH_BINS], jct);
 }
 
+//! Adds the age at `end` [s] of every counted job still queued or running to its class's
+//! sum_age_unfinished: with the completion times, a lower bound of the mean over all counted jobs.
+GPUPLAN_HD inline void record_unfinished(ReplicaState& s, SimTime end) {
+  for (uint32_t slot = 0; slot < s.n_fresh_slots; ++slot) {
+    const Job& j = s.jobs[slot];
+    if (j.phase != JobPhase::free && j.counted)
+      s.classes[j.class_idx].sum_age_unfinished += end - j.submit;
+  }
+}
+
 }  // namespace gpuplan

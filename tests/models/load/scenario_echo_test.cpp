@@ -169,6 +169,17 @@ TEST_CASE("models::scenario_echo") {
     CHECK_MESSAGE(e1 == e2, differences(e1, e2));
   }
 
+  SUBCASE("a statistics window echoes and reloads as written") {
+    std::string text = MINIMAL;
+    text.insert(1,
+                R"("warmup": "6h", "statistics": {"arrivals_until": "1d", "job_ids": [3, 90]},)");
+    const json e1 = effective_scenario_json(load_text(text));
+    CHECK(e1["statistics"]["arrivals_until"] == 86400.0);
+    CHECK(e1["statistics"]["job_ids"] == json::array({3, 90}));
+    const json e2 = effective_scenario_json(load_text(e1.dump()));
+    CHECK_MESSAGE(e1 == e2, differences(e1, e2));
+  }
+
   SUBCASE("every bundled scenario round-trips: same echo, same simulated results") {
     const TempDir tmp;
     int n = 0;
