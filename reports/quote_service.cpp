@@ -254,6 +254,8 @@ Reply QuoteService::quote(std::string_view body) {
       return json_reply(400, {{"errors", diagnostics_json(diags, overlay ? overlay->string() : "",
                                                           escape_for_message(overlay_name))}});
 
+    if (!quote::options_available(*req, *catalog, diags))
+      return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});
     const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
     if (!quote::inference_servable(*req, q, diags))
       return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});

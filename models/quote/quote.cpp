@@ -607,8 +607,12 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
 
 // ---- the whole quote -------------------------------------------------------------------------
 
-std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
-                                                     const QuoteOptions& o) {
+namespace {
+
+//! Instance types the filters of `o` select, in catalog order; with `priced`, only those with a
+//! price (a row without one, until an overlay gives it, has nothing to quote).
+std::vector<const InstanceType*> filtered_instances(const Catalog& catalog, const QuoteOptions& o,
+                                                    bool priced) {
   const auto listed = [](const std::vector<std::string>& list, const std::string& v) {
     return list.empty() || std::any_of(list.begin(), list.end(), [&](const std::string& x) {
              return std::equal(x.begin(), x.end(), v.begin(), v.end(), [](char a, char b) {
@@ -621,13 +625,47 @@ std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
   for (const auto& it : catalog.instances) {
     const bool provider_ok =
         o.providers.empty() ? it.provider != "on_prem" : listed(o.providers, it.provider);
-    // NOTE: a fractional vGPU type cannot hold a whole-GPU replica or training rank; a row
-    // without a price (until an overlay gives one) has nothing to quote.
-    if (provider_ok && it.gpu_fraction.empty() && it.priced() && listed(o.gpus, it.gpu) &&
-        listed(o.instances, it.id) && catalog.find_gpu(it.gpu) != nullptr)
+    // NOTE: a fractional vGPU type cannot hold a whole-GPU replica or training rank.
+    if (provider_ok && it.gpu_fraction.empty() && (!priced || it.priced()) &&
+        listed(o.gpus, it.gpu) && listed(o.instances, it.id) && catalog.find_gpu(it.gpu) != nullptr)
       out.push_back(&it);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<const InstanceType*> candidate_instances(const Catalog& catalog,
+                                                     const QuoteOptions& o) {
+  return filtered_instances(catalog, o, true);
+}
+
+bool options_available(const QuoteRequest& req, const Catalog& catalog, Diagnostics& diags) {
+  const QuoteOptions& o = req.options;
+  if (!candidate_instances(catalog, o).empty()) return true;
+  // NOTE: named at the narrowest filter given, the one a user changes first.
+  const std::string at = !o.instances.empty() ? "/options/instances"
+                         : !o.gpus.empty()    ? "/options/gpus"
+                                              : "/options/providers";
+  const std::vector<const InstanceType*> unpriced = filtered_instances(catalog, o, false);
+  if (unpriced.empty()) {
+    diags.error(at, DiagCode::infeasible,
+                "no whole-GPU instance type of the catalog matches these filters together; "
+                "`gpuplan catalog` lists the types by provider and GPU");
+    return false;
+  }
+  std::string names;
+  for (std::size_t i = 0; i < unpriced.size() && i < 3; ++i)
+    names += (i == 0 ? "" : ", ") + unpriced[i]->id;
+  if (unpriced.size() > 3) names += " and " + std::to_string(unpriced.size() - 3) + " more";
+  diags.error(at, DiagCode::infeasible,
+              std::string(unpriced.size() == 1 ? "the instance type" : "every instance type") +
+                  " these filters select (" + names + ") " +
+                  (unpriced.size() == 1 ? "has" : "have") +
+                  " no public price, so there is nothing to quote; give the price you are "
+                  "quoted as a catalog overlay (docs/catalog-import.md: a CSV of instance, term, "
+                  "price and date through `gpuplan catalog import`, then --catalog-overlay FILE)");
+  return false;
 }
 
 bool inference_servable(const QuoteRequest& req, const Quote& q, Diagnostics& diags) {

@@ -398,6 +398,12 @@ class TrainingSpeeds {
                                              const InstanceType& it, const GpuSpec& gpu,
                                              const PricingPlan& plan);
 
+//! False with one error in `diags` when the filters of `req.options` leave no priced instance
+//! type: at the narrowest filter given (/options/instances, /gpus or /providers), naming the
+//! types it selects when they only lack a price. The CLI exits 2 and `gpuplan serve` answers 422.
+[[nodiscard]] bool options_available(const QuoteRequest& req, const Catalog& catalog,
+                                     Diagnostics& diags);
+
 //! False with one error in `diags` when `req` asks for inference and no option of `q` can serve
 //! it: at the missed target's key with the nearest miss, or at /inference/model when the model
 //! fits no node. The CLI exits 2 and `gpuplan serve` answers 400 on it, writing nothing.

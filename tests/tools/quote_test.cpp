@@ -149,6 +149,45 @@ TEST_CASE("tools::quote") {
     CHECK_FALSE(fs::exists(dir / "out"));
   }
 
+  SUBCASE(
+      "filters that leave only unpriced rows exit 2; the same rows priced by an overlay quote") {
+    const fs::path dir = fresh_dir("quote-unpriced");
+    fs::create_directories(dir);
+    const std::string job = "quote --params 7B --tokens 100B --deadline 30d --no-pdf ";
+    // Alibaba's rows have hardware and no public price (docs/catalog.md).
+    const CliRun all =
+        gpuplan_cli_test::gpuplan(job + "--provider alibaba --out " + (dir / "a").string());
+    CAPTURE(all.output);
+    CHECK(all.status == 2);
+    CHECK(all.output.find("/options/providers: every instance type these filters select "
+                          "(ecs.gn7-c13g1.26xlarge") != std::string::npos);
+    CHECK(all.output.find("no public price") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "a"));
+    const CliRun one = gpuplan_cli_test::gpuplan(job + "--instance ecs.gn6e-c12g1.24xlarge");
+    CAPTURE(one.output);
+    CHECK(one.status == 2);
+    CHECK(one.output.find("/options/instances: the instance type these filters select "
+                          "(ecs.gn6e-c12g1.24xlarge) has no public price") != std::string::npos);
+    // filters that select nothing at all, priced or not (Lambda has no T4)
+    const CliRun none = gpuplan_cli_test::gpuplan(job + "--provider lambda --gpu T4");
+    CHECK(none.status == 2);
+    CHECK(none.output.find("/options/gpus: no whole-GPU instance type") != std::string::npos);
+    // The other side: the quoted price as an overlay makes the same filter a quote.
+    std::ofstream(dir / "quoted.csv") << "instance,term,price,date\n"
+                                         "ecs.gn6e-c12g1.24xlarge,on_demand,30.5,2026-11-02\n";
+    const CliRun imported =
+        gpuplan_cli_test::gpuplan("catalog import " + (dir / "quoted.csv").string() + " --out " +
+                                  (dir / "quoted.json").string());
+    REQUIRE_MESSAGE(imported.status == 0, imported.output);
+    const CliRun priced = gpuplan_cli_test::gpuplan(
+        job + "--instance ecs.gn6e-c12g1.24xlarge --catalog-overlay " +
+        (dir / "quoted.json").string() + " --out " + (dir / "b").string());
+    CAPTURE(priced.output);
+    CHECK(priced.status == 0);
+    const json q = read_json(dir / "b" / "quote.json");
+    CHECK(q.dump().find("ecs.gn6e-c12g1.24xlarge") != std::string::npos);
+  }
+
   SUBCASE("a budget-only quote of the whole catalog stays within 20 s of CPU") {
     // issue 16: a budget and no deadline took 95-258 s of CPU (a Monte Carlo at every step of
     // the size search), then ~6 s (one Monte Carlo draw per checkpoint); now well under 2 s.

@@ -113,6 +113,10 @@ int run_quote(const QuoteFlags& f) {
     print_diagnostics(diags, f.errors);
     return 2;
   }
+  if (!quote::options_available(*req, *catalog, diags)) {
+    print_diagnostics(diags, f.errors);
+    return 2;
+  }
   if (!f.out_dir.empty() && !output_folder_ok(f.out_dir)) return 2;
   const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
   if (!quote::inference_servable(*req, q, diags)) {
