@@ -585,19 +585,29 @@ bool serves_demand(const json& o) {
   return v == nullptr || !v->is_boolean() || v->get<bool>();
 }
 
-// "on_prem stops keeping up in month 7 (5,000 GPU-h unserved)" for each option that falls short.
+// "on_prem runs out at month 6.8 (6.9 simulated) (5,000 GPU-h unserved)" for each option that
+// falls short (the first short month where no run-out instant is known).
 std::vector<RichText> short_options(const json& options) {
   std::vector<RichText> out;
   for (const auto& [name, o] : options.items()) {
     if (serves_demand(o)) continue;
     RichText t;
     t.code(name);
+    // NOTE: the run-out instant (months from 0, to a tenth) where both sides give one; else the
+    // first short month.
+    const auto runs_out = number_at(o, "runs_out_month");
+    const auto simulated_runs_out = number_at(o, "simulation.runs_out_month");
     const auto simulated = number_at(o, "simulation.stops_keeping_up_month");
-    if (const auto m = number_at(o, "stops_keeping_up_month"))
-      t << " stops keeping up in month " + format_count(*m);
-    else
-      t << " cannot be projected";
-    if (simulated) t << " (month " + format_count(*simulated) + " in the simulation)";
+    if (runs_out) {
+      t << " runs out at month " + format_number(*runs_out, 1);
+      if (simulated_runs_out) t << " (" + format_number(*simulated_runs_out, 1) + " simulated)";
+    } else {
+      if (const auto m = number_at(o, "stops_keeping_up_month"))
+        t << " stops keeping up in month " + format_count(*m);
+      else
+        t << " cannot be projected";
+      if (simulated) t << " (month " + format_count(*simulated) + " in the simulation)";
+    }
     if (const auto u = number_at(o, "unserved_gpu_hours"); u && *u > 0)
       t << " (" + format_count(*u) + " GPU-h unserved)";
     out.push_back(std::move(t));

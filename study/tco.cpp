@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "models/economics/run_out.h"
 #include "models/economics/tco.h"
 #include "models/compile/offered_load.h"
 #include "models/scenario/demand_profile.h"
@@ -30,13 +31,20 @@ json option_json(const Eigen::VectorXd& monthly, double rate, const Eigen::Vecto
   const auto sum = economics::summarize_costs(monthly, rate);
   if (!sum) return json{{"error", "the cost series is not finite"}, {"serves_demand", false}};
   const std::optional<uint32_t> short_month = economics::first_unserved_month(unserved, demand);
+  // NOTE: in the first short month the option serves all it can, so what it serves is its capacity.
+  const json runs_out = short_month
+                            ? json(economics::run_out_month(
+                                  std::vector<double>(demand.data(), demand.data() + demand.size()),
+                                  *short_month, demand[*short_month] - unserved[*short_month]))
+                            : json(nullptr);
   return {{"monthly_usd", series(monthly)},
           {"cumulative_usd", series(sum->cumulative_usd)},
           {"total_usd", sum->total_usd},
           {"npv_usd", sum->npv_usd},
           {"serves_demand", !short_month.has_value()},
           {"unserved_gpu_hours", short_month ? unserved.sum() : 0.0},
-          {"stops_keeping_up_month", short_month ? json(*short_month) : json(nullptr)}};
+          {"stops_keeping_up_month", short_month ? json(*short_month) : json(nullptr)},
+          {"runs_out_month", runs_out}};
 }
 
 //! A node count: an integer when whole (a replication's fleet), else the number (a mean).
@@ -544,7 +552,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     // An option serves the demand only if it does in every replication; it stops keeping up in
     // the earliest month any replication saw it fall short.
     bool serves = true;
-    std::optional<double> short_month;
+    std::optional<double> short_month, runs_out;
     std::vector<std::vector<double>> cum;
     std::vector<double> npv, total, kwh, tco2e;
     for (const json& d : docs) {
@@ -552,6 +560,8 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
       serves = serves && o.value("serves_demand", false);
       if (const json& m = o.value("stops_keeping_up_month", json()); m.is_number())
         short_month = std::min(short_month.value_or(m.get<double>()), m.get<double>());
+      if (const json& m = o.value("runs_out_month", json()); m.is_number())
+        runs_out = std::min(runs_out.value_or(m.get<double>()), m.get<double>());
       if (!o.contains("npv_usd")) continue;
       cum.push_back(o["cumulative_usd"].get<std::vector<double>>());
       npv.push_back(o["npv_usd"].get<double>());
@@ -563,6 +573,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
     }
     option["serves_demand"] = serves;
     option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
+    option["runs_out_month"] = runs_out ? json(*runs_out) : json(nullptr);
     if (option.contains("nodes_by_month"))
       option["purchases"] =
           purchases_json(option["nodes_by_month"].get<std::vector<double>>(), sc.tco->owned_nodes);

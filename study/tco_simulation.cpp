@@ -7,6 +7,7 @@
 
 #include "models/compile/compile.h"
 #include "models/compile/offered_load.h"
+#include "models/economics/run_out.h"
 #include "models/input/names.h"
 #include "models/scenario/demand_profile.h"
 #include "sim/single_run.h"
@@ -105,6 +106,18 @@ std::optional<uint32_t> first_short_month(const std::vector<double>& offered,
   return uint32_t(m);
 }
 
+double simulated_run_out(const std::vector<double>& offered, const std::vector<double>& served,
+                         uint32_t first_short) {
+  // NOTE: once behind, a fleet serves all it can, so the median of what it serves from its
+  // first short month on is its capacity as simulated (fragmentation, failures, placement).
+  std::vector<double> behind(served.begin() + first_short, served.end());
+  std::nth_element(behind.begin(), behind.begin() + behind.size() / 2, behind.end());
+  const double capacity = behind[behind.size() / 2];
+  uint32_t m = 0;
+  while (m < first_short && offered[m] <= capacity) ++m;
+  return economics::run_out_month(offered, m, capacity);
+}
+
 std::optional<Scenario> option_scenario(const Scenario& sc, TcoOption option,
                                         const json& option_json, uint32_t months,
                                         std::string* why_not) {
@@ -154,7 +167,7 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications)
       offered[m] =
           offered_work_rate(*v, m * PROFILE_MONTH_S, (m + 1) * PROFILE_MONTH_S) * PROFILE_MONTH_S;
     // NOTE: "never" sorts last, so the median is a month only when most replications run out.
-    std::vector<double> months_out;
+    std::vector<double> months_out, runs_out;
     std::vector<double> served_share(months, 0.0);
     for (uint32_t k = 0; k < replications; ++k) {
       const SingleRun r = run_single(cs.view(), {}, k);
@@ -165,8 +178,11 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications)
       }
       const auto m = first_short_month(offered, served);
       months_out.push_back(m ? double(*m) : std::numeric_limits<double>::infinity());
+      runs_out.push_back(m ? simulated_run_out(offered, served, *m)
+                           : std::numeric_limits<double>::infinity());
     }
     std::sort(months_out.begin(), months_out.end());
+    std::sort(runs_out.begin(), runs_out.end());
     const double median = months_out[(months_out.size() - 1) / 2];
     const auto month_json = [](double m) { return std::isinf(m) ? json(nullptr) : json(m); };
     o["simulation"] = {
@@ -174,12 +190,15 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications)
         {"months", months},
         {"replications", replications},
         {"stops_keeping_up_month", month_json(median)},
+        {"runs_out_month", month_json(runs_out[(runs_out.size() - 1) / 2])},
         {"earliest_month", month_json(months_out.front())},
         {"served_share_by_month", served_share},
         {"method",
          "the option's pools in the engine with the projection's growth; it stops keeping up "
          "in the first month from which every month serves less than 97 % of its offered "
-         "work (the median over the replications; earliest_month the earliest)"}};
+         "work (the median over the replications; earliest_month the earliest); it runs out "
+         "where the offered work rate passes what it serves once behind (runs_out_month, the "
+         "median over the replications, months from 0)"}};
     // NOTE: an option the projection says keeps up but the engine shows falling behind does not
     // serve the demand: its queue, not its bill, is the answer.
     if (!std::isinf(median) && o.value("serves_demand", false)) {

@@ -28,6 +28,12 @@ inline constexpr double SHORTFALL = 0.03;
 [[nodiscard]] std::optional<uint32_t> first_short_month(const std::vector<double>& offered,
                                                         const std::vector<double>& served);
 
+//! [months from 0] When a simulated option runs out, given its first short month
+//! (first_short_month): where the offered work rate passes its capacity as simulated, the median
+//! of what it serves [GPU-s per month] from that month on (economics::run_out_month).
+[[nodiscard]] double simulated_run_out(const std::vector<double>& offered,
+                                       const std::vector<double>& served, uint32_t first_short);
+
 //! The most replications a Monte Carlo study runs each option for; the median month over them
 //! stands, the earliest beside it.
 inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 8;
@@ -43,8 +49,8 @@ inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 8;
                                                       std::string* why_not = nullptr);
 
 //! Adds `simulation` to every option of `s.tco`: the month it stops keeping up in the engine
-//! (the median over `replications` replications, and the earliest), or why it is not simulated. Runs
-//! each option for as many months as the projection, or until 3 months after its projected
+//! (the median over `replications` replications, and the earliest), or why it is not simulated.
+//! Runs each option for as many months as the projection, or until 3 months after its projected
 //! run-out month.
 void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications);
 

@@ -464,13 +464,14 @@
     const simulatedTd = (sim) => {
       if (!GP.isObj(sim)) return el('td', {class: 'num', 'data-sort': ''}, '');
       if (sim.simulated === false) return el('td', {class: 'num', 'data-sort': '', title: str(sim, 'why_not')}, 'not simulated');
-      const m = num(sim, 'stops_keeping_up_month'), months = num(sim, 'months');
+      const m = num(sim, 'stops_keeping_up_month'), months = num(sim, 'months'), out = num(sim, 'runs_out_month');
+      if (fin(out)) return GP.numTd(out, 'month ' + number(out, 1), 'months from 0: where the offered work passes what the simulated fleet serves once behind (median over the replications); from month ' + count(m) + ' on every simulated month serves less than 97% of its offered work');
       return fin(m) ? GP.numTd(m, 'month ' + count(m), 'first month from which every simulated month serves less than 97% of its offered work (from 0)')
                     : el('td', {class: 'num', 'data-sort': fin(months) ? raw(months) : ''}, 'keeps up' + (fin(months) ? ' (' + plural(months, 'month', 'months') + ')' : ''));
     };
     const rows = Object.entries(options).filter(([, o]) => GP.isObj(o)).map(([name, o]) => {
       const nodes = num(o, 'nodes'), total = num(o, 'total_usd'), npv = num(o, 'npv_usd');
-      const short = o.serves_demand === false, stops = num(o, 'stops_keeping_up_month');
+      const short = o.serves_demand === false, stops = num(o, 'stops_keeping_up_month'), runsOut = num(o, 'runs_out_month');
       const be = GP.get(R, 'tco.break_even_month.' + name + '_vs_cloud');
       const burst = num(o, 'burst_gpu_hours'), unserved = num(o, 'unserved_gpu_hours');
       const bought = purchaseText(o.purchases);
@@ -479,7 +480,8 @@
         fin(total) ? el('td', {class: 'num', 'data-sort': raw(total), title: raw(total) + ' USD'}, withCi(total, 'tco.options.' + name + '.total_usd')) : GP.numTd(total),
         fin(npv) ? el('td', {class: 'num', 'data-sort': raw(npv), title: raw(npv) + ' USD'}, withCi(npv, 'tco.options.' + name + '.npv_usd')) : GP.numTd(npv),
         name === 'cloud' || short ? el('td', {class: 'num', 'data-sort': ''}, '—') : fin(be) ? GP.numTd(be, 'month ' + count(be), 'month (from 0)') : el('td', {class: 'num', 'data-sort': ''}, 'never'),
-        fin(stops) ? GP.numTd(stops, 'month ' + count(stops), 'first month with unserved demand (from 0)') : el('td', {class: 'num', 'data-sort': ''}, short ? 'unknown' : 'keeps up'),
+        fin(runsOut) ? GP.numTd(runsOut, 'month ' + number(runsOut, 1), 'months from 0: where the demand passes the capacity; month ' + count(stops) + ' is the first with demand left unserved')
+          : fin(stops) ? GP.numTd(stops, 'month ' + count(stops), 'first month with unserved demand (from 0)') : el('td', {class: 'num', 'data-sort': ''}, short ? 'unknown' : 'keeps up'),
         simulatedTd(o.simulation),
         fin(burst) ? GP.numTd(burst, gpuHours(burst) + ' burst', 'GPU-h') : fin(unserved) && unserved > 0 ? GP.numTd(unserved, gpuHours(unserved) + ' unserved', 'GPU-h') : el('td', {class: 'num', 'data-sort': ''})];
       return el('tr', {}, cells);
@@ -500,8 +502,8 @@
     parts.push(GP.table({class: 'sortable', id: 'tco-table'}, 'Options compared', null,
       [GP.sortTh('Option'), GP.sortTh('On-prem nodes', true), GP.sortTh('Total cost', true), GP.sortTh('NPV', true), GP.sortTh('Break-even vs cloud', true), GP.sortTh('Stops keeping up', true), GP.sortTh('In the simulation', true), GP.sortTh('Burst / unserved', true)], rows,
       [el('p', {class: 'note'}, 'NPV: net present value of the monthly costs at the discount rate. Break-even: first month (from 0) at whose end the option\'s cumulative cost is at most the cloud\'s. ' +
-        'On-prem nodes: the largest fleet and when it is bought (staged: in the month demand first needs each node). Stops keeping up: the first month (from 0) with demand the option leaves unserved; such an option is cheaper only because it does less, so it is never marked the cheapest and has no break-even. ' +
-        'In the simulation: the option\'s own pools run in the engine with the same growth; the first month (from 0) from which every month serves less than 97% of its offered work. Cloud and hybrid buy without limit and are not simulated. An option that falls behind in the simulation does not serve the demand.' +
+        'On-prem nodes: the largest fleet and when it is bought (staged: in the month demand first needs each node). Stops keeping up: the month (from 0, to a tenth) where the growing demand passes the option\'s capacity, each month\'s demand read as its rate at mid-month (the first month with demand left unserved is the first whose middle comes after it); such an option is cheaper only because it does less, so it is never marked the cheapest and has no break-even. ' +
+        'In the simulation: the option\'s own pools run in the engine with the same growth; where the offered work passes what the fleet serves once behind (its capacity as simulated: placement, fragmentation and failures included), read the same way; soon after it every simulated month serves less than 97% of its offered work. Cloud and hybrid buy without limit and are not simulated. An option that falls behind in the simulation does not serve the demand.' +
         (isMonteCarlo ? ' Across replications: totals and NPV are means ± 95% CI half-width; on-prem nodes the mean fleet; break-even the median month (never when half or more never break even); an option serves the demand only if it does in every replication, and stops keeping up in the earliest month any replication falls short.' : ''))]));
     if (yearRows.length) {
       const onPrem = obj(EA, 'on_prem');

@@ -234,6 +234,13 @@ TEST_CASE("reports::assessment") {
     CHECK(plain_text(none["text"]) ==
           "No option is the cheapest: no compared option serves the projected demand: on_prem "
           "stops keeping up in month 7 (5,000 GPU-h unserved).");
+
+    // with the run-out instant of both sides, the text gives it to a tenth of a month
+    r["tco"]["options"]["on_prem"]["runs_out_month"] = 6.84;
+    r["tco"]["options"]["on_prem"]["simulation"] = {
+        {"simulated", true}, {"stops_keeping_up_month", 8}, {"runs_out_month", 6.91}};
+    CHECK(contains(plain_text(assess(r)["cheapest_option"]["text"]),
+                   "on_prem runs out at month 6.8 (6.9 simulated) (5,000 GPU-h unserved)."));
   }
 
   SUBCASE("an empty or malformed result is assessed without throwing") {

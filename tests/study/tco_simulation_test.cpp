@@ -34,6 +34,20 @@ TEST_CASE("study::tco_simulation::first_short_month") {
   }
 }
 
+TEST_CASE("study::tco_simulation::simulated_run_out") {
+  // Offered 100, 110, ..., 160 a month; the fleet serves all of it up to 125 a month, then 125.
+  const std::vector<double> offered = {100, 110, 120, 130, 140, 150, 160};
+  std::vector<double> served;
+  for (double o : offered) served.push_back(std::min(o, 125.0));
+  const auto first = study::first_short_month(offered, served);
+  REQUIRE(first == 3u);
+  // 125 lies halfway from month 2's 120 to month 3's 130: at 3.0
+  CHECK(study::simulated_run_out(offered, served, *first) == doctest::Approx(3.0));
+  // What it serves once behind is its capacity, whichever month the 3 % rule first notices.
+  served = {100, 110, 120, 126, 124, 125, 125};
+  CHECK(study::simulated_run_out(offered, served, 4) == doctest::Approx(3.0));
+}
+
 TEST_CASE("study::tco_simulation on the growth scenario") {
   Diagnostics d;
   const auto sc = load_scenario(
@@ -78,7 +92,7 @@ TEST_CASE("study::tco_simulation on the growth scenario") {
     CHECK(why.find("without limit") != std::string::npos);
   }
 
-  SUBCASE("every option's simulated run-out month is within a month of the projected one") {
+  SUBCASE("every option's simulated run-out is within half a month of the projected one") {
     study::simulate_tco_options(*sc, s, 1);
     for (const auto& item : s.tco["options"].items()) {
       // NOTE: named, not bound: clang 14 cannot capture a structured binding in CAPTURE.
@@ -95,6 +109,18 @@ TEST_CASE("study::tco_simulation on the growth scenario") {
       // the fleets bought outright and the capped ones run out; staged at 80 % never does
       CHECK(p.is_null() == m.is_null());
       if (p.is_number() && m.is_number()) CHECK(std::abs(p.get<double>() - m.get<double>()) <= 1);
+      // the instant the demand passes the capacity, to a fraction of a month
+      const json& pr = projected[name]["runs_out_month"];
+      const json& mr = sim["runs_out_month"];
+      CHECK(pr.is_null() == mr.is_null());
+      if (pr.is_number() && mr.is_number()) {
+        CAPTURE(pr);
+        CAPTURE(mr);
+        CHECK(std::abs(pr.get<double>() - mr.get<double>()) <= 0.5);
+        // inside the first short month's interval on each side
+        CHECK(std::abs(pr.get<double>() - p.get<double>()) <= 0.5);
+        CHECK(std::abs(mr.get<double>() - m.get<double>()) <= 1.5);
+      }
     }
     CHECK(s.tco["options"]["staged"]["serves_demand"] == true);
     // the cheapest serves the demand in the projection and in the simulation
