@@ -9,6 +9,7 @@
 #include "models/economics/billing.h"
 #include "models/perf/energy/energy_data.h"
 #include "models/perf/energy/power_model.h"
+#include "models/perf/training/published_runs.h"
 #include "models/input/names.h"
 #include "reports/format.h"
 #include "reports/quantity.h"
@@ -292,13 +293,16 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
            "plan (tensor parallel inside a node, pipeline, data parallel, ZeRO, the least "
            "recomputation that fits) from achieved GEMM throughput, FlashAttention and the "
            "memory-bound rest of each layer, plus exposed tensor/pipeline/data-parallel "
-           "communication and the pipeline bubble; calibrated on 35 published training runs and "
-           "never above 1.1 times the best published MFU of the GPU. Each option names its "
-           "layout and nearest published run. Options below " +
+           "communication and the pipeline bubble; calibrated on " +
+               std::to_string(training::published_runs().size()) +
+               " published training runs and never above 1.1 times the best published MFU of "
+               "the GPU. Each option names its "
+               "layout and nearest published run. Options below " +
                format_percent(t.mfu_floor, 0) + " MFU are not recommended.",
            "Calibration table of Megatron-LM (Narayanan et al. 2021, Korthikanti et al. 2022), "
-           "Llama 3 405B (arXiv:2407.21783 Table 4), BLOOM, llm-foundry and torchtitan runs: "
-           "median error 3-6 %, worst 14 %; docs/estimate.md"});
+           "Llama 3 405B (arXiv:2407.21783 Table 4), BLOOM, llm-foundry, torchtitan, NeMo and "
+           "Megatron-LM v1.0 on V100 (nv-adlr.github.io/MegatronLMV1): median error 3-6 %, worst "
+           "18 %; docs/estimate.md"});
     a.push_back({"Memory fit",
                  t.mfu ? "Mixed-precision Adam, 16 bytes per parameter; ZeRO-1 shards the 12 bytes "
                          "of optimizer state over data-parallel ranks; 20% of GPU memory kept for "

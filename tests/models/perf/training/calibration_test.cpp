@@ -122,7 +122,9 @@ TEST_CASE("models::training::calibration::nearest_run") {
     REQUIRE(r);
     CHECK(r->id == "megatron-2022-175b");
     CHECK(nearest_published_run(m, p, "hopper", Precision::bf16)->gpu == "H100-SXM");
-    CHECK(nearest_published_run(m, p, "volta", Precision::bf16) == nullptr);
+    // V100: Megatron-LM v1.0's one-GPU run is the only row; an architecture without one has none
+    CHECK(nearest_published_run(m, p, "volta", Precision::bf16)->id == "megatron-v1-1.2b-v100");
+    CHECK(nearest_published_run(m, p, "turing", Precision::bf16) == nullptr);
   }
   SUBCASE("a layout far from every row is extrapolated, one on a row is not") {
     const PublishedRun& llama =
