@@ -13,6 +13,7 @@
 //!   least, ΔF = F_n(M) after − F_n(M) before (Weng et al., ATC'23, Algorithm 1).
 //! Whole-GPU pods take the lowest-indexed free GPUs of the chosen node under every policy.
 //! Ties go to the lowest node index, then the lowest GPU index.
+#include <cmath>
 #include <cstdint>
 
 #include "sim/core/portable.h"
@@ -51,8 +52,15 @@ using gpuplan::PackPolicy;
   return best < 0 ? uint8_t{0} : static_cast<uint8_t>(1u << best);
 }
 
-//! [milli-GPU] ΔF differences below this are ties (sums of p × milli carry rounding noise).
-inline constexpr double DELTA_TIE = 1e-6;
+//! FGD's node score as the paper's artifact computes it (pkg/simulator/plugin/fgd_score.go): the
+//! Kubernetes integer score 0..100 of sigmoid(−ΔF / 1000), ΔF = F_n(M) after − before in
+//! milli-GPU, truncated. The truncation makes ΔF values within a few hundredths of a GPU equal,
+//! and equal scores go to the first node (the artifact's scheduler takes the smallest node name;
+//! openb's zero-padded names are its file order): on openb that is worth a point of allocation
+//! over comparing ΔF exactly.
+[[nodiscard]] GPUPLAN_HD inline int fgd_score(double delta_milli) {
+  return static_cast<int>(100.0 / (1.0 + std::exp(delta_milli / 1000.0)));
+}
 
 //! Whether a pod shares one GPU (a fraction of it) rather than taking whole GPUs.
 [[nodiscard]] GPUPLAN_HD inline bool is_share_pod(const PodShape& p) {
@@ -63,11 +71,12 @@ inline constexpr double DELTA_TIE = 1e-6;
 struct FgdChoice {
   uint8_t gpu_mask = 0;
   double delta = 0;  //!< [milli-GPU] F_n(M) after − before
+  int score = 0;     //!< fgd_score(delta)
 };
 
-//! FGD on one node the pod fits: every GPU with room for a fractional pod (GPUs with equal free
-//! milli give the same result; the lowest index is kept), the lowest free GPUs for a whole-GPU or
-//! CPU-only pod; `frag_before` is node_fragmentation(n, shapes).
+//! FGD on one node the pod fits: of the GPUs with room for a fractional pod, the first with the
+//! highest fgd_score (GPUs with equal free milli give the same result); the lowest free GPUs for a
+//! whole-GPU or CPU-only pod; `frag_before` is node_fragmentation(n, shapes).
 [[nodiscard]] GPUPLAN_HD inline FgdChoice fgd_choice(const SharedNode& n, const PodShape& p,
                                                      span<const TypicalShape> shapes,
                                                      double frag_before) {
@@ -77,6 +86,7 @@ struct FgdChoice {
     SharedNode after = n;
     allocate_pod(after, p, best.gpu_mask);
     best.delta = node_fragmentation(after, shapes) - frag_before;
+    best.score = fgd_score(best.delta);
     return best;
   }
   bool found = false;
@@ -90,8 +100,9 @@ struct FgdChoice {
     const uint8_t mask = static_cast<uint8_t>(1u << g);
     allocate_pod(after, p, mask);
     const double d = node_fragmentation(after, shapes) - frag_before;
-    if (!found || d < best.delta - DELTA_TIE) {
-      best = {mask, d};
+    const int score = fgd_score(d);
+    if (!found || score > best.score) {
+      best = {mask, d, score};
       found = true;
     }
   }

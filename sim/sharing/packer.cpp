@@ -92,14 +92,14 @@ std::optional<Placement> Packer::choose_fgd(const PodShape& pod) {
   const span<const TypicalShape> sh{shapes_.data(), static_cast<uint32_t>(shapes_.size())};
   std::vector<ChoiceCache>& cache = fgd_cache_[shape_id(pod)];
   std::optional<Placement> best;
-  double best_delta = 0;
+  int best_score = 0;
   for (uint32_t i = 0; i < nodes_.size(); ++i) {
     if (!pod_fits(nodes_[i], pod)) continue;
     ChoiceCache& c = cache[i];
     if (c.version != version_[i]) c = {version_[i], fgd_choice(nodes_[i], pod, sh, frag_[i])};
-    if (!best || c.choice.delta < best_delta - DELTA_TIE) {
+    if (!best || c.choice.score > best_score) {  // equal scores: the first node keeps it
       best = Placement{i, c.choice.gpu_mask};
-      best_delta = c.choice.delta;
+      best_score = c.choice.score;
     }
   }
   return best;

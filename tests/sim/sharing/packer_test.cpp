@@ -87,6 +87,23 @@ TEST_CASE("sharing::packer") {
     CHECK(a->gpu_mask == 0x1);
   }
 
+  SUBCASE(
+      "FGD scores as the artifact: 100 sigmoid(-dF / 1000), truncated; ties to the first node") {
+    // 100 / (1 + e^(dF / 1000)): 50 at no change, 45.0 at +200, 73.1 at -1000, 26.9 at +1000
+    CHECK(fgd_score(0) == 50);
+    CHECK(fgd_score(200) == 45);
+    CHECK(fgd_score(-1000) == 73);
+    CHECK(fgd_score(1000) == 26);
+    std::vector<SharedNode> nodes = two_nodes();
+    nodes[0].gpu_milli_free[0] = nodes[0].gpu_milli_free[1] = 700;  // a 500 pod: dF = +200
+    nodes[1].gpu_milli_free[0] = nodes[1].gpu_milli_free[1] = 690;  // a 500 pod: dF = +190
+    // Both score 45 (45.0 and 45.3): the first node takes it, though node 1's dF is smaller.
+    CHECK(Packer(nodes, halves(), PackPolicy::fgd, 1).place(pod(1000, 1, 500))->node_idx == 0);
+    // The other side of the quantum: node 1 at dF = 0 scores 50 and wins.
+    nodes[1].gpu_milli_free[0] = nodes[1].gpu_milli_free[1] = 500;
+    CHECK(Packer(nodes, halves(), PackPolicy::fgd, 1).place(pod(1000, 1, 500))->node_idx == 1);
+  }
+
   SUBCASE("whole-GPU pods take the lowest free GPUs; a pod no node fits changes nothing") {
     Packer p(two_nodes(), halves(), PackPolicy::fgd, 1);
     const auto a = p.place(pod(1000, 2, 1000));
