@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "models/trace/openb_trace.h"
 #include "tests/data_files.h"
 
@@ -89,6 +91,32 @@ TEST_CASE("study::pack_replay") {
       // Allocation can never exceed what arrived.
       CHECK(fgd.allocation_ratio <= fgd.arrived_load);
     }
+  }
+
+  SUBCASE("openb at load 1.3, ten seeds shuffled: FGD and best-fit within 0.3 points of the artifact") {
+    // The artifact's own results (hkust-adsl/kubernetes-scheduler-simulator,
+    // experiments/analysis/expected_results/analysis_allo_discrete.csv, workload
+    // openb_pod_list_default, tune 1.3, seeds 42-51, allocation at 130 % arrived): FGD 95.29,
+    // 95.32, 95.44, 95.48, 95.49, 95.27, 95.37, 95.47, 95.35, 95.43 (mean 95.391); BestFit 93.13,
+    // 93.25, 93.09, 93.14, 93.19, 93.04, 92.95, 93.21, 92.87, 92.89 (mean 93.076). The seeds
+    // shuffle differently there (Go's generator), so the ten-seed means are what compare.
+    const auto t = openb("study::pack_replay openb against the artifact");
+    if (!t) return;
+    double fgd = 0, bf = 0;
+    for (uint64_t seed = 42; seed < 52; ++seed) {
+      PackReplayOptions o;
+      o.seed = seed;
+      o.order = PodOrder::shuffled;
+      o.load = 1.3;
+      o.policy = PackPolicy::fgd;
+      fgd += 100 * replay_openb(*t, o).allocation_ratio / 10;
+      o.policy = PackPolicy::best_fit;
+      bf += 100 * replay_openb(*t, o).allocation_ratio / 10;
+    }
+    CAPTURE(fgd);
+    CAPTURE(bf);
+    CHECK(std::abs(fgd - 95.391) <= 0.3);
+    CHECK(std::abs(bf - 93.076) <= 0.3);
   }
 
   SUBCASE("openb in trace order: the same ordering, and FGD fragments fewer GPUs than best-fit") {
