@@ -3,6 +3,8 @@
 //! quote_service_test.cpp and the browser test tests/reports/serve_browser.py.)
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <arpa/inet.h>
@@ -57,5 +59,22 @@ TEST_CASE("tools::serve") {
     CHECK(r.status == 2);
     CHECK(r.output.find("not on loopback") != std::string::npos);
     CHECK(r.output.find("cannot listen on 192.0.2.1:8470") != std::string::npos);
+  }
+}
+
+TEST_CASE("tools::json_parse_errors") {
+  const auto dir = fresh_dir("parse-open-string");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "open.json") << '"' << std::string(1 << 20, 'a');
+  SUBCASE("validate and quote --request quote 40 bytes of a 1 MB unterminated string and exit 2") {
+    for (const std::string cmd : {"validate open.json", "quote --request open.json"}) {
+      CAPTURE(cmd);
+      const CliRun r = gpuplan(cmd, dir, 60);
+      CHECK(r.status == 2);
+      CHECK(r.output.size() < 1024);
+      CHECK(r.output.find("open.json:1: invalid JSON at column ") != std::string::npos);
+      // the quoted text: the opening quote and 39 "a", then "..."
+      CHECK(r.output.find("last read: '\"" + std::string(39, 'a') + "...'") != std::string::npos);
+    }
   }
 }
