@@ -6,10 +6,12 @@
 #include <regex>
 
 #include <nlohmann/json.hpp>
+#include <openssl/rand.h>
 
 #include "models/catalog/catalog_age.h"
 #include "models/catalog/catalog_overlay.h"
 #include "models/input/input_file.h"
+#include "models/input/jsonc.h"
 #include "models/quote/quote.h"
 #include "reports/html_assets.h"
 #include "reports/quote_pdf.h"
@@ -30,6 +32,12 @@ struct QuoteService::Kept {
 };
 
 namespace {
+
+//! "a string", "an array", ... for a message.
+std::string a_type(const json& j) {
+  const std::string t = j.type_name();
+  return (t == "array" || t == "object" ? "an " : "a ") + t;
+}
 
 //! Request keys the form may set, as JSON pointers: a section and one key, as the CLI's flags.
 bool allowed_pointer(const std::string& p) {
@@ -55,9 +63,21 @@ std::string trimmed(std::string_view s) {
   return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
 }
 
+//! `message` with every mention of the server's path `real` (as read_input_file quotes a path,
+//! or whole) replaced by `name`, the name the request gave.
+std::string without_path(std::string message, const std::string& real, const std::string& name) {
+  for (const std::string& p : {escape_for_message(real, 200), real}) {
+    for (size_t at = message.find(p); at != std::string::npos;
+         at = message.find(p, at + name.size()))
+      message.replace(at, p.size(), name);
+  }
+  return message;
+}
+
 //! The diagnostics as the page shows them. A problem inside the overlay file (`overlay_file`,
 //! named `overlay_name` in the request) belongs to the overlay's field: its message starts with
 //! `name:line: /pointer:` as the CLI prints it, with the name the request gave, not the real path.
+//! No message names the real path (a file too large to read names it as read_input_file does).
 json diagnostics_json(const Diagnostics& diags, const std::string& overlay_file,
                       const std::string& overlay_name) {
   json errors = json::array();
@@ -69,6 +89,8 @@ json diagnostics_json(const Diagnostics& diags, const std::string& overlay_file,
       pointer = "/catalog_overlay";
       message = shown.format();
     }
+    if (!overlay_file.empty())
+      message = without_path(std::move(message), overlay_file, overlay_name);
     errors.push_back({{"pointer", pointer},
                       {"code", diag_code_name(d.code)},
                       {"message", message},
@@ -79,7 +101,7 @@ json diagnostics_json(const Diagnostics& diags, const std::string& overlay_file,
 
 Reply json_reply(int status, const json& j) {
   return Reply{status, "application/json",
-               j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n", ""};
+               j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n", "", ""};
 }
 
 //! The request JSON built from the form's fields; nullopt with a 400 reply in `bad`.
@@ -87,12 +109,14 @@ std::optional<json> request_from_fields(const json& fields, Reply& bad) {
   json j = json::object();
   for (const auto& [pointer, value] : fields.items()) {
     if (!allowed_pointer(pointer)) {
-      bad = error_reply(400, pointer, "unknown_key",
+      // NOTE: the pointer is echoed cut too: the page shows an unknown one under the form.
+      bad = error_reply(400, escape_for_message(pointer), "unknown_key",
                         "the page has no field " + in_quotes(escape_for_message(pointer)));
       return std::nullopt;
     }
     if (!value.is_string()) {
-      bad = error_reply(400, pointer, "wrong_type", "a field's value must be text");
+      bad = error_reply(400, pointer, "wrong_type",
+                        "a field's value must be text, not " + a_type(value));
       return std::nullopt;
     }
     const std::string text = trimmed(value.get<std::string>());
@@ -152,6 +176,18 @@ Reply error_reply(int status, std::string_view pointer, std::string_view code,
                                 {"candidates", json::array()}}}}});
 }
 
+std::optional<std::string> random_quote_id() {
+  unsigned char bits[QUOTE_ID_BYTES];
+  if (RAND_bytes(bits, sizeof bits) != 1) return std::nullopt;
+  static constexpr char HEX[] = "0123456789abcdef";
+  std::string id;
+  for (const unsigned char b : bits) {
+    id += HEX[b >> 4];
+    id += HEX[b & 15];
+  }
+  return id;
+}
+
 std::optional<fs::path> confine_path(const std::optional<fs::path>& data_dir, std::string_view name,
                                      std::string& why) {
   if (!data_dir) {
@@ -198,15 +234,15 @@ QuoteService::QuoteService(ServeSettings settings) : settings_(std::move(setting
 
 Reply QuoteService::get(std::string_view path) const {
   if (path == "/" || path == "/index.html")
-    return Reply{200, "text/html; charset=utf-8", text(reports::assets::serve_html()), ""};
+    return Reply{200, "text/html; charset=utf-8", text(reports::assets::serve_html()), "", ""};
   if (path == "/serve.js")
-    return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::serve_js()), ""};
+    return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::serve_js()), "", ""};
   if (path == "/common.js")
-    return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::common_js()), ""};
+    return Reply{200, "text/javascript; charset=utf-8", text(reports::assets::common_js()), "", ""};
   // NOTE: browsers ask for an icon by themselves; "no content" keeps their consoles clean.
-  if (path == "/favicon.ico") return Reply{204, "image/x-icon", "", ""};
+  if (path == "/favicon.ico") return Reply{204, "image/x-icon", "", "", ""};
   if (path == "/serve.css")
-    return Reply{200, "text/css; charset=utf-8", text(reports::assets::serve_css()), ""};
+    return Reply{200, "text/css; charset=utf-8", text(reports::assets::serve_css()), "", ""};
   return error_reply(404, "", "not_found", "no such page");
 }
 
@@ -218,10 +254,27 @@ Reply QuoteService::quote(std::string_view body) {
   try {
     const auto started = std::chrono::steady_clock::now();
     const std::clock_t cpu_started = std::clock();
-    const json in = json::parse(body, nullptr, false);
-    if (in.is_discarded() || !in.is_object() || !in.contains("fields") || !in["fields"].is_object())
-      return error_reply(400, "", "parse_error",
-                         "the request body must be a JSON object with a \"fields\" object");
+    Diagnostics parsed;
+    const auto body_doc = parse_jsonc(body, "", parsed);
+    if (!body_doc) {
+      // NOTE: parse_jsonc says where (line, column) and cuts the text it quotes to 40 bytes.
+      const Diagnostic& d = parsed.recorded().front();
+      return error_reply(400, "", diag_code_name(d.code),
+                         "the request body, line " + std::to_string(d.line) + ": " + d.message);
+    }
+    const json& in = body_doc->value;
+    if (!in.is_object())
+      return error_reply(
+          400, "", "wrong_type",
+          "the request body must be a JSON object {\"fields\": {...}}, not " + a_type(in));
+    if (!in.contains("fields"))
+      return error_reply(400, "/fields", "missing_key",
+                         "the request body has no \"fields\" object (the form's fields by "
+                         "pointer: {\"fields\": {\"/training/params\": \"13B\", ...}})");
+    if (!in["fields"].is_object())
+      return error_reply(400, "/fields", "wrong_type",
+                         "\"fields\" must be an object of the form's fields by pointer, not " +
+                             a_type(in["fields"]));
     Reply bad;
     auto request_doc = request_from_fields(in["fields"], bad);
     if (!request_doc) return bad;
@@ -262,12 +315,14 @@ Reply QuoteService::quote(std::string_view body) {
     const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q),
                                     settings_.version, settings_.internal};
     auto kept = std::make_shared<Kept>();
+    auto id = random_quote_id();
+    if (!id) return error_reply(503, "", "internal", "the server could not draw a random quote id");
+    kept->id = std::move(*id);
     json doc = quote::quote_json(report);
     kept->quote_json = doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     kept->quote_html = quote::render_quote_html(report);
     {
       const std::lock_guard lock(mutex_);
-      kept->id = "q" + std::to_string(next_id_++);
       kept_.push_back(kept);
       if (kept_.size() > KEPT_QUOTES) kept_.pop_front();
     }
@@ -300,9 +355,10 @@ std::shared_ptr<QuoteService::Kept> QuoteService::find(std::string_view id) cons
 Reply QuoteService::download(std::string_view id, std::string_view file) {
   const auto kept = find(id);
   if (!kept) return error_reply(404, "", "not_found", "this quote is no longer kept; quote again");
-  if (file == "quote.json") return Reply{200, "application/json", kept->quote_json, "quote.json"};
+  if (file == "quote.json")
+    return Reply{200, "application/json", kept->quote_json, "quote.json", ""};
   if (file == "quote.html")
-    return Reply{200, "text/html; charset=utf-8", kept->quote_html, "quote.html"};
+    return Reply{200, "text/html; charset=utf-8", kept->quote_html, "quote.html", ""};
   if (file != "quote.pdf") return error_reply(404, "", "not_found", "no such file");
   const std::lock_guard lock(kept->pdf_mutex);
   if (!kept->pdf) {
@@ -315,7 +371,7 @@ Reply QuoteService::download(std::string_view id, std::string_view file) {
                                "and print it instead"
                              : "chromium could not print the quote; download quote.html instead");
   }
-  return Reply{200, "application/pdf", *kept->pdf, "quote.pdf"};
+  return Reply{200, "application/pdf", *kept->pdf, "quote.pdf", ""};
 }
 
 }  // namespace gpuplan::serve

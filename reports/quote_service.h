@@ -22,6 +22,8 @@ namespace gpuplan::serve {
 
 //! Largest request body a quote request may have [bytes]; the server refuses longer ones unread.
 inline constexpr std::size_t MAX_REQUEST_BYTES = 64 * 1024;
+//! Random bytes of a quote id (128 bits, written as 32 hex digits).
+inline constexpr std::size_t QUOTE_ID_BYTES = 16;
 //! Recent quotes kept for their downloads; the oldest is dropped first.
 inline constexpr std::size_t KEPT_QUOTES = 32;
 //! Content-Security-Policy of the page: scripts, styles and fetches from the server only, no
@@ -36,6 +38,7 @@ struct Reply {
   std::string content_type = "application/json";
   std::string body;
   std::string attachment;  //!< file name for Content-Disposition: attachment ("" = inline)
+  std::string allow;       //!< methods for an Allow header (a 405), "" = none
 };
 
 //! What the server was started with.
@@ -63,10 +66,12 @@ class QuoteService {
 
   //! POST /api/quote: `body` is {"fields": {POINTER: TEXT, ...}, "catalog_overlay": NAME?},
   //! POINTER a request key as `gpuplan quote` flags set it ("/training/params") and TEXT as
-  //! typed ("13B"; lists comma-separated). 200 with {"id", "quote" (quote.json), "downloads",
-  //! "elapsed_s" [s] wall, "cpu_s" [s] process CPU}; 400 with {"errors": [{"pointer", "code",
-  //! "message", "candidates"}]} carrying the CLI's messages; 403 when the overlay is outside the
-  //! data folder; 413 when too long.
+  //! typed ("13B"; lists comma-separated). 200 with {"id" (32 hex digits, 128 random bits),
+  //! "quote" (quote.json), "downloads", "elapsed_s" [s] wall, "cpu_s" [s] process CPU}; 400 with
+  //! {"errors": [{"pointer", "code", "message", "candidates"}]} carrying the CLI's messages (a
+  //! body that is not JSON: its line and column, the text there cut to 40 bytes; file names as
+  //! the request gave them, never the server's path); 403 when the overlay is outside the data
+  //! folder; 413 when too long; 503 when no random id can be drawn.
   [[nodiscard]] Reply quote(std::string_view body);
 
   //! GET /api/quote/ID/FILE: quote.json, quote.html or quote.pdf of a recent quote; 404 when
@@ -78,10 +83,13 @@ class QuoteService {
   [[nodiscard]] std::shared_ptr<Kept> find(std::string_view id) const;
 
   ServeSettings settings_;
-  mutable std::mutex mutex_;                // guards kept_ and next_id_
+  mutable std::mutex mutex_;                // guards kept_
   std::deque<std::shared_ptr<Kept>> kept_;  // newest last
-  unsigned long next_id_ = 1;
 };
+
+//! A new quote id: 128 bits from OpenSSL's RAND_bytes as 32 lowercase hex digits, so no id can
+//! be guessed from another; nullopt when the generator fails.
+[[nodiscard]] std::optional<std::string> random_quote_id();
 
 //! A JSON error reply: {"errors": [{"pointer", "code", "message", "candidates": []}]}.
 [[nodiscard]] Reply error_reply(int status, std::string_view pointer, std::string_view code,

@@ -10,6 +10,7 @@
 #include "models/input/closest_names.h"
 #include "models/input/field_reader.h"
 #include "models/input/input_file.h"
+#include "models/input/jsonc.h"
 #include "models/input/names.h"
 #include "models/catalog/price_import_detail.h"
 
@@ -126,7 +127,8 @@ bool read_json_file(const std::string& text, const std::string& file, const Cata
     doc = json::parse(text);
   } catch (const json::exception& e) {
     file_error(diags, file, DiagCode::parse_error,
-               "not a price file gpuplan reads: it is not valid JSON (" + std::string(e.what()) +
+               "not a price file gpuplan reads: it is not valid JSON (" +
+                   json_error_text(e.what()) +
                    "); gpuplan reads the AWS Price List bulk offer file (JSON), Azure Retail "
                    "Prices API pages, the GCP Cloud Billing Catalog SKU list and a CSV of "
                    "instance,term,price,date");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "models/input/input_file.h"
+
 namespace gpuplan {
 namespace {
 
@@ -294,6 +296,25 @@ std::string pointer_token(std::string_view key) {
   return out;
 }
 
+std::string json_error_text(std::string_view what) {
+  static constexpr std::string_view LAST_READ = "; last read: '";
+  const size_t at = what.find(LAST_READ);
+  if (at == std::string_view::npos) return std::string(what);
+  const std::string_view rest = what.substr(at + LAST_READ.size());
+  // NOTE: nlohmann closes the text with ' and may add "; expected <token>" (a short name of its
+  // own); the quoted text itself may hold both, so the last match that leaves a short tail wins.
+  std::string_view token = rest, tail;
+  if (const size_t e = rest.rfind("'; expected ");
+      e != std::string_view::npos && rest.size() - e < 64) {
+    token = rest.substr(0, e);
+    tail = rest.substr(e + 1);
+  } else if (!rest.empty() && rest.back() == '\'') {
+    token = rest.substr(0, rest.size() - 1);
+  }
+  return std::string(what.substr(0, at + LAST_READ.size())) + escape_for_message(token) + "'" +
+         std::string(tail);
+}
+
 LineTable jsonc_line_table(std::string_view text) {
   LineScanner s(text);
   s.run();
@@ -356,8 +377,8 @@ std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::strin
     }
     const size_t nl = before.rfind('\n');
     const size_t column = offset - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
-    std::string msg =
-        "invalid JSON at column " + std::to_string(column) + ": " + strip_prefix(sax.what);
+    std::string msg = "invalid JSON at column " + std::to_string(column) + ": " +
+                      json_error_text(strip_prefix(sax.what));
     // A trailing comma is the most common JSONC slip; nlohmann's message does not name it.
     const size_t last = before.find_last_not_of(" \t\r\n");
     if (offset < text.size() && (text[offset] == '}' || text[offset] == ']') &&

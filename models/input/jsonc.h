@@ -31,6 +31,11 @@ struct JsoncDocument {
 std::optional<JsoncDocument> parse_jsonc(std::string_view text, const std::string& file,
                                          Diagnostics& diags);
 
+//! nlohmann's parse error text `what` with the input it quotes ("last read: '...'") cut to 40
+//! bytes and escaped as escape_for_message does: an unterminated string would quote the rest of
+//! the file. Every message built from a parse error goes through here.
+[[nodiscard]] std::string json_error_text(std::string_view what);
+
 //! The line table of JSONC text that is already known to be valid (no diagnostics, never throws).
 LineTable jsonc_line_table(std::string_view text);
 

@@ -95,6 +95,9 @@ TEST_CASE("serve::quote_service") {
     CHECK(j["quote"]["training"].size() > 0);
     CHECK(j["quote"]["training"][0]["instance"] == "p5.48xlarge");
     const std::string id = j["id"];
+    // 128 random bits as 32 hex digits
+    CHECK(id.size() == 32);
+    CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
     CHECK(j["downloads"]["json"] == "/api/quote/" + id + "/quote.json");
     const Reply dl = service.download(id, "quote.json");
     CHECK(dl.status == 200);
@@ -160,6 +163,32 @@ TEST_CASE("serve::quote_service") {
     // just under the cap: 60,000 nested arrays are refused as malformed, not recursed into
     CHECK(service.quote(std::string(60000, '[')).status == 400);
     CHECK(service.quote(std::string(30000, '[') + std::string(30000, ']')).status == 400);
+  }
+  SUBCASE("a body that is not the request object says which part is wrong, quoting 40 bytes") {
+    const Reply open = service.quote("{\"fields\": \"" + std::string(50000, 'a'));
+    CHECK(open.status == 400);
+    CHECK(open.body.size() < 1024);
+    const std::string message = json::parse(open.body)["errors"][0]["message"];
+    // the column is where the body ends with the string still open
+    CHECK(message.rfind("the request body, line 1: invalid JSON at column 5001", 0) == 0);
+    CHECK(message.find("missing closing quote") != std::string::npos);
+    CHECK(message.find("last read: '\"" + std::string(39, 'a') + "...'") != std::string::npos);
+    CHECK(json::parse(service.quote("[1,2]").body)["errors"][0]["message"] ==
+          "the request body must be a JSON object {\"fields\": {...}}, not an array");
+    const json missing = json::parse(service.quote("{}").body)["errors"][0];
+    CHECK(missing["pointer"] == "/fields");
+    CHECK(missing["code"] == "missing_key");
+    const json unknown =
+        json::parse(post(service, {{"fields", {{"/x" + std::string(5000, 'y'), "1"}}}}).body);
+    // an unknown field's pointer is echoed cut too: 40 bytes and "..."
+    CHECK(unknown["errors"][0]["pointer"].get<std::string>().size() == 43);
+  }
+  SUBCASE("random quote ids differ from one quote to the next") {
+    const auto a = gpuplan::serve::random_quote_id(), b = gpuplan::serve::random_quote_id();
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(*a != *b);
+    CHECK(a->size() == 32);
   }
   SUBCASE("a catalog overlay outside the data folder is refused with 403 and nothing of it read") {
     for (const char* name : {"/etc/passwd", "../secret.txt", "escape.json"}) {

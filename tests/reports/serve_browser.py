@@ -191,6 +191,17 @@ def main():
         check("HTTP 403" in status and beside != "" and "root:" not in driver.page_source,
               f"an overlay outside the data folder is refused beside its field ({beside!r})")
 
+        # 5b. An overlay in the data folder that opens a string and never closes it (1 MB): a short
+        # message beside its field, naming the file as the request did, never the server's folder.
+        with open(os.path.join(data_dir, "open.json"), "w") as f:
+            f.write('"' + "a" * (1 << 20))
+        fill({"catalog_overlay": "open.json"})
+        status = submit_and_wait()
+        beside = driver.find_element(By.ID, "e-catalog_overlay").text
+        check("HTTP 400" in status and beside.startswith("open.json:1: invalid JSON")
+              and len(beside) < 400 and os.path.abspath(data_dir) not in driver.page_source,
+              f"an unterminated 1 MB overlay is refused briefly beside its field ({len(beside)} chars)")
+
         errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"
                   and "/api/quote" not in e.get("message", "")]
         for e in errors:

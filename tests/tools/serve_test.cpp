@@ -1,20 +1,154 @@
 //! `gpuplan serve`'s command line: refusals before listening exit 2 with the reason; a server on
-//! a public address warns that it is reachable by others. (The page itself: tests/reports/
-//! quote_service_test.cpp and the browser test tests/reports/serve_browser.py.)
+//! a public address warns that it is reachable by others. Over loopback HTTP: only the user's own
+//! browser on the server's own page may use it (Host, Origin, Content-Type), quote ids are random,
+//! and every refusal says what was wrong, briefly, without the server's paths. (The handlers:
+//! tests/reports/quote_service_test.cpp; the page: the browser test
+//! tests/reports/serve_browser.py.)
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/tools/cli.h"
 
 using gpuplan_cli_test::CliRun;
 using gpuplan_cli_test::fresh_dir;
 using gpuplan_cli_test::gpuplan;
+using gpuplan_cli_test::gpuplan_binary;
+using nlohmann::json;
+
+namespace {
+
+//! A `gpuplan serve --port 0 ARGS` of this test's own on 127.0.0.1, stopped when it goes out of
+//! scope; `port` is 0 when it did not print its address within 30 s.
+class Served {
+ public:
+  explicit Served(const std::string& args = "") {
+    int fds[2];
+    if (::pipe(fds) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::dup2(fds[1], 1);
+      ::dup2(fds[1], 2);
+      ::close(fds[0]);
+      ::close(fds[1]);
+      // NOTE: under `timeout`, so a test that dies before stopping it leaves no server behind.
+      const std::string cmd = "exec timeout 300 " + gpuplan_binary() + " serve --port 0 " + args;
+      ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(fds[1]);
+    out_ = fds[0];
+    // The first line names the address: "gpuplan serve: quote page at http://127.0.0.1:PORT/ ...".
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    char c = 0;
+    while (first_line.find('\n') == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline) {
+      pollfd p{out_, POLLIN, 0};
+      if (::poll(&p, 1, 1000) <= 0) continue;
+      if (::read(out_, &c, 1) != 1) break;
+      first_line += c;
+    }
+    const auto at = first_line.find("http://127.0.0.1:");
+    if (at != std::string::npos) port = std::stoi(first_line.substr(at + 17));
+  }
+  Served(const Served&) = delete;
+  Served& operator=(const Served&) = delete;
+  ~Served() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      int status = 0;
+      ::waitpid(pid_, &status, 0);
+    }
+    if (out_ >= 0) ::close(out_);
+  }
+
+  int port = 0;
+  std::string first_line;
+
+ private:
+  pid_t pid_ = -1;
+  int out_ = -1;
+};
+
+//! One HTTP answer as read off the socket.
+struct HttpReply {
+  int status = 0;    //!< 0 when nothing came back
+  std::string head;  //!< status line and header fields
+  std::string body;
+};
+
+//! Sends the raw `request` to 127.0.0.1:`port` and reads the answer to the end of the connection
+//! (the server closes each one), within 60 s.
+HttpReply http(int port, const std::string& request) {
+  HttpReply r;
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (s < 0) return r;
+  timeval tv{60, 0};
+  ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string got;
+  if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    for (size_t sent = 0; sent < request.size();) {
+      const ssize_t n = ::send(s, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<size_t>(n);
+    }
+    char buf[4096];
+    for (ssize_t n; (n = ::recv(s, buf, sizeof buf, 0)) > 0;)
+      got.append(buf, static_cast<size_t>(n));
+  }
+  ::close(s);
+  const size_t end = got.find("\r\n\r\n");
+  if (got.rfind("HTTP/1.1 ", 0) != 0 || end == std::string::npos) return r;
+  r.status = std::stoi(got.substr(9, 3));
+  r.head = got.substr(0, end);
+  r.body = got.substr(end + 4);
+  return r;
+}
+
+//! A request: `line` ("GET / HTTP/1.1"), then `fields` ("Name: value"), then `body` with its
+//! Content-Length when it has one.
+std::string request(const std::string& line, const std::vector<std::string>& fields,
+                    const std::string& body = "") {
+  std::string r = line + "\r\n";
+  for (const std::string& f : fields) r += f + "\r\n";
+  if (!body.empty()) r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  return r + "\r\n" + body;
+}
+
+//! The message of the first error of a JSON error reply, "" when it has none.
+std::string message_of(const HttpReply& r) {
+  const json j = json::parse(r.body, nullptr, false);
+  if (!j.is_object() || !j.contains("errors") || j["errors"].empty()) return "";
+  return j["errors"][0].value("message", "");
+}
+
+//! A quote request as the page sends it (one instance type keeps it fast).
+const std::string QUOTE_BODY =
+    R"({"fields": {"/training/params": "7B", "/training/tokens": "200B", )"
+    R"("/training/deadline": "30d", "/options/instances": "p5.48xlarge"}})";
+
+}  // namespace
 
 TEST_CASE("tools::serve") {
   SUBCASE("a --data-dir that is not a folder exits 2 naming it, before listening") {
@@ -57,5 +191,220 @@ TEST_CASE("tools::serve") {
     CHECK(r.status == 2);
     CHECK(r.output.find("not on loopback") != std::string::npos);
     CHECK(r.output.find("cannot listen on 192.0.2.1:8470") != std::string::npos);
+  }
+}
+
+TEST_CASE("tools::serve::http") {
+  Served server;
+  REQUIRE_MESSAGE(server.port > 0, server.first_line);
+  const std::string own = "127.0.0.1:" + std::to_string(server.port);
+  const std::string host = "Host: " + own;
+  const std::string json_type = "Content-Type: application/json";
+
+  SUBCASE("a Host header naming another site, or none, is refused with 403 and the reason") {
+    // A page on evil.example whose name was rebound to 127.0.0.1 sends its own name as Host.
+    const HttpReply r =
+        http(server.port,
+             request("GET / HTTP/1.1", {"Host: evil.example:" + std::to_string(server.port)}));
+    CHECK(r.status == 403);
+    CHECK(message_of(r).find("the Host header \"evil.example:") != std::string::npos);
+    CHECK(r.body.find("quote-form") == std::string::npos);
+    CHECK(http(server.port, request("GET / HTTP/1.0", {})).status == 403);
+    CHECK(http(server.port, request("GET / HTTP/1.1", {host, host})).status == 403);
+  }
+  SUBCASE("the bound address, localhost and the other loopback name are accepted as Host") {
+    const std::string port = std::to_string(server.port);
+    for (const std::string& h : {own, "localhost:" + port, "LOCALHOST:" + port, "[::1]:" + port}) {
+      CAPTURE(h);
+      const HttpReply r = http(server.port, request("GET / HTTP/1.1", {"Host: " + h}));
+      CHECK(r.status == 200);
+      CHECK(r.body.find("quote-form") != std::string::npos);
+    }
+  }
+  SUBCASE(
+      "a request from another origin is refused with 403; one from the server's own page is "
+      "answered") {
+    for (const std::string& origin :
+         {std::string("http://evil.example"), std::string("null"), "https://" + own,
+          "http://127.0.0.1:" + std::to_string(server.port + 1)}) {
+      CAPTURE(origin);
+      const HttpReply r = http(server.port, request("POST /api/quote HTTP/1.1",
+                                                    {host, json_type, "Origin: " + origin}, "{}"));
+      CHECK(r.status == 403);
+      CHECK(message_of(r).find("only this server's own page") != std::string::npos);
+    }
+    const HttpReply same =
+        http(server.port, request("POST /api/quote HTTP/1.1",
+                                  {host, json_type, "Origin: http://" + own}, QUOTE_BODY));
+    CHECK(same.status == 200);
+    CHECK(json::parse(same.body).contains("quote"));
+  }
+  SUBCASE(
+      "a POST body not declared application/json is refused with 415 (it would need no CORS "
+      "preflight)") {
+    for (const char* type :
+         {"text/plain", "application/x-www-form-urlencoded", "application/jsonx"}) {
+      CAPTURE(type);
+      const HttpReply r =
+          http(server.port, request("POST /api/quote HTTP/1.1",
+                                    {host, std::string("Content-Type: ") + type}, QUOTE_BODY));
+      CHECK(r.status == 415);
+      CHECK(message_of(r).find("Content-Type: application/json") != std::string::npos);
+    }
+    CHECK(http(server.port, request("POST /api/quote HTTP/1.1", {host}, QUOTE_BODY)).status == 415);
+    // a client that waits for "100 Continue" hears the refusal instead and sends no body
+    const HttpReply asked = http(server.port, "POST /api/quote HTTP/1.1\r\n" + host +
+                                                  "\r\nContent-Type: text/plain\r\nContent-Length: "
+                                                  "100\r\nExpect: 100-continue\r\n\r\n");
+    CHECK(asked.status == 415);
+    // parameters are allowed: the request passes on to the quote (an empty one: nothing to quote)
+    const HttpReply r =
+        http(server.port,
+             request("POST /api/quote HTTP/1.1",
+                     {host, "Content-Type: Application/JSON; charset=utf-8"}, R"({"fields": {}})"));
+    CHECK(r.status == 400);
+    CHECK(message_of(r).find("nothing to quote") != std::string::npos);
+  }
+  SUBCASE("two quotes get different random 128-bit ids, and their downloads answer under them") {
+    std::vector<std::string> ids;
+    for (int i = 0; i < 2; ++i) {
+      const HttpReply r =
+          http(server.port, request("POST /api/quote HTTP/1.1", {host, json_type}, QUOTE_BODY));
+      REQUIRE(r.status == 200);
+      ids.push_back(json::parse(r.body)["id"].get<std::string>());
+    }
+    for (const std::string& id : ids) {
+      CAPTURE(id);
+      // 32 hex digits = 128 bits
+      CHECK(id.size() == 32);
+      CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
+    }
+    CHECK(ids[0] != ids[1]);
+    // not a counter: the ids differ in their high half, and their low halves are not neighbours
+    CHECK(ids[0].substr(0, 16) != ids[1].substr(0, 16));
+    const uint64_t lo0 = std::stoull(ids[0].substr(16), nullptr, 16);
+    const uint64_t lo1 = std::stoull(ids[1].substr(16), nullptr, 16);
+    CHECK(lo1 - lo0 != 1);
+    CHECK(http(server.port, request("GET /api/quote/" + ids[1] + "/quote.json HTTP/1.1", {host}))
+              .status == 200);
+  }
+  SUBCASE("a URL over the limit is refused with 414 naming its length and the limit") {
+    // "/" and 2,999 "a": 3,000 bytes
+    const HttpReply r =
+        http(server.port, request("GET /" + std::string(2999, 'a') + " HTTP/1.1", {host}));
+    CHECK(r.status == 414);
+    CHECK(message_of(r) == "URL too long (3000 bytes, limit 2048)");
+    // past httplib's own request-line limit (8,192 bytes), its length is no longer known
+    const HttpReply longer =
+        http(server.port, request("GET /" + std::string(10000, 'a') + " HTTP/1.1", {host}));
+    CHECK(longer.status == 414);
+    CHECK(message_of(longer) == "URL too long (over 8177 bytes, limit 2048)");
+  }
+  SUBCASE("request headers over the limit are refused with 431 saying so") {
+    const std::string big(7000, 'x');
+    const HttpReply r =
+        http(server.port,
+             request("GET / HTTP/1.1", {host, "X-A: " + big, "X-B: " + big, "X-C: " + big}));
+    CHECK(r.status == 431);
+    CHECK(message_of(r).rfind("request headers too large (", 0) == 0);
+    CHECK(message_of(r).find("limit 16384)") != std::string::npos);
+    const HttpReply line =
+        http(server.port, request("GET / HTTP/1.1", {host, "X-A: " + big + big}));
+    CHECK(line.status == 431);
+    CHECK(message_of(line) == "request headers too large (a header line over 8192 bytes)");
+  }
+  SUBCASE("an unknown path answers 404; a known path with another method 405 with its Allow list") {
+    const HttpReply missing = http(server.port, request("GET /nothing.html HTTP/1.1", {host}));
+    CHECK(missing.status == 404);
+    CHECK(message_of(missing) == "no such page: \"/nothing.html\"");
+    const HttpReply get = http(server.port, request("GET /api/quote HTTP/1.1", {host}));
+    CHECK(get.status == 405);
+    CHECK(get.head.find("\r\nAllow: POST") != std::string::npos);
+    const HttpReply post = http(server.port, request("POST / HTTP/1.1", {host, json_type}, "{}"));
+    CHECK(post.status == 405);
+    CHECK(post.head.find("\r\nAllow: GET, HEAD") != std::string::npos);
+    CHECK(message_of(post).find("the method \"POST\" is not allowed on \"/\"") !=
+          std::string::npos);
+    CHECK(http(server.port, request("OPTIONS /api/quote HTTP/1.1", {host})).status == 405);
+  }
+  SUBCASE(
+      "a body that is not JSON answers 400 at its line and column, briefly; a long one 413 "
+      "unread") {
+    // an unterminated string just under the 64 KiB cap: the message quotes 40 bytes of it
+    const HttpReply r = http(server.port, request("POST /api/quote HTTP/1.1", {host, json_type},
+                                                  "{\n\"fields\": \"" + std::string(60000, 'a')));
+    CHECK(r.status == 400);
+    CHECK(r.body.size() < 1024);
+    CHECK(message_of(r).rfind("the request body, line 2: invalid JSON at column ", 0) == 0);
+    CHECK(message_of(r).find("missing closing quote") != std::string::npos);
+    // 1 MiB announced: refused from its Content-Length, before a byte of it is sent
+    const HttpReply big = http(server.port, "POST /api/quote HTTP/1.1\r\n" + host + "\r\n" +
+                                                json_type + "\r\nContent-Length: 1048576\r\n\r\n");
+    CHECK(big.status == 413);
+    CHECK(message_of(big) == "request body too long (1048576 bytes, limit 65536)");
+    const HttpReply chunked =
+        http(server.port, "POST /api/quote HTTP/1.1\r\n" + host + "\r\n" + json_type +
+                              "\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n");
+    CHECK(chunked.status == 411);
+    const HttpReply fields = http(
+        server.port, request("POST /api/quote HTTP/1.1", {host, json_type}, R"({"field": {}})"));
+    CHECK(fields.status == 400);
+    CHECK(message_of(fields).find("has no \"fields\" object") != std::string::npos);
+  }
+}
+
+TEST_CASE("tools::serve::overlay_messages") {
+  const auto dir = fresh_dir("serve-overlay");
+  std::filesystem::create_directories(dir);
+  // 1 MB that opens a string and never closes it; a file over the 16 MiB cap (sparse)
+  std::ofstream(dir / "open.json") << '"' << std::string(1 << 20, 'a');
+  {
+    std::ofstream(dir / "huge.json") << "{}";
+    std::filesystem::resize_file(dir / "huge.json", 17u << 20);
+  }
+  Served server("--data-dir " + dir.string());
+  REQUIRE_MESSAGE(server.port > 0, server.first_line);
+  const std::string host = "Host: 127.0.0.1:" + std::to_string(server.port);
+  const std::string real = std::filesystem::canonical(dir).string();
+
+  SUBCASE(
+      "an overlay that opens an unterminated string answers 400, briefly, by the name it was "
+      "given") {
+    const std::string body =
+        R"({"fields": {"/training/params": "7B"}, "catalog_overlay": "open.json"})";
+    const HttpReply r = http(server.port, request("POST /api/quote HTTP/1.1",
+                                                  {host, "Content-Type: application/json"}, body));
+    CHECK(r.status == 400);
+    CHECK(r.body.size() < 1024);
+    CHECK(r.body.find(real) == std::string::npos);
+    CHECK(r.body.find("open.json:1: invalid JSON") != std::string::npos);
+  }
+  SUBCASE(
+      "an overlay over the size cap is refused by the name it was given, not the server's path") {
+    const std::string body =
+        R"({"fields": {"/training/params": "7B"}, "catalog_overlay": "huge.json"})";
+    const HttpReply r = http(server.port, request("POST /api/quote HTTP/1.1",
+                                                  {host, "Content-Type: application/json"}, body));
+    CHECK(r.status == 400);
+    CHECK(r.body.find(real) == std::string::npos);
+    CHECK(message_of(r).find("cannot read the catalog overlay \"huge.json\": it is ") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("tools::json_parse_errors") {
+  const auto dir = fresh_dir("parse-open-string");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "open.json") << '"' << std::string(1 << 20, 'a');
+  SUBCASE("validate and quote --request quote 40 bytes of a 1 MB unterminated string and exit 2") {
+    for (const std::string cmd : {"validate open.json", "quote --request open.json"}) {
+      CAPTURE(cmd);
+      const CliRun r = gpuplan(cmd, dir, 60);
+      CHECK(r.status == 2);
+      CHECK(r.output.size() < 1024);
+      CHECK(r.output.find("open.json:1: invalid JSON at column ") != std::string::npos);
+      // the quoted text: the opening quote and 39 "a", then "..."
+      CHECK(r.output.find("last read: '\"" + std::string(39, 'a') + "...'") != std::string::npos);
+    }
   }
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "reports/quote_service.h"
+#include "reports/serve_guard.h"
 #include "tools/gpuplan/commands.h"
 
 namespace gpuplan::cli {
@@ -24,10 +25,6 @@ struct ServeFlags {
   bool internal = false;
 };
 
-bool is_loopback(const std::string& host) {
-  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
 //! Writes `r` into the httplib response, with the page's security headers on every reply.
 void send(const serve::Reply& r, httplib::Response& res) {
   res.status = r.status;
@@ -37,7 +34,80 @@ void send(const serve::Reply& r, httplib::Response& res) {
   res.set_header("Cache-Control", "no-store");
   if (!r.attachment.empty())
     res.set_header("Content-Disposition", "attachment; filename=\"" + r.attachment + "\"");
+  if (!r.allow.empty()) res.set_header("Allow", r.allow);
   res.set_content(r.body, r.content_type);
+}
+
+// NOTE: the guard's limit lies below httplib's, so a URL refused is mostly refused with its length.
+static_assert(serve::MAX_URL_BYTES < CPPHTTPLIB_REQUEST_URI_MAX_LENGTH - 15);
+
+//! Header fields httplib adds to a request itself (the peer's and its own address).
+bool added_by_httplib(const std::string& name) {
+  return name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+         name == "LOCAL_PORT";
+}
+
+//! What the guard reads of `req`; views into it.
+serve::RequestHead request_head(const httplib::Request& req) {
+  serve::RequestHead h;
+  h.method = req.method;
+  h.target = req.target;
+  h.path = req.path;
+  for (const auto& [name, value] : req.headers)
+    if (!added_by_httplib(name)) h.header_bytes += name.size() + value.size() + 4;  // ": ", CRLF
+  // NOTE: httplib's header map compares names without case, and keeps each field sent.
+  const auto all = [&req](const char* name, std::vector<std::string_view>& out) {
+    const auto [first, last] = req.headers.equal_range(name);
+    for (auto it = first; it != last; ++it) out.push_back(it->second);
+  };
+  all("Host", h.hosts);
+  all("Origin", h.origins);
+  all("Content-Type", h.content_types);
+  all("Content-Length", h.content_lengths);
+  all("Transfer-Encoding", h.transfer_encodings);
+  return h;
+}
+
+//! The reply to a request httplib refused itself (`res.status`, no body yet): says what was
+//! wrong, as the guard's replies do. httplib (Debian's build, its limits compiled in) refuses a
+//! request line over CPPHTTPLIB_REQUEST_URI_MAX_LENGTH with 414 and a header line over
+//! CPPHTTPLIB_HEADER_MAX_LENGTH with 400, before any handler runs and with nothing of the
+//! request kept; a body over the payload cap with 413.
+serve::Reply httplib_refusal(const httplib::Request& req, int status) {
+  if (status == 414)
+    // NOTE: the request line holds at least "GET ", " HTTP/1.1" and CRLF (15 bytes) besides
+    // the URL.
+    return serve::error_reply(414, "", "limit_exceeded",
+                              "URL too long (over " +
+                                  std::to_string(CPPHTTPLIB_REQUEST_URI_MAX_LENGTH - 15) +
+                                  " bytes, limit " + std::to_string(serve::MAX_URL_BYTES) + ")");
+  if (status == 413) {
+    const std::string length = req.get_header_value("Content-Length");
+    return serve::error_reply(
+        413, "", "limit_exceeded",
+        "request body too long (" +
+            (length.empty() ? "over " + std::to_string(serve::MAX_REQUEST_BYTES) : length) +
+            " bytes, limit " + std::to_string(serve::MAX_REQUEST_BYTES) + ")");
+  }
+  if (status == 400 && !req.has_header("REMOTE_ADDR")) {
+    // httplib adds REMOTE_ADDR once the header fields are read: without it, the request line or
+    // a header line was refused. A request line it read has its method, path and version.
+    const bool line_read =
+        !req.path.empty() && (req.version == "HTTP/1.1" || req.version == "HTTP/1.0");
+    if (line_read)
+      return serve::error_reply(431, "", "limit_exceeded",
+                                "request headers too large (a header line over " +
+                                    std::to_string(CPPHTTPLIB_HEADER_MAX_LENGTH) + " bytes)");
+    return serve::error_reply(400, "", "parse_error",
+                              "malformed request line (expected METHOD /path HTTP/1.1)");
+  }
+  if (status == 400)
+    return serve::error_reply(400, "", "parse_error",
+                              "the request body could not be read (it ended early, or its chunked "
+                              "encoding is malformed)");
+  if (status == 404) return serve::error_reply(404, "", "not_found", "no such page");
+  return serve::error_reply(status, "", "internal",
+                            "the request was refused (HTTP " + std::to_string(status) + ")");
 }
 
 serve::Reply failure_reply(std::exception_ptr ep) {
@@ -66,7 +136,7 @@ int run_serve(const ServeFlags& f) {
     }
     settings.data_dir = fs::canonical(f.data_dir, ec);
   }
-  if (!is_loopback(f.host))
+  if (!serve::is_loopback(f.host))
     std::cerr << "gpuplan serve: warning: listening on " << f.host
               << ", not on loopback: anyone who can reach this address can make quotes and read "
                  "the files of --data-dir; there is no authentication or TLS\n";
@@ -77,9 +147,32 @@ int run_serve(const ServeFlags& f) {
   server.set_payload_max_length(serve::MAX_REQUEST_BYTES);
   server.set_read_timeout(10, 0);
   server.set_write_timeout(30, 0);
+  // NOTE: one request per connection: a request refused before its body is read leaves that body
+  // unread, and a kept-alive connection would take it for the next request.
+  server.set_keep_alive_max_count(1);
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res,
                                   std::exception_ptr ep) { send(failure_reply(ep), res); });
-  server.Get(R"(/api/quote/(q[0-9]{1,12})/(quote\.(json|html|pdf)))",
+  // The accepted Host names hold the port, known only once bound (--port 0): set below.
+  auto hosts = std::make_shared<std::vector<std::string>>();
+  server.set_pre_routing_handler([hosts](const httplib::Request& req, httplib::Response& res) {
+    if (auto refusal = serve::guard_request(request_head(req), *hosts)) {
+      send(*refusal, res);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  // NOTE: a client that asks before sending its body (Expect: 100-continue) hears the refusal
+  // instead of "100 Continue", so it never sends a body that would be refused unread.
+  server.set_expect_100_continue_handler(
+      [hosts](const httplib::Request& req, httplib::Response& res) {
+        if (auto refusal = serve::guard_request(request_head(req), *hosts)) {
+          send(*refusal, res);
+          return refusal->status;
+        }
+        return 100;
+      });
+  const std::string id_digits = std::to_string(2 * serve::QUOTE_ID_BYTES);
+  server.Get("/api/quote/([0-9a-f]{" + id_digits + R"(})/(quote\.(json|html|pdf)))",
              [service](const httplib::Request& req, httplib::Response& res) {
                send(service->download(req.matches[1].str(), req.matches[2].str()), res);
              });
@@ -89,13 +182,9 @@ int run_serve(const ServeFlags& f) {
   server.Get(R"(/[a-z.]*)", [service](const httplib::Request& req, httplib::Response& res) {
     send(service->get(req.path), res);
   });
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    // NOTE: httplib's own refusals (unknown route, 413 over the body cap) get a JSON body too.
-    if (res.body.empty())
-      send(serve::error_reply(
-               res.status, "", res.status == 413 ? "limit_exceeded" : "not_found",
-               res.status == 413 ? "the request body is too long" : "no such page or method"),
-           res);
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    // NOTE: called for every status >= 400; the handlers' own replies already have a body.
+    if (res.body.empty()) send(httplib_refusal(req, res.status), res);
   });
 
   // httplib's default sets SO_REUSEPORT, which lets a second server bind a port already served
@@ -112,6 +201,7 @@ int run_serve(const ServeFlags& f) {
   } else if (!server.bind_to_port(f.host, port)) {
     port = 0;
   }
+  if (port != 0) *hosts = serve::accepted_hosts(f.host, port);
   if (port == 0) {
     std::cerr << "gpuplan serve: cannot listen on " << f.host << ":" << f.port
               << " (in use, or not an address of this machine); choose another --port\n";

@@ -1,4 +1,5 @@
 #include <map>
+#include <string>
 
 #include <doctest/doctest.h>
 
@@ -82,6 +83,22 @@ TEST_CASE("load::jsonc") {
     // The stray ']' is on line 3, column 8.
     CHECK(all[0].line == 3);
     CHECK(all[0].message.find("column 8") != std::string::npos);
+  }
+  SUBCASE("the input a syntax error quotes is cut to 40 bytes, keeping nlohmann's expectation") {
+    Diagnostics d;
+    std::string text(100001, 'a');
+    text[0] = '"';
+    CHECK_FALSE(parse_jsonc(text, "s.json", d));
+    const std::string open = d.sorted()[0].message;
+    CHECK(open.size() < 200);
+    std::string quoted(40, 'a');
+    quoted[0] = '"';
+    CHECK(open.find("last read: '" + quoted + "...'") != std::string::npos);
+    // a long number token: the expectation after the quoted text survives the cut
+    const std::string head = "syntax error while parsing value - invalid literal; last read: '";
+    CHECK(json_error_text(head + std::string(50, '1') + "'; expected end of input") ==
+          head + std::string(40, '1') + "...'; expected end of input");
+    CHECK(json_error_text("unexpected ']'") == "unexpected ']'");
   }
   SUBCASE("a trailing comma is named as such") {
     Diagnostics d;
