@@ -50,6 +50,8 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.job_nodes, std::size_t(m.max_active_jobs) * m.max_nodes_per_job, R::work);
   place(s.free_slots, m.max_active_jobs, R::work);
   place(s.queue, m.max_active_jobs, R::work);
+  place(s.running_slots, m.max_active_jobs, R::work);
+  place(s.running_index, m.max_active_jobs, R::work);
   place(s.arrivals_made, m.classes.size, R::work);
   place(s.pool_busy_gpus, m.pools.size, R::work);
   place(s.pool_nodes_up, m.pools.size, R::work);
@@ -79,6 +81,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.capacity.node_draws, m.n_nodes, R::work);
   place(s.capacity.pool_draws, m.pools.size, R::work);
   place(s.capacity.pool_provisioning, m.pools.size, R::work);
+  place(s.capacity.pool_slots_used, m.pools.size, R::work);
   place(s.capacity.pools, m.pools.size, R::result);
   place(s.runs.jobs, m.max_active_jobs, R::work);
   place(s.runs.classes, m.classes.size, R::result);

@@ -90,9 +90,10 @@ double topology_size_limit(const Limits& limits, uint64_t cluster_gpus) {
 }
 
 double bytes_per_job_slot(uint32_t max_nodes_per_job, bool network) {
-  // Job record, its node list, free list and queue entry, one finish event (two with a network,
-  // whose rate changes leave stale ones), plus the per-job network and economics state.
-  return static_cast<double>(sizeof(Job)) + 4.0 * max_nodes_per_job + 8 +
+  // Job record, its node list, free list, queue and running-list entries, one finish event (two
+  // with a network, whose rate changes leave stale ones), plus the per-job network and economics
+  // state.
+  return static_cast<double>(sizeof(Job)) + 4.0 * max_nodes_per_job + 16 +
          sizeof(Event) * (network ? 2 : 1) + JOB_SIDE_STATE_BYTES;
 }
 

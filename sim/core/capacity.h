@@ -15,8 +15,18 @@ GPUPLAN_HD inline void hide_node(ReplicaState& s, uint32_t n, NodeState state) {
   s.capacity.node_state[n] = static_cast<uint8_t>(state);
 }
 
+//! One past the last slot of pool p that has been up this replica. An elastic pool's slots
+//! beyond it have never held a GPU or a job, so per-node scans stop there: their cost follows
+//! the nodes the pool has used, not its `max`.
+[[nodiscard]] GPUPLAN_HD inline uint32_t pool_slots_end(const ModelView& m, const ReplicaState& s,
+                                                        uint32_t p) {
+  return m.pools[p].first_node + s.capacity.pool_slots_used[p];
+}
+
 //! Makes node n usable with all GPUs free.
 GPUPLAN_HD inline void show_node(const ModelView& m, ReplicaState& s, uint32_t n) {
+  const uint32_t p = m.node_pool[n], used = n + 1 - m.pools[p].first_node;
+  if (used > s.capacity.pool_slots_used[p]) s.capacity.pool_slots_used[p] = used;
   s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::up);
   s.node_free[n] = m.pools[m.node_pool[n]].gpus_per_node;
   set_level_bit(s, s.node_free[n], n, true);
@@ -52,6 +62,7 @@ GPUPLAN_HD inline void init_capacity(const ModelView& m, ReplicaState& s) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     c.pool_draws[p] = 0;
     c.pool_provisioning[p] = 0;
+    c.pool_slots_used[p] = m.pools[p].n_nodes;
     c.pools[p] = PoolCapacityTotals{};
     c.pools[p].peak_nodes = s.pool_nodes_up[p];
   }

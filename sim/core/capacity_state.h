@@ -34,8 +34,10 @@ struct CapacityState {
   span<uint32_t> node_draws;         //!< [n_nodes] random draws used per node
   span<uint32_t> pool_draws;         //!< [n_pools] wave draws used per pool
   span<uint32_t> pool_provisioning;  //!< [n_pools] nodes provisioning
-  span<PoolCapacityTotals> pools;    //!< [n_pools]
-  uint32_t release_candidates = 0;   //!< nodes with node_check_pending == 2
+  //! [n_pools] slots of pool p that have been up this replica: [first_node, first_node + this)
+  span<uint32_t> pool_slots_used;
+  span<PoolCapacityTotals> pools;   //!< [n_pools]
+  uint32_t release_candidates = 0;  //!< nodes with node_check_pending == 2
 };
 
 }  // namespace gpuplan

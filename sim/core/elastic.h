@@ -114,6 +114,7 @@ GPUPLAN_HD inline void init_elastic(const ModelView& m, ReplicaState& s) {
         hide_node(s, n, NodeState::absent);
     }
     s.pool_nodes_up[p] = e.initial_nodes;
+    s.capacity.pool_slots_used[p] = e.initial_nodes;
     s.capacity.pools[p].peak_nodes = e.initial_nodes;
   }
 }

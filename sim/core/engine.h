@@ -118,7 +118,8 @@ GPUPLAN_HD inline bool try_start(const ModelView& m, ReplicaState& s, uint32_t s
   if (j.start == NEVER) j.start = s.now;  // first start: a restart after preemption keeps it
   const bool rated = net_start(m, s, slot) && (!shared || shared_start(m, s, slot));  // j.finish
   j.finish += begin_run(m, s, slot, pool);  // restart and checkpoint overheads
-  s.running += 1;
+  s.running_index[slot] = s.running;
+  s.running_slots[s.running++] = slot;
   s.busy_gpus += j.gpus;
   s.pool_busy_gpus[pool] += j.gpus;
   note_whole_compute(m, s, slot, true);

@@ -126,7 +126,10 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
       if (s.maintenance.node_phase[nodes[i]] == static_cast<uint8_t>(MaintenancePhase::draining))
         set_node_free(s, nodes[i], 0);
   }
-  s.running -= 1;
+  // NOTE: the last running job takes the leaving one's place: O(1), in no particular order.
+  const uint32_t last = s.running_slots[--s.running];
+  s.running_slots[s.running_index[slot]] = last;
+  s.running_index[last] = s.running_index[slot];
   s.busy_gpus -= j.gpus;
   s.pool_busy_gpus[j.pool] -= j.gpus;
   note_whole_compute(m, s, slot, false);

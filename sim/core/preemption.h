@@ -153,7 +153,7 @@ GPUPLAN_HD inline void handle_reclaim_wave(const ModelView& m, ReplicaState& s, 
   const Draw d =
       philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.capacity.pool_draws[p]++);
   uint32_t live = 0;
-  for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n)
+  for (uint32_t n = pool.first_node; n < pool_slots_end(m, s, p); ++n)
     live += s.capacity.node_state[n] == static_cast<uint8_t>(NodeState::up);
   if (live > 0) {
     const double f = wave_fraction(m, e, u01_first(d));
@@ -164,7 +164,7 @@ GPUPLAN_HD inline void handle_reclaim_wave(const ModelView& m, ReplicaState& s, 
       const Draw pick =
           philox_draw(m.seed, s.replica_idx, Stream::reclaim_waves, p, s.capacity.pool_draws[p]++);
       uint32_t r = static_cast<uint32_t>(u01_first(pick) * (live - i));  // r-th live node
-      for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n) {
+      for (uint32_t n = pool.first_node; n < pool_slots_end(m, s, p); ++n) {
         if (s.capacity.node_state[n] != static_cast<uint8_t>(NodeState::up)) continue;
         if (r-- == 0) {
           reclaim_node(m, s, n);

@@ -102,6 +102,21 @@ namespace gpuplan {
   return policy_preempts(m.queue) && key_a < policy_key(m, s, b);
 }
 
+//! The first queue place whose job does not rank before the job in `slot` (queue_len if none): in
+//! a queue in rank order, where that job is when it is queued. O(log queue) keys.
+[[nodiscard]] GPUPLAN_HD inline uint32_t first_not_before(const ModelView& m, ReplicaState& s,
+                                                          uint32_t slot) {
+  uint32_t lo = 0, hi = s.queue_len;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (ranks_before(m, s, queue_at(s, mid), slot))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 //! Inserts the queued job in `slot` at its rank (after every job that ranks before it); false
 //! when the queue is full.
 [[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
@@ -118,9 +133,8 @@ namespace gpuplan {
     else
       lo = mid + 1;
   }
-  for (uint32_t i = s.queue_len; i > lo; --i) queue_at(s, i) = queue_at(s, i - 1);
+  queue_open(s, lo);  // the shorter side moves
   queue_at(s, lo) = slot;
-  s.queue_len += 1;
   return true;
 }
 

@@ -95,9 +95,10 @@ GPUPLAN_HD inline void stop_after_grace(const ModelView& m, ReplicaState& s, uin
                                                        uint32_t n) {
   if (!(m.sched.preemption_grace_s > 0)) return 0;
   uint32_t gpus = 0;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+  for (uint32_t i = 0; i < s.running; ++i) {
+    const uint32_t v = s.running_slots[i];
     const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || !stopping(m, s, v) || !runs_on(m, s, v, n)) continue;
+    if (!stopping(m, s, v) || !runs_on(m, s, v, n)) continue;
     gpus += r.n_nodes == 1 ? r.gpus : m.pools[r.pool].gpus_per_node;
   }
   return gpus;
@@ -111,10 +112,9 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   const double key = policy_key(m, s, slot);
   while (s.node_free[n] + draining < gpus) {
     uint32_t victim = NONE;
-    for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
-      if (s.jobs[v].phase != JobPhase::running || !runs_on(m, s, v, n) || stopping(m, s, v) ||
-          !outranks(m, s, slot, key, v))
-        continue;
+    for (uint32_t i = 0; i < s.running; ++i) {
+      const uint32_t v = s.running_slots[i];
+      if (!runs_on(m, s, v, n) || stopping(m, s, v) || !outranks(m, s, slot, key, v)) continue;
       if (victim == NONE || worse_victim(m, s, v, victim)) victim = v;
     }
     if (victim == NONE) return;  // cannot happen: the caller counted these GPUs
@@ -127,27 +127,30 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
 
 //! Nodes of `pool` with every GPU free (or coming free at the end of a preemption grace).
 [[nodiscard]] GPUPLAN_HD inline uint32_t whole_free_nodes_in(const ModelView& m,
-                                                             const ReplicaState& s,
-                                                             const PoolSpec& pool) {
+                                                             const ReplicaState& s, uint32_t p) {
+  const PoolSpec& pool = m.pools[p];
   uint32_t n_free = 0;
-  for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes; ++n)
+  for (uint32_t n = pool.first_node; n < pool_slots_end(m, s, p); ++n)
     n_free += s.node_free[n] + draining_gpus(m, s, n) == pool.gpus_per_node;
   return n_free;
 }
 
-//! Fills s.policy.node_gpus with each node's free GPUs plus those held by running jobs on pools
-//! of `pools` that the queued job in `slot` outranks or that are in their preemption grace (only
-//! single-node jobs when `single_node`). True when there is any such job.
+//! Fills s.policy.node_gpus with each used node slot's free GPUs (pool_slots_end) plus those held
+//! by running jobs on pools of `pools` that the queued job in `slot` outranks or that are in their
+//! preemption grace (only single-node jobs when `single_node`). True when there is any such job.
 GPUPLAN_HD inline bool room_per_node(const ModelView& m, ReplicaState& s, uint32_t slot,
                                      uint64_t pools, bool single_node) {
   uint32_t* can = s.policy.node_gpus.data;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) can[n] = s.node_free[n];
+  for (uint32_t p = 0; p < m.pools.size; ++p)
+    for (uint32_t n = m.pools[p].first_node; n < pool_slots_end(m, s, p); ++n)
+      can[n] = s.node_free[n];
   const double key = policy_key(m, s, slot);
   bool any = false;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+  for (uint32_t i = 0; i < s.running; ++i) {
+    const uint32_t v = s.running_slots[i];
     const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || !((pools >> r.pool) & 1) ||
-        (single_node && r.n_nodes != 1) || !(stopping(m, s, v) || outranks(m, s, slot, key, v)))
+    if (!((pools >> r.pool) & 1) || (single_node && r.n_nodes != 1) ||
+        !(stopping(m, s, v) || outranks(m, s, slot, key, v)))
       continue;
     any = true;
     const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
@@ -155,6 +158,23 @@ GPUPLAN_HD inline bool room_per_node(const ModelView& m, ReplicaState& s, uint32
     for (uint32_t i = 0; i < r.n_nodes; ++i) can[nodes[i]] += r.n_nodes == 1 ? r.gpus : gpn;
   }
   return any;
+}
+
+//! The node of a pool in `pools` whose node_gpus (room_per_node) reach `gpus` and that has the
+//! most free GPUs now (lowest index on ties), or NONE.
+[[nodiscard]] GPUPLAN_HD inline uint32_t most_free_clearable(const ModelView& m,
+                                                             const ReplicaState& s, uint64_t pools,
+                                                             uint32_t gpus) {
+  const uint32_t* can = s.policy.node_gpus.data;
+  uint32_t best = NONE;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    if (!((pools >> p) & 1)) continue;
+    for (uint32_t n = m.pools[p].first_node; n < pool_slots_end(m, s, p); ++n) {
+      if (can[n] < gpus) continue;
+      if (best == NONE || s.node_free[n] > s.node_free[best]) best = n;
+    }
+  }
+  return best;
 }
 
 //! True when make_room can find no victim now, whichever job asks: under max-min between rounds
@@ -180,11 +200,7 @@ enum class Room : uint8_t { made, no_fit, no_victims };
   if (!room_per_node(m, s, slot, ~0ull, false)) return Room::no_victims;
   const uint32_t* can = s.policy.node_gpus.data;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
-    uint32_t best = NONE;
-    for (uint32_t n = 0; n < m.n_nodes; ++n) {
-      if (!((mask >> m.node_pool[n]) & 1) || can[n] < j.gpus) continue;
-      if (best == NONE || s.node_free[n] > s.node_free[best]) best = n;
-    }
+    const uint32_t best = most_free_clearable(m, s, mask, j.gpus);
     if (best == NONE) return Room::no_fit;
     clear_node(m, s, slot, best, j.gpus);
     return Room::made;
@@ -192,7 +208,7 @@ enum class Room : uint8_t { made, no_fit, no_victims };
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (!((mask >> p) & 1)) continue;
     const PoolSpec& pool = m.pools[p];
-    const uint32_t gpn = pool.gpus_per_node, end = pool.first_node + pool.n_nodes;
+    const uint32_t gpn = pool.gpus_per_node, end = pool_slots_end(m, s, p);
     const uint32_t need = (j.gpus + gpn - 1) / gpn;
     if (need > pool.n_nodes || need > m.max_nodes_per_job) continue;
     uint32_t free = 0, clearable = 0;
@@ -202,7 +218,7 @@ enum class Room : uint8_t { made, no_fit, no_victims };
     }
     if (free + clearable < need) continue;
     // NOTE: clearing a node preempts whole gangs, which may free later nodes too: count again.
-    for (uint32_t n = pool.first_node; n < end && whole_free_nodes_in(m, s, pool) < need; ++n) {
+    for (uint32_t n = pool.first_node; n < end && whole_free_nodes_in(m, s, p) < need; ++n) {
       if (can[n] != gpn || s.node_free[n] == gpn) continue;
       clear_node(m, s, slot, n, gpn);
     }
@@ -235,11 +251,15 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
     return;
   }
   if (s.jobs[slot].phase != JobPhase::queued) return;
-  uint32_t i = 0;  // take it out of the queue, keeping the others' order
-  while (i < s.queue_len && queue_at(s, i) != slot) ++i;
-  if (i == s.queue_len) return;
-  for (; i + 1 < s.queue_len; ++i) queue_at(s, i) = queue_at(s, i + 1);
-  s.queue_len -= 1;
+  // NOTE: the queue is in rank order, so the jobs ranking before this one are a prefix: a binary
+  // search finds it; a linear search stays as the fallback should the order ever not hold.
+  uint32_t i = first_not_before(m, s, slot);
+  if (i == s.queue_len || queue_at(s, i) != slot) {
+    i = 0;
+    while (i < s.queue_len && queue_at(s, i) != slot) ++i;
+    if (i == s.queue_len) return;
+  }
+  queue_close(s, i);  // take it out of the queue, keeping the others' order
   pj.las_run_s = pj.las_wait_s = 0;
   pj.since = s.now;
   pj.review_gen += 1;

@@ -12,6 +12,7 @@
 //! instance counts its compute slices, a time-sliced GPU with any job counts whole, a fractional
 //! job its milli (so a fractional pool's utilization is its GPU allocation ratio); the compute
 //! they use beside it is kept by sim/core/compute_used.h.
+#include "sim/core/capacity.h"
 #include "sim/core/compute_used.h"
 #include "sim/core/fractional_gpus.h"
 #include "sim/core/network.h"
@@ -115,7 +116,7 @@ GPUPLAN_HD inline void note_shared_busy(ReplicaState& s, uint32_t p, uint32_t un
       continue;
     }
     const PoolSpec& pool = m.pools[p];
-    for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes && best_load != 0; ++n) {
+    for (uint32_t n = pool.first_node; n < pool_slots_end(m, s, p) && best_load != 0; ++n) {
       for (uint32_t g = 0; g < pool.gpus_per_node && best_load != 0; ++g) {
         const uint32_t gpu = n * m.max_gpus_per_node + g;
         const uint32_t used = s.share.gpu_used[gpu];

@@ -101,7 +101,9 @@ struct ReplicaState {
   span<uint32_t> queue;        //!< ring buffer of queued slots in submission order
   uint32_t queue_head = 0;
   uint32_t queue_len = 0;
-  uint32_t running = 0;
+  uint32_t running = 0;          //!< running jobs: their slots are running_slots[0, running)
+  span<uint32_t> running_slots;  //!< [max_active_jobs] slots of the running jobs, in no order
+  span<uint32_t> running_index;  //!< [max_active_jobs] by slot: its place in running_slots
   uint32_t busy_gpus = 0;
   bool head_blocked = false;     //!< FIFO head did not fit and nothing has been released since
   span<uint32_t> arrivals_made;  //!< [n_classes] jobs generated per class so far
@@ -153,6 +155,29 @@ struct ReplicaState {
 //! The job `i` places behind the queue's head (0 = head).
 [[nodiscard]] GPUPLAN_HD inline uint32_t& queue_at(ReplicaState& s, uint32_t i) {
   return s.queue[queue_pos(s, i)];
+}
+
+//! Opens a gap at queue place `i` (0 .. queue_len) for one more job, moving the shorter side: the
+//! jobs before it one place toward the head, or those from it one place back. The ring has room.
+GPUPLAN_HD inline void queue_open(ReplicaState& s, uint32_t i) {
+  if (i < s.queue_len - i) {
+    s.queue_head = s.queue_head == 0 ? s.queue.size - 1 : s.queue_head - 1;
+    for (uint32_t k = 0; k < i; ++k) queue_at(s, k) = queue_at(s, k + 1);
+  } else {
+    for (uint32_t k = s.queue_len; k > i; --k) queue_at(s, k) = queue_at(s, k - 1);
+  }
+  s.queue_len += 1;
+}
+
+//! Takes the job at queue place `i` out, moving the shorter side to close the gap.
+GPUPLAN_HD inline void queue_close(ReplicaState& s, uint32_t i) {
+  if (i < s.queue_len - 1 - i) {
+    for (uint32_t k = i; k > 0; --k) queue_at(s, k) = queue_at(s, k - 1);
+    s.queue_head = queue_pos(s, 1);
+  } else {
+    for (uint32_t k = i; k + 1 < s.queue_len; ++k) queue_at(s, k) = queue_at(s, k + 1);
+  }
+  s.queue_len -= 1;
 }
 
 }  // namespace gpuplan

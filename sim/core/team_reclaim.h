@@ -53,7 +53,8 @@ namespace gpuplan {
                                                              int32_t prio, uint32_t r, uint32_t n,
                                                              uint32_t n_victims) {
   uint32_t best = NONE;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+  for (uint32_t i = 0; i < s.running; ++i) {
+    const uint32_t v = s.running_slots[i];
     if (!runs_on_node(m, s, v, n) || !reclaimable(m, s, s.teams.trial_usage.data, t, prio, r, v))
       continue;
     bool taken = false;
@@ -99,7 +100,9 @@ GPUPLAN_HD inline void trial_take(const ModelView& m, ReplicaState& s, uint32_t 
 //! Starts a reclaim dry run: trial state = the replica's state now.
 GPUPLAN_HD inline void trial_reset(const ModelView& m, ReplicaState& s) {
   for (uint32_t i = 0; i < s.teams.usage.size; ++i) s.teams.trial_usage[i] = s.teams.usage[i];
-  for (uint32_t n = 0; n < m.n_nodes; ++n) s.teams.trial_free[n] = s.node_free[n];
+  for (uint32_t p = 0; p < m.pools.size; ++p)
+    for (uint32_t n = m.pools[p].first_node; n < pool_slots_end(m, s, p); ++n)
+      s.teams.trial_free[n] = s.node_free[n];
 }
 
 //! Dry run for the queued job in `slot` on pool p: the victims (in s.teams.victims) that give it
@@ -112,7 +115,7 @@ GPUPLAN_HD inline void trial_reset(const ModelView& m, ReplicaState& s) {
   const uint32_t t = team_of(m, s, slot), r = m.teams.pool_flavor[p];
   const int32_t prio = m.classes[j.class_idx].priority;
   const PoolSpec& pool = m.pools[p];
-  const uint32_t gpn = pool.gpus_per_node, end = pool.first_node + pool.n_nodes;
+  const uint32_t gpn = pool.gpus_per_node, end = pool_slots_end(m, s, p);
   bool ok = false;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
     if (j.gpus > gpn) return 0;

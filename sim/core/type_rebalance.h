@@ -19,13 +19,7 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
                                                          uint32_t slot, uint64_t faster) {
   const Job& j = s.jobs[slot];
   room_per_node(m, s, slot, faster, true);
-  const uint32_t* can = s.policy.node_gpus.data;
-  uint32_t best = NONE;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) {
-    if (!((faster >> m.node_pool[n]) & 1) || can[n] < j.gpus) continue;
-    if (best == NONE || s.node_free[n] > s.node_free[best]) best = n;
-  }
-  return best;
+  return most_free_clearable(m, s, faster, j.gpus);
 }
 
 //! The least-served running single-node job whose round ends now, not yet considered at this
@@ -33,11 +27,10 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
 [[nodiscard]] GPUPLAN_HD inline uint32_t next_move_candidate(const ModelView& m,
                                                              const ReplicaState& s) {
   uint32_t best = NONE;
-  for (uint32_t v = 0; v < s.runs.slot_high_water; ++v) {
+  for (uint32_t i = 0; i < s.running; ++i) {
+    const uint32_t v = s.running_slots[i];
     const Job& r = s.jobs[v];
-    if (r.phase != JobPhase::running || r.n_nodes != 1 || !round_ends(s, v) ||
-        s.policy.jobs[v].moved_check == s.now)
-      continue;
+    if (r.n_nodes != 1 || !round_ends(s, v) || s.policy.jobs[v].moved_check == s.now) continue;
     const uint64_t mask = job_pool_mask(m, s, v);
     if (fastest_tier(m, r.class_idx, mask, 0) & (1ull << r.pool)) continue;  // on its fastest
     if (best == NONE || ranks_before(m, s, v, best)) best = v;

@@ -113,12 +113,15 @@ fs::path exe_dir() {
 
 //! tools/bench/scenarios/`name`: from $GPUPLAN_BENCH_SCENARIOS if set, else the first
 //! tools/bench/scenarios above the binary's directory (a build folder inside the source tree);
-//! empty when not found.
+//! a name under scenarios/ is the bundled scenario of that source tree. Empty when not found.
 fs::path bench_scenario(const std::string& name) {
-  if (const char* dir = std::getenv("GPUPLAN_BENCH_SCENARIOS")) return fs::path(dir) / name;
+  const bool bundled = name.rfind("scenarios/", 0) == 0;
+  if (const char* dir = std::getenv("GPUPLAN_BENCH_SCENARIOS"))
+    return bundled ? fs::path(dir).parent_path().parent_path().parent_path() / name
+                   : fs::path(dir) / name;
   for (fs::path d = exe_dir(); !d.empty() && d != d.root_path(); d = d.parent_path()) {
-    const fs::path p = d / "tools" / "bench" / "scenarios" / name;
-    if (fs::exists(p)) return p;
+    const fs::path p = bundled ? d / name : d / "tools" / "bench" / "scenarios" / name;
+    if (fs::exists(p) && fs::exists(d / "tools" / "bench")) return p;
   }
   return {};
 }
@@ -247,6 +250,52 @@ void bm_process_mc_growth_year_1024(benchmark::State& state) {
   state.SetLabel("whole process, gpuplan mc -n 200 --threads 2, 12 simulated months");
 }
 
+//! Issue 38's costs that grew faster than the work, each beside its reference run so the ratio
+//! reads off one benchmark run: a case fails (SkipWithError) past a generous bound, so a return of
+//! the old growth shows in the benchmark, not as a flaky timed unit test.
+struct GrowthCase {
+  const char* name;
+  const char* scenario;
+  std::vector<std::string> extra;
+  double max_cpu_s;   //!< [s] child CPU time above which the case has regressed
+  double max_rss_mb;  //!< [MB] child peak RSS above which the case has regressed
+};
+
+const GrowthCase GROWTH_CASES[] = {
+    // 2D-LAS at 1.4x offered load for 3 simulated weeks (was 1.0 s; FIFO 0.01 s).
+    {"las_overload_3w", "las_overload_3w.json", {}, 5.0, 200},
+    {"las_overload_3w_fifo", "las_overload_3w.json", {"--set", "scheduler.policy=fifo"}, 5.0, 200},
+    // An elastic pool's max 1e6 where it peaks at 34 nodes, under LAS (was 0.46 s) and backfill,
+    // beside max 100.
+    {"elastic_max_1e6_las", "elastic_max_1e6.json", {"--set", "scheduler.queue=las"}, 2.0, 400},
+    {"elastic_max_100_las",
+     "elastic_max_1e6.json",
+     {"--set", "scheduler.queue=las", "--set", "pools.0.elastic.max=100"},
+     2.0,
+     400},
+    {"elastic_max_1e6_backfill", "elastic_max_1e6.json", {}, 2.0, 400},
+    // nodes_per_leaf 1e6 on the 2,080 nodes of the Llama 3 failure study (was 840 MB and 9 s).
+    {"nodes_per_leaf_1e6",
+     "scenarios/llama3_failures.json",
+     {"--set", "topology.nodes_per_leaf=1000000"},
+     5.0,
+     200},
+};
+
+//! `gpuplan run` of one growth case; fails past its bounds.
+void bm_process_growth_case(benchmark::State& state, const GrowthCase* c) {
+  const TempDir tmp;
+  if (bench_gpuplan(state, "run", c->scenario, c->extra, tmp).empty()) return;
+  // NOTE: an averaged counter holds the sum over iterations until it is reported.
+  const double cpu = state.counters["child_cpu_s"].value / double(state.iterations());
+  const double rss = state.counters["peak_rss_MB"].value;
+  if (cpu > c->max_cpu_s || rss > c->max_rss_mb)
+    state.SkipWithError((std::string(c->name) + " regressed: " + std::to_string(cpu) + " CPU-s, " +
+                         std::to_string(rss) + " MB")
+                            .c_str());
+  state.SetLabel("whole process, gpuplan run --quiet");
+}
+
 // NOTE: registered size by size (bare loop, then run, then run --jobs) so each ratio's two sides
 // are measured back to back, in whatever load the machine has at that moment.
 const bool registered = [] {
@@ -276,6 +325,12 @@ const bool registered = [] {
       ->Iterations(1)
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
+  for (const GrowthCase& c : GROWTH_CASES)
+    benchmark::RegisterBenchmark((std::string("bm_process_growth/") + c.name).c_str(),
+                                 bm_process_growth_case, &c)
+        ->Iterations(3)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
   return true;
 }();
 
