@@ -93,7 +93,11 @@ topo::Topology build_topology(const TopologyConfig& t, uint32_t n_nodes, uint32_
   hosts_per_node = 1;
   const double link = t.link_gbps.value_or(link_gbps);
   const double lat = t.latency_s.value_or(topo::NIC_LATENCY_S);
-  const auto leaves_for = [&](uint32_t per_leaf) { return (n_nodes + per_leaf - 1) / per_leaf; };
+  // NOTE: a leaf with more ports than the cluster has nodes is built with the nodes there are:
+  // the hosts it would add hold no job, yet cost memory (nodes_per_leaf 1e6 was 840 MB).
+  const uint32_t per_leaf =
+      t.nodes_per_leaf && t.nodes_per_leaf < n_nodes ? t.nodes_per_leaf : n_nodes;
+  const auto n_leaves = [&] { return (n_nodes + per_leaf - 1) / per_leaf; };
   topo::Topology out;
   switch (t.kind) {
     case TopologyKind::none:
@@ -102,16 +106,14 @@ topo::Topology build_topology(const TopologyConfig& t, uint32_t n_nodes, uint32_
       out = topo::single_switch(n_nodes, {link, lat});
       break;
     case TopologyKind::two_level_tree: {
-      const uint32_t per_leaf = t.nodes_per_leaf ? t.nodes_per_leaf : n_nodes;
       const double up = t.uplink_gbps.value_or(per_leaf * link / t.oversubscription);
-      out = topo::two_level_tree(leaves_for(per_leaf), per_leaf, {link, lat},
-                                 {up, topo::SWITCH_HOP_S});
+      out = topo::two_level_tree(n_leaves(), per_leaf, {link, lat}, {up, topo::SWITCH_HOP_S});
       break;
     }
     case TopologyKind::leaf_spine: {
       topo::LeafSpineSpec spec;
-      spec.hosts_per_leaf = t.nodes_per_leaf ? t.nodes_per_leaf : n_nodes;
-      spec.n_leaves = leaves_for(spec.hosts_per_leaf);
+      spec.hosts_per_leaf = per_leaf;
+      spec.n_leaves = n_leaves();
       spec.n_spines = t.spines ? t.spines : 4;
       spec.host_link = {link, lat};
       spec.spine_link = {

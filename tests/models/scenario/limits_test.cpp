@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "models/compile/network_plan.h"
 #include "models/scenario/limits.h"
 #include "models/load/load.h"
 #include "tests/models/loaded.h"
@@ -122,6 +123,27 @@ TEST_CASE("models::limits") {
     const Loaded r =
         load(BASE, {R"(topology={"kind": "leaf_spine", "spines": 4, "nodes_per_leaf": 4})"});
     CHECK(r.sc.has_value());
+  }
+  SUBCASE("a leaf wider than the cluster builds only the cluster's hosts") {
+    // nodes_per_leaf 1e6 on 2,080 nodes passed the size check (one leaf) yet built a leaf of
+    // 1e6 hosts: 840 MB. Built, it is the one leaf of nodes_per_leaf 0 (all nodes on one leaf).
+    for (const TopologyKind kind : {TopologyKind::two_level_tree, TopologyKind::leaf_spine}) {
+      CAPTURE(int(kind));
+      TopologyConfig wide, whole;
+      wide.kind = whole.kind = kind;
+      wide.nodes_per_leaf = 1000000;
+      uint32_t hosts_per_node = 0;
+      const auto a = build_topology(wide, 2080, 8, 400, hosts_per_node);
+      const auto b = build_topology(whole, 2080, 8, 400, hosts_per_node);
+      CHECK(a.hosts.size() == 2080);
+      CHECK(boost::num_vertices(a.graph) == boost::num_vertices(b.graph));
+      // A leaf narrower than the cluster is kept: 2,080 nodes on leaves of 16 make 130 leaves.
+      TopologyConfig narrow = whole;
+      narrow.nodes_per_leaf = 16;
+      CHECK(build_topology(narrow, 2080, 8, 400, hosts_per_node).hosts.size() == 2080);
+      CHECK(boost::num_vertices(build_topology(narrow, 2080, 8, 400, hosts_per_node).graph) >
+            boost::num_vertices(a.graph));
+    }
   }
   SUBCASE("a 100 KB pool name is refused with the name limit") {
     const Loaded r = load(BASE, {"pools.0.name=" + std::string(100000, 'p')});
