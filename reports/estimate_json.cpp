@@ -121,4 +121,29 @@ json inference_estimate_json(const study::InferenceEstimate& e) {
   return j;
 }
 
+std::string calibration_layout_text(const training::PublishedRun& run) {
+  return training::layout_text(run.plan) + ", b " + std::to_string(run.plan.micro_batch) + ", m " +
+         std::to_string(run.plan.micro_batches) + ", seq " + std::to_string(run.model.seq_len);
+}
+
+json calibration_json(const std::vector<training::CalibrationRow>& rows) {
+  json out = {{"rows", json::array()}};
+  for (const training::CalibrationRow& r : rows)
+    out["rows"].push_back({{"id", r.run->id},
+                           {"run", r.run->label},
+                           {"framework", r.run->framework},
+                           {"layout", calibration_layout_text(*r.run)},
+                           {"set", r.run->fitted ? "fitted" : "held out"},
+                           {"published_mfu", r.published},
+                           {"model_mfu", r.modelled},
+                           {"error", r.error()},
+                           {"source", r.run->source}});
+  for (const bool fitted : {true, false}) {
+    const training::CalibrationErrors e = training::calibration_errors(rows, fitted);
+    out[fitted ? "fitted" : "held_out"] = {
+        {"rows", e.rows}, {"median_abs_error", e.median_abs}, {"worst_abs_error", e.worst_abs}};
+  }
+  return out;
+}
+
 }  // namespace gpuplan::reports

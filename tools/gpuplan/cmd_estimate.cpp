@@ -1,4 +1,5 @@
-//! `gpuplan estimate training|inference`: the quick check behind every quote (study/estimate.h).
+//! `gpuplan estimate training|inference`: the quick check behind every quote (study/estimate.h);
+//! `gpuplan estimate calibration`: the training model on its calibration table.
 //! Prints a short text or, with --json, one JSON object on stdout (reports/estimate_json.h);
 //! writes no files. Bad input: one line per problem on stderr naming the flag, exit 2, nothing on
 //! stdout.
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "models/input/names.h"
+#include "models/perf/training/calibration.h"
 #include "models/perf/training/published_runs.h"
 #include "models/quote/estimate_request.h"
 #include "reports/estimate_json.h"
@@ -117,6 +119,31 @@ int run_inference(const EstimateOptions& o) {
   return 0;
 }
 
+//! "41.0 %" as the calibration table prints fractions; signed for errors ("-6.5 %").
+std::string percent(double fraction, bool sign = false) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, sign ? "%+.1f %%" : "%.1f %%", 100 * fraction);
+  return buf;
+}
+
+//! The calibration table as Markdown: the errors per set, then every run.
+void print_calibration(const std::vector<training::CalibrationRow>& rows) {
+  std::cout << "| | rows | median abs error | worst |\n|---|---|---|---|\n";
+  for (const bool fitted : {true, false}) {
+    const training::CalibrationErrors e = training::calibration_errors(rows, fitted);
+    std::cout << "| " << (fitted ? "fitted" : "held out") << " | " << e.rows << " | "
+              << percent(e.median_abs) << " | " << percent(e.worst_abs) << " |\n";
+  }
+  std::cout << "\n| run | framework | layout | set | published MFU | model | error | source |\n"
+               "|---|---|---|---|---|---|---|---|\n";
+  for (const training::CalibrationRow& r : rows)
+    std::cout << "| " << r.run->label << " | " << r.run->framework << " | "
+              << reports::calibration_layout_text(*r.run) << " | "
+              << (r.run->fitted ? "fit" : "held out") << " | " << percent(r.published) << " | "
+              << percent(r.modelled) << " | " << percent(r.error(), true) << " | " << r.run->source
+              << " |\n";
+}
+
 void add_common(CLI::App* cmd, EstimateOptions& o) {
   quote::EstimateFlags& f = o.flags;
   cmd->add_option("--model", f.model, "Model preset, e.g. llama-3-8b (see docs/estimate.md)");
@@ -161,6 +188,19 @@ CLI::App* add_estimate_command(CLI::App& app, int& exit_code) {
   infer->add_option("--tokens-in", inf.tokens_in, "Prompt tokens per sequence");
   infer->add_option("--tokens-out", inf.tokens_out, "Generated tokens per sequence");
   infer->callback([infer_opts, &exit_code] { exit_code = run_inference(*infer_opts); });
+
+  auto calib_json = std::make_shared<bool>(false);
+  auto* calib = cmd->add_subcommand(
+      "calibration", "The training model against every published run it is calibrated on");
+  calib->add_flag("--json", *calib_json, "Print one JSON object");
+  calib->callback([calib_json, &exit_code] {
+    const auto& rows = training::calibration_rows();
+    if (*calib_json)
+      std::cout << reports::calibration_json(rows).dump(2) << "\n";
+    else
+      print_calibration(rows);
+    exit_code = 0;
+  });
   return cmd;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/catalog/catalog.h"
+#include "models/perf/training/calibration.h"
 #include "models/perf/training/model_shape.h"
 #include "models/perf/training/parallel_plan.h"
 #include "models/perf/training/published_runs.h"
@@ -14,55 +15,14 @@
 using namespace gpuplan;
 using namespace gpuplan::training;
 
-namespace {
-
-struct RowError {
-  const PublishedRun* run;
-  double modelled = 0;
-  double published = 0;
-  [[nodiscard]] double relative() const { return modelled / published - 1; }
-};
-
-Cluster cluster_of(const PublishedRun& r, const GpuSpec& gpu) {
-  return {&r.node, &gpu, static_cast<uint32_t>(r.plan.gpus() / r.node.gpus_per_node)};
-}
-
-std::vector<RowError> table_errors() {
-  std::vector<RowError> out;
-  for (const PublishedRun& r : published_runs()) {
-    const GpuSpec* gpu = builtin_catalog().find_gpu(r.gpu);
-    REQUIRE(gpu);
-    const Cluster c = cluster_of(r, *gpu);
-    INFO(r.id);
-    REQUIRE(plan_problem(r.model, r.plan, c) == "");
-    out.push_back({&r, step_time(r.model, r.plan, c, r.precision).mfu, published_mfu(r, *gpu)});
-  }
-  return out;
-}
-
-double median_abs(std::vector<double> e) {
-  for (double& x : e) x = std::abs(x);
-  std::sort(e.begin(), e.end());
-  const size_t n = e.size();
-  return n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
-}
-
-double worst_abs(const std::vector<double>& e) {
-  double w = 0;
-  for (double x : e) w = std::max(w, std::abs(x));
-  return w;
-}
-
-}  // namespace
-
 TEST_CASE("models::training::calibration") {
-  const std::vector<RowError> rows = table_errors();
+  const std::vector<CalibrationRow>& rows = calibration_rows();
 
   SUBCASE("the table has at least 20 public runs of several families, GPUs and layouts") {
     CHECK(rows.size() >= 20);
     std::set<std::string> frameworks, gpus, ids;
     int held_out = 0;
-    for (const RowError& e : rows) {
+    for (const CalibrationRow& e : rows) {
       CHECK_FALSE(e.run->source.empty());
       CHECK(e.published > 0.1);
       CHECK(e.published < 0.8);
@@ -78,25 +38,47 @@ TEST_CASE("models::training::calibration") {
   }
 
   SUBCASE("fitted and held-out rows: median |error| <= 8 %, worst <= 20 %") {
-    std::vector<double> fitted, held_out;
-    for (const RowError& e : rows) {
+    for (const CalibrationRow& e : rows)
       MESSAGE(e.run->id << ": published " << e.published << ", modelled " << e.modelled
                         << std::string(e.run->fitted ? " (fitted)" : " (held out)"));
-      (e.run->fitted ? fitted : held_out).push_back(e.relative());
-    }
-    MESSAGE("fitted median " << median_abs(fitted) << " worst " << worst_abs(fitted)
-                             << "; held out median " << median_abs(held_out) << " worst "
-                             << worst_abs(held_out));
-    CHECK(median_abs(fitted) <= 0.08);
-    CHECK(worst_abs(fitted) <= 0.20);
-    CHECK(median_abs(held_out) <= 0.08);
-    CHECK(worst_abs(held_out) <= 0.20);
+    const CalibrationErrors fitted = calibration_errors(rows, true);
+    const CalibrationErrors held_out = calibration_errors(rows, false);
+    MESSAGE("fitted median " << fitted.median_abs << " worst " << fitted.worst_abs
+                             << "; held out median " << held_out.median_abs << " worst "
+                             << held_out.worst_abs);
+    CHECK(fitted.rows + held_out.rows == rows.size());
+    CHECK(fitted.median_abs <= 0.08);
+    CHECK(fitted.worst_abs <= 0.20);
+    CHECK(held_out.median_abs <= 0.08);
+    CHECK(held_out.worst_abs <= 0.20);
+  }
+
+  SUBCASE("the errors per set: median of an odd and an even count, worst, empty set") {
+    // Hand-made rows: |errors| 10 %, 20 %, 40 % fitted; 5 %, 15 % held out; none else.
+    PublishedRun fit, held;
+    fit.fitted = true;
+    held.fitted = false;
+    const std::vector<CalibrationRow> made = {{&fit, 0.5, 0.55},
+                                              {&fit, 0.5, 0.4},
+                                              {&held, 0.4, 0.38},
+                                              {&fit, 0.5, 0.7},
+                                              {&held, 0.4, 0.46}};
+    const CalibrationErrors f = calibration_errors(made, true);
+    CHECK(f.rows == 3);
+    CHECK(f.median_abs == doctest::Approx(0.2));
+    CHECK(f.worst_abs == doctest::Approx(0.4));
+    const CalibrationErrors h = calibration_errors(made, false);
+    CHECK(h.rows == 2);
+    CHECK(h.median_abs == doctest::Approx(0.10));
+    CHECK(h.worst_abs == doctest::Approx(0.15));
+    CHECK(calibration_errors({}, true).rows == 0);
   }
 
   SUBCASE("Llama 3 405B on 16,384 H100 with Meta's layout lands in 38-43 % MFU") {
     // TP 8 x CP 1 x PP 16 x DP 128 at 8K tokens (arXiv:2407.21783 Table 4, published 41 %).
-    const auto it = std::find_if(rows.begin(), rows.end(),
-                                 [](const RowError& e) { return e.run->id == "llama3-405b-16k"; });
+    const auto it = std::find_if(rows.begin(), rows.end(), [](const CalibrationRow& e) {
+      return e.run->id == "llama3-405b-16k";
+    });
     REQUIRE(it != rows.end());
     CHECK(it->modelled >= 0.38);
     CHECK(it->modelled <= 0.43);
