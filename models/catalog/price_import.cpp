@@ -18,17 +18,18 @@ namespace gpuplan {
 
 namespace price_import {
 
-std::optional<double> price_value(const json& v) {
+std::optional<double> price_text(std::string_view s) {
   double x = NAN;
-  if (v.is_number()) {
-    x = v.get<double>();
-  } else if (v.is_string()) {
-    const std::string& s = v.get_ref<const std::string&>();
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  } else {
-    return std::nullopt;
-  }
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  if (!std::isfinite(x) || x < 0) return std::nullopt;
+  return x;
+}
+
+std::optional<double> price_value(const json& v) {
+  if (v.is_string()) return price_text(v.get_ref<const std::string&>());
+  if (!v.is_number()) return std::nullopt;
+  const double x = v.get<double>();
   if (!std::isfinite(x) || x < 0) return std::nullopt;
   return x;
 }
@@ -41,6 +42,12 @@ std::string date_part(std::string_view t) {
     if (dash ? d[i] != '-' : !std::isdigit(static_cast<unsigned char>(d[i]))) return {};
   }
   return std::string(d);
+}
+
+std::string_view trim(std::string_view s) {
+  const size_t a = s.find_first_not_of(" \t\r");
+  if (a == std::string_view::npos) return {};
+  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
 }
 
 bool contains_nocase(std::string_view s, std::string_view part) {
@@ -130,8 +137,8 @@ bool read_json_file(const std::string& text, const std::string& file, const Cata
                "not a price file gpuplan reads: it is not valid JSON (" +
                    json_error_text(e.what()) +
                    "); gpuplan reads the AWS Price List bulk offer file (JSON), Azure Retail "
-                   "Prices API pages, the GCP Cloud Billing Catalog SKU list and a CSV of "
-                   "instance,term,price,date");
+                   "Prices API pages, the GCP Cloud Billing Catalog SKU list, Karpenter's "
+                   "generated price tables (Go) and a CSV of instance,term,price,date");
     return false;
   }
   const auto format = detect_price_format(doc);
@@ -153,6 +160,7 @@ bool read_json_file(const std::string& text, const std::string& file, const Cata
     case PriceFileFormat::gcp_billing_catalog:
       f = import_gcp_billing_catalog(doc, file, catalog, opts);
       break;
+    case PriceFileFormat::karpenter_price_table:
     case PriceFileFormat::price_csv:
       return false;  // not a JSON format
   }
@@ -169,6 +177,8 @@ std::string price_format_name(PriceFileFormat f) {
       return "azure_retail_prices";
     case PriceFileFormat::gcp_billing_catalog:
       return "gcp_billing_catalog";
+    case PriceFileFormat::karpenter_price_table:
+      return "karpenter_price_table";
     case PriceFileFormat::price_csv:
       return "price_csv";
   }
@@ -207,20 +217,22 @@ std::optional<CatalogOverlay> import_price_files(const std::vector<std::string>&
       ok = false;
       continue;
     }
-    ImportedFile f;
-    // NOTE: a price file that does not open with a JSON object or array is read as the plain CSV.
+    // NOTE: a price file that does not open with a JSON object or array and has none of the Go
+    // lines of a Karpenter price table is read as the plain CSV.
     const size_t lead = text->find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-    if (lead == std::string::npos || ((*text)[lead] != '{' && (*text)[lead] != '[')) {
-      auto csv = import_price_csv(*text, file, catalog, opts, diags);
-      if (!csv) {
-        ok = false;
-        continue;
-      }
-      f = std::move(*csv);
-    } else if (!read_json_file(*text, file, catalog, opts, diags, f)) {
+    std::optional<ImportedFile> read;
+    if (lead != std::string::npos && ((*text)[lead] == '{' || (*text)[lead] == '[')) {
+      if (ImportedFile j; read_json_file(*text, file, catalog, opts, diags, j)) read = std::move(j);
+    } else if (is_karpenter_price_table(*text)) {
+      read = import_karpenter_price_table(*text, file, catalog, opts, diags);
+    } else {
+      read = import_price_csv(*text, file, catalog, opts, diags);
+    }
+    if (!read) {
       ok = false;
       continue;
     }
+    ImportedFile& f = *read;
     if (!check_selection(f, file, catalog, opts, diags)) {
       ok = false;
       continue;

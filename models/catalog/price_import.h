@@ -1,9 +1,10 @@
 #pragma once
 //! Provider price files read offline, as the providers publish them, into a catalog overlay
 //! (models/catalog/catalog_overlay.h): the AWS Price List bulk offer file for EC2, Azure Retail
-//! Prices API response pages, the GCP Cloud Billing Catalog SKU list, and a plain CSV
-//! (instance, term, price, date) for any other source. Rows are mapped to the catalog's instance
-//! names; rows that cannot be mapped are listed, never guessed.
+//! Prices API response pages, the GCP Cloud Billing Catalog SKU list, the on-demand price tables
+//! that AWS's and Azure's Karpenter providers generate, and a plain CSV (instance, term, price,
+//! date) for any other source. Rows are mapped to the catalog's instance names; rows that cannot
+//! be mapped are listed, never guessed.
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -25,6 +26,7 @@ enum class PriceFileFormat : uint8_t {
   aws_price_list,
   azure_retail_prices,
   gcp_billing_catalog,
+  karpenter_price_table,
   price_csv
 };
 
@@ -105,10 +107,30 @@ struct ImportedFile {
                                                            const ImportOptions& opts,
                                                            Diagnostics& diags);
 
-//! Reads every file (format detected per file: JSON by its keys, anything else as the CSV) and
-//! builds one overlay of the catalog's instances priced in opts.currency; nullopt with diagnostics
-//! naming the file (and the field) for an unreadable file, an unknown format, a region or currency
-//! the file does not have, or a file with no price for any catalog instance.
+//! Whether `text` is one of the Go price tables Karpenter's providers generate: it has a
+//! `package pricing` line or a `// generated at` line.
+[[nodiscard]] bool is_karpenter_price_table(std::string_view text);
+
+//! Reads a Karpenter generated price table: aws/karpenter-provider-aws
+//! pkg/providers/pricing/zz_generated.pricing_aws.go (`"region": {` map literals, several
+//! `"type": price` entries a line) or Azure/karpenter-provider-azure
+//! pkg/providers/pricing/zz_generated.pricing.go (`initialOnDemandPrices["region"] =
+//! map[string]float64{` blocks), the provider told by the layout. Every price is Linux on_demand
+//! in USD per node-hour, dated by the `// generated at` line; a catalog row takes the price of its
+//! own region (or of opts.region). nullopt with one diagnostic per malformed line at `file:line`
+//! (an entry that is not `"type": price`, a price that is not a number >= 0, a map literal left
+//! open, an unreadable or missing generation date).
+[[nodiscard]] std::optional<ImportedFile> import_karpenter_price_table(std::string_view text,
+                                                                       const std::string& file,
+                                                                       const Catalog& catalog,
+                                                                       const ImportOptions& opts,
+                                                                       Diagnostics& diags);
+
+//! Reads every file (format detected per file: JSON by its keys, a Karpenter price table by its
+//! Go lines, anything else as the CSV) and builds one overlay of the catalog's instances priced in
+//! opts.currency; nullopt with diagnostics naming the file (and the field) for an unreadable file,
+//! an unknown format, a region or currency the file does not have, or a file with no price for any
+//! catalog instance.
 [[nodiscard]] std::optional<CatalogOverlay> import_price_files(
     const std::vector<std::string>& files, const Catalog& catalog, const ImportOptions& opts,
     Diagnostics& diags);

@@ -1,10 +1,9 @@
 //! The plain price CSV (instance, term, price, date) of `gpuplan catalog import`.
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 
 #include "models/catalog/catalog_age.h"
 #include "models/catalog/price_import.h"
+#include "models/catalog/price_import_detail.h"
 #include "models/input/closest_names.h"
 #include "models/input/csv_records.h"
 #include "models/input/field_reader.h"
@@ -18,12 +17,6 @@ const std::vector<std::string> COLUMNS = {"instance", "term", "price", "date"};
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
 }  // namespace
@@ -59,7 +52,7 @@ std::optional<ImportedFile> import_price_csv(std::string_view text, const std::s
       break;
     }
     if (csv::blank(cols)) continue;
-    for (std::string& x : cols) x = trim(x);
+    for (std::string& x : cols) x = std::string(price_import::trim(x));
     if (first && cols.size() == COLUMNS.size() && lower(cols[0]) == "instance") {
       first = false;  // the header line
       continue;
@@ -89,13 +82,10 @@ std::optional<ImportedFile> import_price_csv(std::string_view text, const std::s
           near);
       continue;
     }
-    double price = 0;
-    const std::string& pt = cols[2];
-    const auto [end, ec] = std::from_chars(pt.data(), pt.data() + pt.size(), price);
-    if (pt.empty() || ec != std::errc() || end != pt.data() + pt.size() || !std::isfinite(price) ||
-        price < 0) {
+    const auto price = price_import::price_text(cols[2]);
+    if (!price) {
       bad(at, "price",
-          in_quotes(pt) + " is not a price: a number >= 0 in " + opts.currency +
+          in_quotes(cols[2]) + " is not a price: a number >= 0 in " + opts.currency +
               " per node-hour, e.g. 14.27");
       continue;
     }
@@ -105,7 +95,7 @@ std::optional<ImportedFile> import_price_csv(std::string_view text, const std::s
     }
     f.regions.insert(it->region);
     f.as_of = std::max(f.as_of, cols[3]);
-    f.prices.push_back(ImportedPrice{it->id, *term, price, it->region,
+    f.prices.push_back(ImportedPrice{it->id, *term, *price, it->region,
                                      "line " + std::to_string(at) + " of the CSV", cols[3]});
   }
   if (diags.size() != before) return std::nullopt;

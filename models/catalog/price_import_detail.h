@@ -30,13 +30,20 @@ using economics::HOURS_PER_YEAR;
   return it != o.end() && (it->is_object() || it->is_array()) ? &*it : nullptr;
 }
 
-//! A price written as a JSON number or a decimal string ("55.0400000000"); nullopt when it is
-//! neither, negative or not finite.
+//! A price written as a decimal number ("55.0400000000", the whole of `s`); nullopt when it is
+//! not one, negative or not finite.
+[[nodiscard]] std::optional<double> price_text(std::string_view s);
+
+//! A price written as a JSON number or a decimal string (price_text); nullopt when it is neither,
+//! negative or not finite.
 [[nodiscard]] std::optional<double> price_value(const json& v);
 
 //! The date part "YYYY-MM-DD" of an ISO 8601 time ("2025-06-01T00:00:00Z"); "" when `t` does
 //! not start with one.
 [[nodiscard]] std::string date_part(std::string_view t);
+
+//! `s` without leading and trailing blanks (spaces, tabs, carriage returns).
+[[nodiscard]] std::string_view trim(std::string_view s);
 
 //! Whether `s` contains `part`, ignoring ASCII case.
 [[nodiscard]] bool contains_nocase(std::string_view s, std::string_view part);

@@ -115,10 +115,11 @@ CLI::App* add_catalog_import_command(CLI::App* catalog, int& exit_code) {
   auto* cmd = catalog->add_subcommand(
       "import",
       "Read provider price files offline (AWS Price List bulk offer file for EC2, Azure Retail "
-      "Prices API pages, GCP Cloud Billing Catalog SKU list, or a CSV of "
-      "instance,term,price,date) into a catalog overlay");
+      "Prices API pages, GCP Cloud Billing Catalog SKU list, the AWS and Azure Karpenter "
+      "providers' generated price tables, or a CSV of instance,term,price,date) into a catalog "
+      "overlay");
   auto f = std::make_shared<ImportFlags>();
-  cmd->add_option("FILE", f->files, "Price files, in any of the four formats")->required();
+  cmd->add_option("FILE", f->files, "Price files, in any of the five formats")->required();
   cmd->add_option("--out", f->out, "The overlay file to write (JSON)")->required();
   cmd->add_option("--region", f->options.region,
                   "Provider region code (us-east-1, eastus, us-central1); default: each catalog "
