@@ -656,6 +656,7 @@ json quote_json(const QuoteReport& r) {
     t["time_s"] = {{"p50", o.timing.p50_s},
                    {"p90", o.timing.p90_s},
                    {"mean_mc", o.timing.mc_mean_s},
+                   {"mean_mc_se", o.timing.mc_mean_se_s},
                    {"expected", o.timing.expected_s}};
     t["checkpoint_interval_s"] = o.timing.interval_s;
     t["expected_interruptions"] = o.timing.expected_interruptions;

@@ -1,6 +1,7 @@
 #include "reports/quote_service.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <new>
 #include <regex>
@@ -167,6 +168,33 @@ std::string text(std::string_view s) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> reply_headers(const Reply& r) {
+  std::vector<std::pair<std::string, std::string>> h{
+      {"Content-Security-Policy", std::string(PAGE_CSP)},
+      {"X-Content-Type-Options", "nosniff"},
+      {"Referrer-Policy", "no-referrer"},
+      {"Cache-Control", "no-store"}};
+  if (!r.attachment.empty())
+    h.emplace_back("Content-Disposition", "attachment; filename=\"" + r.attachment + "\"");
+  if (!r.allow.empty()) h.emplace_back("Allow", r.allow);
+  if (r.retry_after_s > 0) h.emplace_back("Retry-After", std::to_string(r.retry_after_s));
+  return h;
+}
+
+Reply stopped_reply(quote::StopReason reason, std::string_view what, double budget_s) {
+  if (reason == quote::StopReason::cancelled)
+    return error_reply(
+        503, "", "cancelled",
+        "the client closed the connection, so " + std::string(what) + " was stopped");
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%g s", budget_s);
+  return error_reply(504, "", "out_of_time",
+                     std::string(what) + " took longer than its budget of " + budget +
+                         " and was stopped; narrow the request (fewer providers, GPU models, "
+                         "instance types or pricing plans), or start the server with a larger "
+                         "--budget");
+}
+
 Reply error_reply(int status, std::string_view pointer, std::string_view code,
                   std::string_view message) {
   return json_reply(status, {{"errors",
@@ -246,7 +274,7 @@ Reply QuoteService::get(std::string_view path) const {
   return error_reply(404, "", "not_found", "no such page");
 }
 
-Reply QuoteService::quote(std::string_view body) {
+Reply QuoteService::quote(std::string_view body, const quote::ComputeBudget* budget) {
   if (body.size() > MAX_REQUEST_BYTES)
     return error_reply(
         413, "", "limit_exceeded",
@@ -309,10 +337,10 @@ Reply QuoteService::quote(std::string_view body) {
 
     if (!quote::options_available(*req, *catalog, diags))
       return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});
-    const quote::Quote q = quote::make_quote(*req, *catalog, today_utc());
+    const quote::Quote q = quote::make_quote(*req, *catalog, today_utc(), budget);
     if (!quote::inference_servable(*req, q, diags))
       return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});
-    const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q),
+    const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q, budget),
                                     settings_.version, settings_.internal};
     auto kept = std::make_shared<Kept>();
     auto id = random_quote_id();
@@ -337,6 +365,8 @@ Reply QuoteService::quote(std::string_view body) {
                               {"html", base + "quote.html"}}},
                             {"elapsed_s", elapsed},
                             {"cpu_s", double(std::clock() - cpu_started) / CLOCKS_PER_SEC}});
+  } catch (const quote::Stopped& stop) {
+    return stopped_reply(stop.reason, "the quote", budget ? budget->seconds() : 0);
   } catch (const std::bad_alloc&) {
     return error_reply(503, "", "limit_exceeded", "the server ran out of memory for this quote");
   } catch (const std::exception&) {
@@ -352,7 +382,16 @@ std::shared_ptr<QuoteService::Kept> QuoteService::find(std::string_view id) cons
   return nullptr;
 }
 
-Reply QuoteService::download(std::string_view id, std::string_view file) {
+bool QuoteService::download_prints(std::string_view id, std::string_view file) const {
+  if (file != "quote.pdf") return false;
+  const auto kept = find(id);
+  if (!kept) return false;
+  const std::lock_guard lock(kept->pdf_mutex);
+  return !kept->pdf;
+}
+
+Reply QuoteService::download(std::string_view id, std::string_view file,
+                             const quote::ComputeBudget* budget) {
   const auto kept = find(id);
   if (!kept) return error_reply(404, "", "not_found", "this quote is no longer kept; quote again");
   if (file == "quote.json")
@@ -360,10 +399,27 @@ Reply QuoteService::download(std::string_view id, std::string_view file) {
   if (file == "quote.html")
     return Reply{200, "text/html; charset=utf-8", kept->quote_html, "quote.html", ""};
   if (file != "quote.pdf") return error_reply(404, "", "not_found", "no such file");
+  // NOTE: one print per quote (a second download of it waits here and gets the kept bytes).
   const std::lock_guard lock(kept->pdf_mutex);
   if (!kept->pdf) {
+    // NOTE: each print is a whole Chromium (about 0.2 GB and a core for seconds): a few at once.
+    if (!prints_.try_acquire_for(std::chrono::duration<double>(PDF_WAIT_S))) {
+      Reply busy = error_reply(503, "", "busy",
+                               std::to_string(PDF_PRINTS_AT_ONCE) +
+                                   " PDFs are being printed; try again in a few seconds");
+      busy.retry_after_s = BUSY_RETRY_AFTER_S;
+      return busy;
+    }
     reports::PdfStatus status = reports::PdfStatus::failed;
-    kept->pdf = reports::pdf_bytes(kept->quote_html, status);
+    try {
+      kept->pdf = reports::pdf_bytes(kept->quote_html, status, budget);
+    } catch (...) {
+      prints_.release();
+      throw;
+    }
+    prints_.release();
+    if (status == reports::PdfStatus::stopped && budget && budget->stop_reason())
+      return stopped_reply(*budget->stop_reason(), "printing the PDF", budget->seconds());
     if (!kept->pdf)
       return error_reply(503, "", "io_error",
                          status == reports::PdfStatus::no_browser

@@ -13,10 +13,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <semaphore>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "models/catalog/catalog.h"
+#include "models/quote/compute_budget.h"
 
 namespace gpuplan::serve {
 
@@ -39,7 +43,19 @@ struct Reply {
   std::string body;
   std::string attachment;  //!< file name for Content-Disposition: attachment ("" = inline)
   std::string allow;       //!< methods for an Allow header (a 405), "" = none
+  int retry_after_s = 0;   //!< [s] for a Retry-After header (a 503 when busy), 0 = none
 };
+
+//! The header fields of `r` besides its Content-Type and length, the same on every reply: the
+//! page's security headers, then Content-Disposition, Allow and Retry-After when `r` has them.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> reply_headers(const Reply& r);
+
+//! Chromium prints at once; a further PDF waits PDF_WAIT_S for one to end, then is answered 503.
+inline constexpr int PDF_PRINTS_AT_ONCE = 2;
+//! [s] how long a PDF waits for a print to end before its 503.
+inline constexpr double PDF_WAIT_S = 1;
+//! [s] Retry-After of a 503 for a busy server: about one quote's time.
+inline constexpr int BUSY_RETRY_AFTER_S = 5;
 
 //! What the server was started with.
 struct ServeSettings {
@@ -71,12 +87,21 @@ class QuoteService {
   //! {"errors": [{"pointer", "code", "message", "candidates"}]} carrying the CLI's messages (a
   //! body that is not JSON: its line and column, the text there cut to 40 bytes; file names as
   //! the request gave them, never the server's path); 403 when the overlay is outside the data
-  //! folder; 413 when too long; 503 when no random id can be drawn.
-  [[nodiscard]] Reply quote(std::string_view body);
+  //! folder; 413 when too long; 503 when no random id can be drawn. The quote checks `budget`
+  //! (nullptr = none): 504 when it ran out, 503 when it was cancelled (stopped_reply).
+  [[nodiscard]] Reply quote(std::string_view body, const quote::ComputeBudget* budget = nullptr);
 
   //! GET /api/quote/ID/FILE: quote.json, quote.html or quote.pdf of a recent quote; 404 when
-  //! the quote is no longer kept, 503 when Chromium cannot print the PDF.
-  [[nodiscard]] Reply download(std::string_view id, std::string_view file);
+  //! the quote is no longer kept, 503 when Chromium cannot print the PDF. A PDF is printed once
+  //! per quote and kept; at most PDF_PRINTS_AT_ONCE prints run at once (503 with Retry-After
+  //! when a further one finds no turn within PDF_WAIT_S), each within `budget` (nullptr = none;
+  //! Chromium is killed when it runs out: 504, or 503 when cancelled).
+  [[nodiscard]] Reply download(std::string_view id, std::string_view file,
+                               const quote::ComputeBudget* budget = nullptr);
+
+  //! True when download(id, file) would print a PDF (the costly download: serve runs it on its
+  //! compute pool); false for one already printed, any other file, or an unknown quote.
+  [[nodiscard]] bool download_prints(std::string_view id, std::string_view file) const;
 
  private:
   struct Kept;
@@ -85,7 +110,13 @@ class QuoteService {
   ServeSettings settings_;
   mutable std::mutex mutex_;                // guards kept_
   std::deque<std::shared_ptr<Kept>> kept_;  // newest last
+  std::counting_semaphore<PDF_PRINTS_AT_ONCE> prints_{PDF_PRINTS_AT_ONCE};
 };
+
+//! The reply to a computation stopped by its budget: 504 `out_of_time` naming `what` ("the
+//! quote") and the budget [s] it ran out of, with what to do; 503 `cancelled` when its client
+//! closed the connection first (no one reads it; logs do).
+[[nodiscard]] Reply stopped_reply(quote::StopReason reason, std::string_view what, double budget_s);
 
 //! A new quote id: 128 bits from OpenSSL's RAND_bytes as 32 lowercase hex digits, so no id can
 //! be guessed from another; nullopt when the generator fails.

@@ -71,7 +71,8 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
 }
 
 std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteRequest& req,
-                                                                    const Quote& q) {
+                                                                    const Quote& q,
+                                                                    const ComputeBudget* budget) {
   std::vector<std::optional<InferenceSimCheck>> checks(q.inference.size());
   if (!req.inference || req.inference->requests_per_s <= 0) return checks;
   // NOTE: rows of one instance and size (they differ only in pricing) share one run.
@@ -84,10 +85,12 @@ std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteR
     if (o.servers > MAX_CHECKED_SLOTS) continue;
     const auto key = std::make_tuple(o.instance->id, o.sizing.replicas, o.sizing.batch);
     auto it = runs.find(key);
-    if (it == runs.end())
+    if (it == runs.end()) {
+      check_budget(budget);
       it = runs.emplace(key, simulate_inference(*req.inference, o, req.options.sim_requests,
                                                 req.options.seed))
                .first;
+    }
     checks[i] = it->second;
   }
   return checks;

@@ -42,8 +42,9 @@ inline constexpr uint32_t MAX_CHECKED_SLOTS = 1u << 20;
 //! rows of `q.inference` (ranked order), each simulated once per (instance, replicas, batch) with
 //! the request's `sim_requests` and `seed`; nullopt for every other row, for streams and past
 //! MAX_CHECKED_SLOTS. The CLI
-//! and `gpuplan serve` both call this, so their quotes agree figure for figure.
+//! and `gpuplan serve` both call this, so their quotes agree figure for figure. Throws Stopped
+//! before a run when `budget` (nullptr = none) has run out or was cancelled.
 [[nodiscard]] std::vector<std::optional<InferenceSimCheck>> check_shown_inference(
-    const QuoteRequest& req, const Quote& q);
+    const QuoteRequest& req, const Quote& q, const ComputeBudget* budget = nullptr);
 
 }  // namespace gpuplan::quote

@@ -35,6 +35,9 @@ constexpr double MAX_SLOWDOWN =
 constexpr double MC_DRAW_BUDGET = 1e6;
 constexpr uint32_t MIN_REPLICAS = 50;     // fewest Monte Carlo replicas kept under that budget
 constexpr uint32_t BUDGET_MC_PROBES = 4;  // Monte Carlo checks of a budget-only size search
+// Monte Carlo replicas (or sampled blocks) between two checks of the compute budget: a replica
+// takes at most the whole draw budget (about 10 ms), so a spent budget is noticed within that.
+constexpr uint32_t BUDGET_CHECK_EVERY = 16;
 // Highest MFU the step-time model reaches on any catalog GPU (its large-GEMM kernel efficiency,
 // 0.8 on ampere): bounds the fewest nodes that can meet a deadline.
 constexpr double MFU_UPPER_BOUND = 0.8;
@@ -96,9 +99,10 @@ double simulate_blocks(std::mt19937_64& rng, double count, double len, double re
 //! Mean and variance of one block's time (`len` s of work and checkpoint) from `n` samples.
 std::pair<double, double> block_moments(std::mt19937_64& rng, uint32_t n, double len,
                                         double recovery, double downtime, double hazard,
-                                        double& interruptions) {
+                                        double& interruptions, const ComputeBudget* budget) {
   double sum = 0, sum_sq = 0;
   for (uint32_t k = 0; k < n; ++k) {
+    if (k % BUDGET_CHECK_EVERY == 0) check_budget(budget);
     const double b = simulate_blocks(rng, 1, len, recovery, downtime, hazard, interruptions);
     sum += b;
     sum_sq += b * b;
@@ -112,16 +116,17 @@ std::pair<double, double> block_moments(std::mt19937_64& rng, uint32_t n, double
 //! run has tens of thousands of them when this is used), with each block's mean and variance
 //! sampled within the draw budget.
 void sample_blocks(std::mt19937_64& rng, double n_segments, double last, double checkpoint_s,
-                   double restart_s, double replacement_s, SpotTiming& t) {
+                   double restart_s, double replacement_s, SpotTiming& t,
+                   const ComputeBudget* budget) {
   constexpr double Z90 = 1.2815515655446004;  // standard normal quantile at 0.9
   const double h = t.hazard_per_s, len = t.interval_s + checkpoint_s;
   // NOTE: a block costs two draws plus two per interruption (h x its expected time).
   const double per_block = 2 + 2 * h * t.expected_s / n_segments;
   const auto n = static_cast<uint32_t>(std::max(2.0, MC_DRAW_BUDGET / per_block / 2));
   double cuts = 0, cuts_last = 0;
-  const auto [mean, var] = block_moments(rng, n, len, restart_s, replacement_s, h, cuts);
+  const auto [mean, var] = block_moments(rng, n, len, restart_s, replacement_s, h, cuts, budget);
   const auto [mean_last, var_last] =
-      block_moments(rng, n, last + checkpoint_s, restart_s, replacement_s, h, cuts_last);
+      block_moments(rng, n, last + checkpoint_s, restart_s, replacement_s, h, cuts_last, budget);
   const double m = n_segments - 1;
   t.mc_mean_s = t.p50_s = m * mean + mean_last;
   t.p90_s = t.mc_mean_s + Z90 * std::sqrt(m * var + var_last);
@@ -285,7 +290,8 @@ std::optional<ModelledSpeed> modelled_training_speed(const TrainingRequest& req,
 }
 
 SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, double restart_s,
-                       double replacement_s, uint32_t replicas, uint64_t seed) {
+                       double replacement_s, uint32_t replicas, uint64_t seed,
+                       const ComputeBudget* budget) {
   SpotTiming t;
   t.hazard_per_s = hazard_per_s;
   if (hazard_per_s <= 0 || work_s <= 0) {
@@ -315,7 +321,7 @@ SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, 
   // the budget.
   const double draws_per_replica = 2 + 2 * hazard_per_s * t.expected_s;
   if (MC_DRAW_BUDGET / draws_per_replica < std::min(replicas, MIN_REPLICAS)) {
-    sample_blocks(rng, n_segments, last, checkpoint_s, restart_s, replacement_s, t);
+    sample_blocks(rng, n_segments, last, checkpoint_s, restart_s, replacement_s, t, budget);
     return t;
   }
   replicas = static_cast<uint32_t>(std::min(MC_DRAW_BUDGET / draws_per_replica, double(replicas)));
@@ -323,6 +329,7 @@ SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, 
   std::vector<double> times(replicas);
   double interruptions = 0, sum = 0, sum_sq = 0;
   for (uint32_t r = 0; r < replicas; ++r) {
+    if (r % BUDGET_CHECK_EVERY == 0) check_budget(budget);
     const double total = simulate_blocks(rng, n_segments - 1, t.interval_s + checkpoint_s,
                                          restart_s, replacement_s, hazard_per_s, interruptions) +
                          simulate_blocks(rng, 1, last + checkpoint_s, restart_s, replacement_s,
@@ -342,6 +349,9 @@ SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s, 
 }
 
 const std::optional<ModelledSpeed>& TrainingSpeeds::at(uint32_t nodes) {
+  // NOTE: the plan search at a new size is the quote's main cost outside the Monte Carlo; the
+  // budget is checked before the size is entered, so a stopped search leaves no empty entry.
+  if (!by_nodes_.contains(nodes)) check_budget(budget_);
   auto [pos, fresh] = by_nodes_.try_emplace(nodes);
   if (fresh) {
     if (req_.mfu) {
@@ -409,7 +419,7 @@ TrainingOption size_training(const TrainingRequest& req, const QuoteOptions& o,
     // Any node's failure stops the synchronous job, as a preemption does: one Poisson process.
     const double hazard = e.spot_nodes * hazard_per_node_s + nodes * failures_per_node_s;
     e.timing = spot_timing(e.speed.work_s, hazard, req.checkpoint_s, req.restart_s,
-                           req.replacement_s, with_mc ? o.replicas : 0, o.seed);
+                           req.replacement_s, with_mc ? o.replicas : 0, o.seed, speeds.budget());
     return true;
   };
   const auto cost_of = [&](const Eval& e, double seconds) {
@@ -697,18 +707,19 @@ bool inference_servable(const QuoteRequest& req, const Quote& q, Diagnostics& di
   return false;
 }
 
-Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
-                 std::chrono::year_month_day today) {
+Quote make_quote(const QuoteRequest& req, const Catalog& catalog, std::chrono::year_month_day today,
+                 const ComputeBudget* budget) {
   Quote q;
   q.today = today_string(today);
   for (const InstanceType* it : candidate_instances(catalog, req.options)) {
+    check_budget(budget);
     const GpuSpec& gpu = *catalog.find_gpu(it->gpu);
     const bool stale = row_stale(*it, today, req.options.stale_after_months);
     // NOTE: the replica sizing does not depend on the pricing plan; size once per instance.
     const auto sizing =
         req.inference ? std::optional(size_replicas(*req.inference, *it, gpu)) : std::nullopt;
     std::optional<TrainingSpeeds> speeds;
-    if (req.training) speeds.emplace(*req.training, *it, gpu);
+    if (req.training) speeds.emplace(*req.training, *it, gpu, budget);
     for (const PricingPlan& plan : plans_for(*it, req.options)) {
       if (req.training) {
         TrainingOption& o = q.training.emplace_back(

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/quote/compute_budget.h"
 #include "models/quote/spot_loss.h"
 #include "models/catalog/catalog.h"
 #include "models/catalog/catalog_age.h"
@@ -273,9 +274,10 @@ struct SpotTiming {
 //! and P90 set to the expectation). Without hazard, every figure is `work_s`. A run whose
 //! interruptions would leave fewer than 50 replicas in the draw budget is not simulated whole:
 //! its blocks are (`sampled_blocks`), and its time is their sum under the central limit theorem.
+//! Throws Stopped when `budget` (nullptr = none) runs out between replicas.
 [[nodiscard]] SpotTiming spot_timing(double work_s, double hazard_per_s, double checkpoint_s,
                                      double restart_s, double replacement_s, uint32_t replicas,
-                                     uint64_t seed);
+                                     uint64_t seed, const ComputeBudget* budget = nullptr);
 
 //! One sized training option.
 struct TrainingOption {
@@ -358,19 +360,24 @@ struct ModelledSpeed {
 
 //! Training speed of one request on one instance type by cluster size, each size computed once:
 //! the size searches of every pricing plan of the instance revisit the same sizes (the modelled
-//! plan search is the quote's main cost). `req`, `it` and `gpu` must outlive it.
+//! plan search is the quote's main cost). `req`, `it`, `gpu` and `budget` must outlive it; the
+//! sizing of its options checks `budget` (nullptr = none) at every new size and Monte Carlo.
 class TrainingSpeeds {
  public:
-  TrainingSpeeds(const TrainingRequest& req, const InstanceType& it, const GpuSpec& gpu)
-      : req_(req), it_(it), gpu_(gpu) {}
+  TrainingSpeeds(const TrainingRequest& req, const InstanceType& it, const GpuSpec& gpu,
+                 const ComputeBudget* budget = nullptr)
+      : req_(req), it_(it), gpu_(gpu), budget_(budget) {}
   //! The speed on `nodes` nodes (fixed MFU when the request sets one, else modelled); nullopt
-  //! when no layout fits.
+  //! when no layout fits. Throws Stopped when the budget has run out.
   [[nodiscard]] const std::optional<ModelledSpeed>& at(uint32_t nodes);
+  //! The budget the sizing checks (nullptr = none).
+  [[nodiscard]] const ComputeBudget* budget() const { return budget_; }
 
  private:
   const TrainingRequest& req_;
   const InstanceType& it_;
   const GpuSpec& gpu_;
+  const ComputeBudget* budget_;
   std::map<uint32_t, std::optional<ModelledSpeed>> by_nodes_;
 };
 
@@ -409,8 +416,10 @@ class TrainingSpeeds {
 //! fits no node. The CLI exits 2 and `gpuplan serve` answers 400 on it, writing nothing.
 [[nodiscard]] bool inference_servable(const QuoteRequest& req, const Quote& q, Diagnostics& diags);
 
-//! Sizes every candidate instance under every plan of `req.options` and ranks the options.
+//! Sizes every candidate instance under every plan of `req.options` and ranks the options;
+//! throws Stopped when `budget` (nullptr = none) runs out or is cancelled.
 [[nodiscard]] Quote make_quote(const QuoteRequest& req, const Catalog& catalog,
-                               std::chrono::year_month_day today);
+                               std::chrono::year_month_day today,
+                               const ComputeBudget* budget = nullptr);
 
 }  // namespace gpuplan::quote

@@ -125,7 +125,13 @@
       } else {
         $('results').hidden = true;
         showErrors(GP.arr(reply, 'errors'));
-        $('status').textContent = 'Please correct the request (HTTP ' + res.status + ').';
+        // NOTE: 503 (busy, with Retry-After) and 504 (over its compute budget) are the
+        // server's limits, not the request's mistakes; the message under the form says which.
+        const retry = res.headers.get('Retry-After');
+        $('status').textContent = res.status >= 500
+          ? 'The server could not make this quote (HTTP ' + res.status + ')' +
+            (retry ? '; try again in ' + retry + ' s.' : '.')
+          : 'Please correct the request (HTTP ' + res.status + ').';
       }
     } catch (err) {
       $('status').textContent = 'The server did not answer: ' + err.message;

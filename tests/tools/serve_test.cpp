@@ -6,11 +6,13 @@
 //! tests/reports/serve_browser.py.)
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <arpa/inet.h>
@@ -34,11 +36,12 @@ using nlohmann::json;
 
 namespace {
 
-//! A `gpuplan serve --port 0 ARGS` of this test's own on 127.0.0.1, stopped when it goes out of
-//! scope; `port` is 0 when it did not print its address within 30 s.
+//! A `gpuplan serve --port 0 ARGS` of this test's own on 127.0.0.1 (with the environment
+//! variables `env`, "NAME=value ..."), stopped when it goes out of scope; `port` is 0 when it did
+//! not print its address within 30 s.
 class Served {
  public:
-  explicit Served(const std::string& args = "") {
+  explicit Served(const std::string& args = "", const std::string& env = "") {
     int fds[2];
     if (::pipe(fds) != 0) return;
     pid_ = ::fork();
@@ -48,7 +51,8 @@ class Served {
       ::close(fds[0]);
       ::close(fds[1]);
       // NOTE: under `timeout`, so a test that dies before stopping it leaves no server behind.
-      const std::string cmd = "exec timeout 300 " + gpuplan_binary() + " serve --port 0 " + args;
+      const std::string cmd = "exec " + (env.empty() ? "" : "env " + env + " ") + "timeout 300 " +
+                              gpuplan_binary() + " serve --port 0 " + args;
       ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
@@ -93,12 +97,11 @@ struct HttpReply {
   std::string body;
 };
 
-//! Sends the raw `request` to 127.0.0.1:`port` and reads the answer to the end of the connection
-//! (the server closes each one), within 60 s.
-HttpReply http(int port, const std::string& request) {
-  HttpReply r;
+//! A socket connected to 127.0.0.1:`port`, sends and receives timing out after 60 s; -1 when
+//! the connection failed.
+int connect_to(int port) {
   const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (s < 0) return r;
+  if (s < 0) return -1;
   timeval tv{60, 0};
   ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ::setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
@@ -106,17 +109,28 @@ HttpReply http(int port, const std::string& request) {
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  std::string got;
-  if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    for (size_t sent = 0; sent < request.size();) {
-      const ssize_t n = ::send(s, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      sent += static_cast<size_t>(n);
-    }
-    char buf[4096];
-    for (ssize_t n; (n = ::recv(s, buf, sizeof buf, 0)) > 0;)
-      got.append(buf, static_cast<size_t>(n));
+  if (::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return s;
+  ::close(s);
+  return -1;
+}
+
+//! Sends all of `bytes` on socket `s`; false when the connection failed first.
+bool send_all(int s, const std::string& bytes) {
+  for (size_t sent = 0; sent < bytes.size();) {
+    const ssize_t n = ::send(s, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
   }
+  return true;
+}
+
+//! The answer on socket `s`, read to the end of the connection (the server closes each one),
+//! which it closes.
+HttpReply read_reply(int s) {
+  HttpReply r;
+  std::string got;
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(s, buf, sizeof buf, 0)) > 0;) got.append(buf, static_cast<size_t>(n));
   ::close(s);
   const size_t end = got.find("\r\n\r\n");
   if (got.rfind("HTTP/1.1 ", 0) != 0 || end == std::string::npos) return r;
@@ -124,6 +138,15 @@ HttpReply http(int port, const std::string& request) {
   r.head = got.substr(0, end);
   r.body = got.substr(end + 4);
   return r;
+}
+
+//! Sends the raw `request` to 127.0.0.1:`port` and reads the answer to the end of the connection
+//! (the server closes each one), within 60 s.
+HttpReply http(int port, const std::string& request) {
+  const int s = connect_to(port);
+  if (s < 0) return {};
+  send_all(s, request);
+  return read_reply(s);
 }
 
 //! A request: `line` ("GET / HTTP/1.1"), then `fields` ("Name: value"), then `body` with its
@@ -157,6 +180,15 @@ TEST_CASE("tools::serve") {
     CHECK(r.status == 2);
     CHECK(r.output.find("is not a folder") != std::string::npos);
     CHECK(r.output.find("quote page at") == std::string::npos);
+  }
+  SUBCASE("a --budget or --read-timeout outside its range exits 2 naming it, before listening") {
+    for (const std::string flag : {"--budget 0", "--read-timeout 1000"}) {
+      CAPTURE(flag);
+      const CliRun r = gpuplan("serve --port 0 " + flag, {}, 20);
+      CHECK(r.status == 2);
+      CHECK(r.output.find(flag) != std::string::npos);
+      CHECK(r.output.find("quote page at") == std::string::npos);
+    }
   }
   SUBCASE("a port outside 0-65535 exits 2") {
     const CliRun r = gpuplan("serve --port 70000", {}, 20);
@@ -389,6 +421,299 @@ TEST_CASE("tools::serve::overlay_messages") {
     CHECK(r.body.find(real) == std::string::npos);
     CHECK(message_of(r).find("cannot read the catalog overlay \"huge.json\": it is ") !=
           std::string::npos);
+  }
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+//! The budget-only training quote of issue 38 over the whole catalog (about 1 s of CPU).
+const std::string BUDGET_ONLY_BODY =
+    R"({"fields": {"/training/params": "70B", "/training/tokens": "2T", )"
+    R"("/training/budget": "$5M"}})";
+
+//! A stand-in for Chromium in `dir` (given to serve as CHROMIUM): it appends its process id and
+//! its sleep's to dir/pids, sleeps `seconds`, then writes a small PDF where --print-to-pdf= says.
+std::string fake_chromium(const std::filesystem::path& dir, double seconds) {
+  std::filesystem::create_directories(dir);
+  const std::string pids = (dir / "pids").string();
+  const std::filesystem::path exe = dir / "chromium";
+  std::ofstream(exe) << "#!/bin/sh\n"
+                     << "for a in \"$@\"; do case \"$a\" in --print-to-pdf=*) "
+                        "out=\"${a#--print-to-pdf=}\";; esac; done\n"
+                     << "echo $$ >> '" << pids << "'\n"
+                     << "sleep " << seconds << " &\n"
+                     << "echo $! >> '" << pids << "'\n"
+                     << "wait\n"
+                     << "printf '%%PDF-1.4 fake\\n' > \"$out\"\n";
+  std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
+  return exe.string();
+}
+
+//! The process ids fake_chromium wrote to dir/pids (two per print: the script, its sleep).
+std::vector<pid_t> fake_pids(const std::filesystem::path& dir) {
+  std::vector<pid_t> out;
+  std::ifstream f(dir / "pids");
+  for (pid_t p; f >> p;) out.push_back(p);
+  return out;
+}
+
+//! True when process `pid` runs (a zombie, ended and not yet reaped, does not).
+bool running(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+}  // namespace
+
+TEST_CASE("tools::serve::limits") {
+  const std::string json_type = "Content-Type: application/json";
+  const auto host_of = [](const Served& s) { return "Host: 127.0.0.1:" + std::to_string(s.port); };
+  const auto quote_id = [&](const Served& s) {
+    const HttpReply r =
+        http(s.port, request("POST /api/quote HTTP/1.1", {host_of(s), json_type}, QUOTE_BODY));
+    REQUIRE(r.status == 200);
+    return json::parse(r.body)["id"].get<std::string>();
+  };
+
+  SUBCASE("20 connections trickling their headers do not delay a quote") {
+    Served server;
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string host = host_of(server);
+    std::vector<int> slow;
+    for (int k = 0; k < 20; ++k) {
+      const int s = connect_to(server.port);
+      REQUIRE(s >= 0);
+      REQUIRE(send_all(s, "POST /api/quote HTTP/1.1\r\n" + host + "\r\nX-Trickle: "));
+      slow.push_back(s);
+    }
+    // A byte per connection every 200 ms while the quote is asked, for at most 8 s: a server
+    // that gave each connection a thread and waited for it byte by byte (httplib's own model,
+    // 8 threads) would answer the quote only once the trickling stopped.
+    std::atomic<bool> answered{false};
+    std::thread trickle([&] {
+      const auto t0 = Clock::now();
+      while (!answered.load() && seconds_since(t0) < 8) {
+        for (const int s : slow) send_all(s, "a");
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    });
+    const auto t0 = Clock::now();
+    const HttpReply r =
+        http(server.port, request("POST /api/quote HTTP/1.1", {host, json_type}, QUOTE_BODY));
+    const double waited = seconds_since(t0);
+    answered.store(true);
+    trickle.join();
+    for (const int s : slow) ::close(s);
+    CHECK(r.status == 200);
+    // the quote alone takes well under 1 s; 5 s leaves room for a loaded 2-core machine
+    CHECK(waited < 5);
+  }
+  SUBCASE("a request still trickling at --read-timeout is answered 408, timed from its connect") {
+    Served server("--read-timeout 1");
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const int silent = connect_to(server.port);
+    const int s = connect_to(server.port);
+    REQUIRE(silent >= 0);
+    REQUIRE(s >= 0);
+    const auto t0 = Clock::now();
+    REQUIRE(send_all(s, "GET / HTTP/1.1\r\n" + host_of(server) + "\r\nX-Trickle: "));
+    // a byte every 100 ms until the answer comes (or 10 s): each byte would restart a per-read
+    // timeout, never this deadline
+    for (pollfd p{s, POLLIN, 0}; ::poll(&p, 1, 100) == 0 && seconds_since(t0) < 10;)
+      send_all(s, "a");
+    const double waited = seconds_since(t0);
+    const HttpReply r = read_reply(s);
+    CHECK(r.status == 408);
+    CHECK(message_of(r).find("did not arrive whole within 1 s of connecting") != std::string::npos);
+    // the 1 s deadline, plus the reader's wake-up and a loaded machine's delays
+    CHECK(waited < 3);
+    // a connection that never sent a byte is closed without an answer, at the same deadline
+    const HttpReply quiet = read_reply(silent);
+    CHECK(quiet.status == 0);
+    CHECK(seconds_since(t0) < 3);
+  }
+  SUBCASE("past --max-connections a connection is answered 503 with Retry-After at once") {
+    Served server("--max-connections 3");
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string get = request("GET / HTTP/1.1", {host_of(server)});
+    std::vector<int> idle;
+    for (int k = 0; k < 3; ++k) {
+      idle.push_back(connect_to(server.port));
+      REQUIRE(send_all(idle.back(), "GET / HTTP/1.1\r\n"));
+    }
+    const HttpReply r = http(server.port, get);
+    CHECK(r.status == 503);
+    CHECK(r.head.find("\r\nRetry-After: 5") != std::string::npos);
+    CHECK(message_of(r).find("3 connections open (its limit, --max-connections 3)") !=
+          std::string::npos);
+    // once they close, the server answers again (it notices each close within milliseconds)
+    for (const int s : idle) ::close(s);
+    int status = 0;
+    for (int tries = 0; tries < 50 && status != 200; ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      status = http(server.port, get).status;
+    }
+    CHECK(status == 200);
+  }
+  SUBCASE("12 keep-alive clients, each holding two spare idle connections, are all answered") {
+    Served server;
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string host = host_of(server);
+    // NOTE: a browser keeps spare connections open. httplib's own model held a thread (of 8)
+    // per idle connection for its 5 s keep-alive wait: 24 of them made requests wait 10-15 s.
+    constexpr int CLIENTS = 12;
+    std::vector<int> spare;
+    for (int k = 0; k < 2 * CLIENTS; ++k) {
+      spare.push_back(connect_to(server.port));
+      REQUIRE(spare.back() >= 0);
+    }
+    std::vector<HttpReply> replies(3 * CLIENTS);
+    std::vector<double> waits(3 * CLIENTS);
+    std::vector<std::thread> clients;
+    for (int k = 0; k < CLIENTS; ++k)
+      clients.emplace_back([&, k] {
+        for (int round = 0; round < 3; ++round) {
+          const auto t0 = Clock::now();
+          replies[3 * k + round] =
+              http(server.port, request("GET / HTTP/1.1", {host, "Connection: keep-alive"}));
+          waits[3 * k + round] = seconds_since(t0);
+        }
+      });
+    for (std::thread& t : clients) t.join();
+    for (const int s : spare) ::close(s);
+    for (size_t i = 0; i < replies.size(); ++i) {
+      CAPTURE(i);
+      CHECK(replies[i].status == 200);
+      // one request per connection, said and done: the server closed it after the reply
+      CHECK(replies[i].head.find("\r\nConnection: close") != std::string::npos);
+      // a page is answered in milliseconds; 5 s leaves room for a loaded machine
+      CHECK(waits[i] < 5);
+    }
+  }
+  SUBCASE("with the worker busy and no queue, a quote is answered 503 with Retry-After at once") {
+    const auto dir = fresh_dir("serve-busy");
+    Served server("--workers 1 --queue 0", "CHROMIUM=" + fake_chromium(dir, 5));
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string id = quote_id(server);
+    // the one worker prints a PDF (5 s) while the quote is asked
+    const int printing = connect_to(server.port);
+    REQUIRE(send_all(printing,
+                     request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)})));
+    for (int tries = 0; tries < 50 && fake_pids(dir).empty(); ++tries)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(!fake_pids(dir).empty());
+    const auto t0 = Clock::now();
+    const HttpReply r = http(
+        server.port, request("POST /api/quote HTTP/1.1", {host_of(server), json_type}, QUOTE_BODY));
+    const double waited = seconds_since(t0);
+    CHECK(r.status == 503);
+    CHECK(r.head.find("\r\nRetry-After: 5") != std::string::npos);
+    CHECK(message_of(r).find("the server is busy") != std::string::npos);
+    // at once: not after the print's 5 s
+    CHECK(waited < 2);
+    ::close(printing);
+  }
+  SUBCASE("a PDF whose client has gone is stopped, its Chromium killed and its worker freed") {
+    const auto dir = fresh_dir("serve-gone");
+    Served server("--workers 1 --queue 0", "CHROMIUM=" + fake_chromium(dir, 5));
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string id = quote_id(server);
+    const int printing = connect_to(server.port);
+    REQUIRE(send_all(printing,
+                     request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)})));
+    for (int tries = 0; tries < 50 && fake_pids(dir).size() < 2; ++tries)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(fake_pids(dir).size() == 2);
+    ::close(printing);
+    // the server notices within 50 ms and kills the print's process group within 50 ms more
+    bool stopped = false;
+    for (int tries = 0; tries < 40 && !stopped; ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      stopped = !running(fake_pids(dir)[0]) && !running(fake_pids(dir)[1]);
+    }
+    CHECK(stopped);
+    // the worker is free (once the print's temporary files are removed, milliseconds later): a
+    // quote is answered within 1 s, where an unstopped print would hold it 5 s (503 meanwhile)
+    int status = 0;
+    for (int tries = 0; tries < 20 && status != 200; ++tries) {
+      status = http(server.port,
+                    request("POST /api/quote HTTP/1.1", {host_of(server), json_type}, QUOTE_BODY))
+                   .status;
+      if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(status == 200);
+  }
+  SUBCASE("a PDF print over --budget is killed and answered 504 with the reason") {
+    const auto dir = fresh_dir("serve-pdf-budget");
+    Served server("--budget 1", "CHROMIUM=" + fake_chromium(dir, 5));
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    const std::string id = quote_id(server);
+    const auto t0 = Clock::now();
+    const HttpReply r = http(
+        server.port, request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)}));
+    const double waited = seconds_since(t0);
+    CHECK(r.status == 504);
+    CHECK(message_of(r).find("printing the PDF took longer than its budget of 1 s") !=
+          std::string::npos);
+    // the 1 s budget and the 50 ms checks, not the print's 5 s
+    CHECK(waited < 4);
+    for (const pid_t p : fake_pids(dir)) CHECK_FALSE(running(p));
+  }
+  SUBCASE("a quote over --budget is stopped and answered 504 with the reason") {
+    Served server("--budget 0.05");
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    // the budget-only quote takes about 1 s of CPU, twenty times the budget
+    const HttpReply r = http(server.port, request("POST /api/quote HTTP/1.1",
+                                                  {host_of(server), json_type}, BUDGET_ONLY_BODY));
+    CHECK(r.status == 504);
+    CHECK(message_of(r).find("the quote took longer than its budget of 0.05 s and was stopped") !=
+          std::string::npos);
+  }
+  SUBCASE("two PDFs print at once, a third is answered 503 after a short wait; prints are kept") {
+    const auto dir = fresh_dir("serve-pdf-limit");
+    Served server("--workers 3", "CHROMIUM=" + fake_chromium(dir, 1.5));
+    REQUIRE_MESSAGE(server.port > 0, server.first_line);
+    std::vector<std::string> ids;
+    for (int k = 0; k < 3; ++k) ids.push_back(quote_id(server));
+    std::vector<HttpReply> pdfs(3);
+    std::vector<std::thread> clients;
+    for (int k = 0; k < 3; ++k)
+      clients.emplace_back([&, k] {
+        pdfs[k] = http(server.port, request("GET /api/quote/" + ids[k] + "/quote.pdf HTTP/1.1",
+                                            {host_of(server)}));
+      });
+    for (std::thread& t : clients) t.join();
+    int printed = 0, busy = 0;
+    for (const HttpReply& r : pdfs) {
+      printed += r.status == 200 && r.body.rfind("%PDF", 0) == 0;
+      busy += r.status == 503 && r.head.find("\r\nRetry-After: 5") != std::string::npos &&
+              message_of(r).find("2 PDFs are being printed") != std::string::npos;
+    }
+    CHECK(printed == 2);
+    CHECK(busy == 1);
+    // two prints, two processes each
+    CHECK(fake_pids(dir).size() == 4);
+    // a printed PDF is served again from memory: no third print, and faster than one (1.5 s)
+    for (size_t k = 0; k < 3; ++k) {
+      if (pdfs[k].status != 200) continue;
+      const auto t0 = Clock::now();
+      const HttpReply again =
+          http(server.port,
+               request("GET /api/quote/" + ids[k] + "/quote.pdf HTTP/1.1", {host_of(server)}));
+      CHECK(again.status == 200);
+      CHECK(again.body == pdfs[k].body);
+      CHECK(seconds_since(t0) < 1);
+    }
+    CHECK(fake_pids(dir).size() == 4);
   }
 }
 

@@ -157,6 +157,7 @@ int run_quote(const QuoteFlags& f) {
       if (!f.quiet) std::cout << "\nwrote " << dir.string() << "/{quote.html,quote.json}\n";
       return 0;
     case reports::PdfStatus::failed:
+    case reports::PdfStatus::stopped:  // only under a compute budget, which the CLI never sets
       std::cerr << "gpuplan quote: chromium failed to print " << (dir / "quote.html").string()
                 << " to PDF; quote.html and quote.json are written\n";
       return 1;

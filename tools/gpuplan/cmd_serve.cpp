@@ -1,40 +1,49 @@
-//! `gpuplan serve`: the quote page on a local HTTP server (cpp-httplib). The routes map onto
-//! reports/quote_service.h's handlers; nothing here computes a quote.
+//! `gpuplan serve`: the quote page on a local HTTP server (cpp-httplib, its connections read by
+//! tools/gpuplan/serve_connections.h). The routes map onto reports/quote_service.h's handlers,
+//! the costly ones through reports/serve_pool.h's compute pool; nothing here computes a quote.
 #include <httplib.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "reports/quote_service.h"
 #include "reports/serve_guard.h"
+#include "reports/serve_pool.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/serve_connections.h"
 
 namespace gpuplan::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
+//! Default compute workers: the cores, 2 to 8 (a quote runs on one thread).
+unsigned default_workers() {
+  return std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+}
+
 struct ServeFlags {
   std::string host = "127.0.0.1";
   int port = 8470;
   std::string data_dir;  //!< "" = requests may name no file
   bool internal = false;
+  double budget_s = 20;  //!< [s] wall (so also CPU) per quote or PDF print
+  unsigned workers = default_workers();
+  unsigned queue = 0;  //!< set to twice the workers unless given
+  unsigned max_connections = 512;
+  double read_timeout_s = 10;
 };
 
 //! Writes `r` into the httplib response, with the page's security headers on every reply.
 void send(const serve::Reply& r, httplib::Response& res) {
   res.status = r.status;
-  res.set_header("Content-Security-Policy", std::string(serve::PAGE_CSP));
-  res.set_header("X-Content-Type-Options", "nosniff");
-  res.set_header("Referrer-Policy", "no-referrer");
-  res.set_header("Cache-Control", "no-store");
-  if (!r.attachment.empty())
-    res.set_header("Content-Disposition", "attachment; filename=\"" + r.attachment + "\"");
-  if (!r.allow.empty()) res.set_header("Allow", r.allow);
+  for (const auto& [name, value] : serve::reply_headers(r)) res.set_header(name, value);
   res.set_content(r.body, r.content_type);
 }
 
@@ -125,6 +134,17 @@ int run_serve(const ServeFlags& f) {
     std::cerr << "gpuplan serve: --port " << f.port << " is not a port (0-65535)\n";
     return 2;
   }
+  // NOTE: CLI11's range checks name the flag too; these state the unit and the reason.
+  if (!(f.budget_s >= 0.01 && f.budget_s <= 3600)) {
+    std::cerr << "gpuplan serve: --budget " << f.budget_s
+              << " is not a time budget per request (0.01-3600 s)\n";
+    return 2;
+  }
+  if (!(f.read_timeout_s >= 0.1 && f.read_timeout_s <= 600)) {
+    std::cerr << "gpuplan serve: --read-timeout " << f.read_timeout_s
+              << " is not a time to send a request in (0.1-600 s)\n";
+    return 2;
+  }
   serve::ServeSettings settings;
   settings.internal = f.internal;
   settings.version = GPUPLAN_VERSION;
@@ -142,14 +162,16 @@ int run_serve(const ServeFlags& f) {
                  "the files of --data-dir; there is no authentication or TLS\n";
 
   auto service = std::make_shared<serve::QuoteService>(settings);
-  httplib::Server server;
+  auto pool = std::make_shared<serve::ComputePool>(f.workers, f.queue, f.budget_s);
+  ConnectionLimits limits;
+  limits.max_connections = f.max_connections;
+  limits.read_timeout_s = f.read_timeout_s;
+  // NOTE: a handler thread waits beside each running or queued computation; the rest answer the
+  // page, its downloads and refusals meanwhile.
+  limits.handlers = f.workers + f.queue + 8;
+  ServeServer server(limits);
   // NOTE: a request body over the cap is refused (413) before any of it is parsed.
   server.set_payload_max_length(serve::MAX_REQUEST_BYTES);
-  server.set_read_timeout(10, 0);
-  server.set_write_timeout(30, 0);
-  // NOTE: one request per connection: a request refused before its body is read leaves that body
-  // unread, and a kept-alive connection would take it for the next request.
-  server.set_keep_alive_max_count(1);
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res,
                                   std::exception_ptr ep) { send(failure_reply(ep), res); });
   // The accepted Host names hold the port, known only once bound (--port 0): set below.
@@ -172,12 +194,28 @@ int run_serve(const ServeFlags& f) {
         return 100;
       });
   const std::string id_digits = std::to_string(2 * serve::QUOTE_ID_BYTES);
+  // NOTE: the work of a job owns copies of what it reads (the body, the id): a job whose client
+  // has gone may run on until its next budget check, after the request is freed.
   server.Get("/api/quote/([0-9a-f]{" + id_digits + R"(})/(quote\.(json|html|pdf)))",
-             [service](const httplib::Request& req, httplib::Response& res) {
-               send(service->download(req.matches[1].str(), req.matches[2].str()), res);
+             [service, pool](const httplib::Request& req, httplib::Response& res) {
+               const std::string id = req.matches[1].str(), file = req.matches[2].str();
+               if (!service->download_prints(id, file)) {
+                 send(service->download(id, file), res);
+                 return;
+               }
+               send(pool->run(
+                        [service, id, file](const quote::ComputeBudget& budget) {
+                          return service->download(id, file, &budget);
+                        },
+                        ServeServer::client_gone),
+                    res);
              });
-  server.Post("/api/quote", [service](const httplib::Request& req, httplib::Response& res) {
-    send(service->quote(req.body), res);
+  server.Post("/api/quote", [service, pool](const httplib::Request& req, httplib::Response& res) {
+    send(
+        pool->run([service, body = req.body](
+                      const quote::ComputeBudget& budget) { return service->quote(body, &budget); },
+                  ServeServer::client_gone),
+        res);
   });
   server.Get(R"(/[a-z.]*)", [service](const httplib::Request& req, httplib::Response& res) {
     send(service->get(req.path), res);
@@ -194,13 +232,7 @@ int run_serve(const ServeFlags& f) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
-  int port = f.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(f.host);
-    if (port < 0) port = 0;
-  } else if (!server.bind_to_port(f.host, port)) {
-    port = 0;
-  }
+  const int port = server.bind_port(f.host, f.port);
   if (port != 0) *hosts = serve::accepted_hosts(f.host, port);
   if (port == 0) {
     std::cerr << "gpuplan serve: cannot listen on " << f.host << ":" << f.port
@@ -232,7 +264,32 @@ CLI::App* add_serve_command(CLI::App& app, int& exit_code) {
       ->type_name("DIR");
   cmd->add_flag("--internal", f->internal,
                 "Quotes carry the internal appendix (price sources, confidence tags)");
-  cmd->callback([f, &exit_code] { exit_code = run_serve(*f); });
+  cmd->add_option("--budget", f->budget_s,
+                  "Seconds each quote or PDF print may compute (wall clock, so CPU too); past "
+                  "it the request is stopped and answered 504")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  cmd->add_option("--workers", f->workers,
+                  "Threads that compute quotes and print PDFs (default: the cores, 2 to 8)")
+      ->check(CLI::Range(1u, 64u));
+  auto* queue =
+      cmd->add_option("--queue", f->queue,
+                      "Requests that may wait for a worker; beyond them a request is answered 503 "
+                      "with Retry-After at once (default: twice the workers)")
+          ->check(CLI::Range(0u, 256u));
+  cmd->add_option("--max-connections", f->max_connections,
+                  "Connections open at once; the next is answered 503 with Retry-After")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 900u));
+  cmd->add_option("--read-timeout", f->read_timeout_s,
+                  "Seconds from connecting to the request's last byte (line, headers and body "
+                  "together); a slower request is answered 408")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  cmd->callback([f, queue, &exit_code] {
+    if (queue->count() == 0) f->queue = 2 * f->workers;
+    exit_code = run_serve(*f);
+  });
   return cmd;
 }
 

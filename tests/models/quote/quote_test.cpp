@@ -438,3 +438,48 @@ TEST_CASE("quote::make_quote") {
     }
   }
 }
+
+TEST_CASE("quote::compute_budget") {
+  // the spot timing of a week's run at one interruption a day: hundreds of Monte Carlo replicas
+  const double hazard = 1.0 / 86400;
+  const auto timing = [&](const ComputeBudget* budget) {
+    return spot_timing(7 * 86400.0, hazard, 300, 600, 600, 2000, 42, budget);
+  };
+  const auto reason_of = [](const auto& run) -> std::optional<StopReason> {
+    try {
+      run();
+    } catch (const Stopped& stop) {
+      return stop.reason;
+    }
+    return std::nullopt;
+  };
+  Diagnostics d;
+  const auto req =
+      parse(R"({"training": {"params": "7B", "tokens": "200B", "deadline": "30d"}})", d);
+  REQUIRE(req.has_value());
+
+  SUBCASE("a spent budget stops the Monte Carlo and the quote as out of time") {
+    ComputeBudget spent;
+    spent.start(0);
+    CHECK(reason_of([&] { (void)timing(&spent); }) == StopReason::out_of_time);
+    CHECK(reason_of([&] { (void)make_quote(*req, builtin_catalog(), today_utc(), &spent); }) ==
+          StopReason::out_of_time);
+  }
+  SUBCASE("a cancelled budget stops them as cancelled, deadline or not") {
+    ComputeBudget gone;
+    gone.cancel();
+    CHECK(reason_of([&] { (void)timing(&gone); }) == StopReason::cancelled);
+    gone.start(3600);
+    CHECK(reason_of([&] { (void)make_quote(*req, builtin_catalog(), today_utc(), &gone); }) ==
+          StopReason::cancelled);
+  }
+  SUBCASE("a budget that is not spent changes no figure") {
+    ComputeBudget ample;
+    ample.start(3600);
+    const SpotTiming with = timing(&ample), without = timing(nullptr);
+    // the same seed and draws: bit for bit
+    CHECK(with.replicas == without.replicas);
+    CHECK(with.p50_s == without.p50_s);
+    CHECK(with.p90_s == without.p90_s);
+  }
+}
