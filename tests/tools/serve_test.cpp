@@ -463,6 +463,30 @@ std::vector<pid_t> fake_pids(const std::filesystem::path& dir) {
   return out;
 }
 
+//! The Host field that names `s`'s own address and port.
+std::string host_of(const Served& s) {
+  return "Host: 127.0.0.1:" + std::to_string(s.port);
+}
+
+//! Asks `server` for quote `id`'s PDF on a connection of its own and waits (up to 2.5 s) until
+//! fake_chromium in `dir` has written `pids` process ids; returns the open connection.
+int start_print(const Served& server, const std::string& id, const std::filesystem::path& dir,
+                size_t pids) {
+  const int printing = connect_to(server.port);
+  REQUIRE(send_all(printing,
+                   request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)})));
+  for (int tries = 0; tries < 50 && fake_pids(dir).size() < pids; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return printing;
+}
+
+//! A well-formed quote request to `server`: its own Host, JSON content type, QUOTE_BODY.
+HttpReply post_quote(const Served& server) {
+  return http(server.port,
+              request("POST /api/quote HTTP/1.1",
+                      {host_of(server), "Content-Type: application/json"}, QUOTE_BODY));
+}
+
 //! True when process `pid` runs (a zombie, ended and not yet reaped, does not).
 bool running(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -476,10 +500,8 @@ bool running(pid_t pid) {
 
 TEST_CASE("tools::serve::limits") {
   const std::string json_type = "Content-Type: application/json";
-  const auto host_of = [](const Served& s) { return "Host: 127.0.0.1:" + std::to_string(s.port); };
   const auto quote_id = [&](const Served& s) {
-    const HttpReply r =
-        http(s.port, request("POST /api/quote HTTP/1.1", {host_of(s), json_type}, QUOTE_BODY));
+    const HttpReply r = post_quote(s);
     REQUIRE(r.status == 200);
     return json::parse(r.body)["id"].get<std::string>();
   };
@@ -507,8 +529,7 @@ TEST_CASE("tools::serve::limits") {
       }
     });
     const auto t0 = Clock::now();
-    const HttpReply r =
-        http(server.port, request("POST /api/quote HTTP/1.1", {host, json_type}, QUOTE_BODY));
+    const HttpReply r = post_quote(server);
     const double waited = seconds_since(t0);
     answered.store(true);
     trickle.join();
@@ -605,15 +626,10 @@ TEST_CASE("tools::serve::limits") {
     REQUIRE_MESSAGE(server.port > 0, server.first_line);
     const std::string id = quote_id(server);
     // the one worker prints a PDF (5 s) while the quote is asked
-    const int printing = connect_to(server.port);
-    REQUIRE(send_all(printing,
-                     request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)})));
-    for (int tries = 0; tries < 50 && fake_pids(dir).empty(); ++tries)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const int printing = start_print(server, id, dir, 1);
     REQUIRE(!fake_pids(dir).empty());
     const auto t0 = Clock::now();
-    const HttpReply r = http(
-        server.port, request("POST /api/quote HTTP/1.1", {host_of(server), json_type}, QUOTE_BODY));
+    const HttpReply r = post_quote(server);
     const double waited = seconds_since(t0);
     CHECK(r.status == 503);
     CHECK(r.head.find("\r\nRetry-After: 5") != std::string::npos);
@@ -627,11 +643,7 @@ TEST_CASE("tools::serve::limits") {
     Served server("--workers 1 --queue 0", "CHROMIUM=" + fake_chromium(dir, 5));
     REQUIRE_MESSAGE(server.port > 0, server.first_line);
     const std::string id = quote_id(server);
-    const int printing = connect_to(server.port);
-    REQUIRE(send_all(printing,
-                     request("GET /api/quote/" + id + "/quote.pdf HTTP/1.1", {host_of(server)})));
-    for (int tries = 0; tries < 50 && fake_pids(dir).size() < 2; ++tries)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const int printing = start_print(server, id, dir, 2);
     REQUIRE(fake_pids(dir).size() == 2);
     ::close(printing);
     // the server notices within 50 ms and kills the print's process group within 50 ms more
@@ -645,9 +657,7 @@ TEST_CASE("tools::serve::limits") {
     // quote is answered within 1 s, where an unstopped print would hold it 5 s (503 meanwhile)
     int status = 0;
     for (int tries = 0; tries < 20 && status != 200; ++tries) {
-      status = http(server.port,
-                    request("POST /api/quote HTTP/1.1", {host_of(server), json_type}, QUOTE_BODY))
-                   .status;
+      status = post_quote(server).status;
       if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     CHECK(status == 200);
