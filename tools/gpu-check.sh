@@ -1,40 +1,68 @@
 #!/usr/bin/env bash
 # GPU checks in one go, for a machine with a CUDA device: configure with CUDA, build, run the
 # CUDA-vs-CPU agreement test and every Monte Carlo test, one CUDA Monte Carlo study through the
-# CLI, and the Monte Carlo benchmark on both backends. Figures go to $OUT (if set), else to
-# build-gpu/gpu-check/.
-#   tools/gpu-check.sh            full run (about 5 minutes on an H100/H200 after the build)
+# CLI on each backend, and the Monte Carlo benchmark on both backends. Figures go to $OUT (if
+# set), else to build-gpu/gpu-check/: at most 8 files, none in folders.
+#   tools/gpu-check.sh                     configure and build in build-gpu/, then check
+#   GPU_CHECK_BIN=dir tools/gpu-check.sh   no build: gpuplan, test_sim, gpuplan_bench and
+#                                          libgpuplan_cuda.so already built in dir (with
+#                                          -DGPUPLAN_CUDA=ON), e.g. on a machine with nvcc and
+#                                          no GPU; libraries they need may sit in dir/../lib
 #   GPU_CHECK_QUICK=1 tools/gpu-check.sh   1,000 replications only in the benchmark
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
-build=build-gpu
-out="${OUT:-$build/gpu-check}"
+out="${OUT:-build-gpu/gpu-check}"
 mkdir -p "$out"
+scratch=$(mktemp -d)
 log() { echo "gpu-check: $*" | tee -a "$out/summary.txt" >&2; }
+timed() {  # timed LIMIT_S NAME CMD...: runs CMD under a time limit, logs its wall time and status
+  local limit=$1 name=$2 start rc
+  shift 2
+  start=$(date +%s%N)
+  timeout "$limit" "$@"
+  rc=$?
+  log "$name: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms"
+  return $rc
+}
 
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 || true
-log "device: $(head -1 "$out/gpu.txt")"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$out/configure.log" 2>&1
-grep -q "CUDA module ON" "$out/configure.log" || { log "CUDA module not configured"; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target gpuplan gpuplan_cuda test_sim gpuplan_bench >"$out/build.log" 2>&1 ||
-  { tail -40 "$out/build.log" >&2; log "build failed"; exit 1; }
+{ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv,noheader
+  nproc; } >"$scratch/gpu.txt" 2>&1
+log "device: $(head -1 "$scratch/gpu.txt"); host cores: $(tail -1 "$scratch/gpu.txt")"
+if [[ -n "${GPU_CHECK_BIN:-}" ]]; then
+  bin=$(cd "$GPU_CHECK_BIN" && pwd)
+  [[ -d "$bin/../lib" ]] && export LD_LIBRARY_PATH="$(cd "$bin/../lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+else
+  bin=build-gpu
+  cmake -S . -B "$bin" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$scratch/configure.log" 2>&1
+  grep -q "CUDA module ON" "$scratch/configure.log" || { log "CUDA module not configured"; exit 1; }
+  timed 1800 build cmake --build "$bin" -j"$(nproc)" \
+    --target gpuplan gpuplan_cuda test_sim gpuplan_bench >"$out/build.log" 2>&1 || exit 1
+fi
 
 status=0
-"$build/test_sim" -tc="sim::mc*,sim::cuda_module*" -s >"$out/test_mc.log" 2>&1 && log "Monte Carlo tests: pass" ||
-  { status=1; log "Monte Carlo tests: FAIL (see test_mc.log)"; }
-grep -q "skipped" "$out/test_mc.log" && { status=1; log "the CUDA agreement test was skipped"; }
+timed 300 "Monte Carlo tests" "$bin/test_sim" -tc="sim::mc*,sim::cuda_module*" -s \
+  >"$out/test_mc.log" 2>&1 || status=1
+grep -q "MESSAGE: skipped" "$out/test_mc.log" &&
+  { status=1; log "a CUDA test was skipped: $(grep -m1 -A1 'MESSAGE: skipped' "$out/test_mc.log")"; }
 
-"$build/gpuplan" mc scenarios/mc_quickstart.json --replications 1000 --backend cuda --quiet \
-  --out "$out/mc_quickstart_cuda" && log "gpuplan mc --backend cuda: ok" ||
-  { status=1; log "gpuplan mc --backend cuda: FAIL"; }
-"$build/gpuplan" mc scenarios/mc_quickstart.json --replications 1000 --backend cpu --quiet \
-  --out "$out/mc_quickstart_cpu" && log "gpuplan mc --backend cpu: ok" || status=1
+for backend in cuda cpu; do
+  timed 300 "gpuplan mc --backend $backend (1,000 replications)" "$bin/gpuplan" mc \
+    scenarios/mc_quickstart.json --replications 1000 --backend "$backend" --quiet \
+    --out "$scratch/mc_$backend" || status=1
+  cp "$scratch/mc_$backend/result.json" "$out/mc_quickstart_$backend.json" 2>/dev/null
+done
 
-filter='bm_mc_.*'
-[[ -n "${GPU_CHECK_QUICK:-}" ]] && filter='bm_mc_.*/1000/'
-"$build/gpuplan_bench" --benchmark_filter="$filter" --benchmark_out="$out/bench_mc.json" \
-  --benchmark_out_format=json | tee "$out/bench_mc.txt" || status=1
-log "benchmark: $out/bench_mc.txt"
+# The 1,000-replication cases first, each size under its own limit, so one that runs long
+# still leaves the other's figure.
+sizes=(1000 10000 50000)
+[[ -n "${GPU_CHECK_QUICK:-}" ]] && sizes=(1000)
+for n in "${sizes[@]}"; do
+  timed 240 "benchmark, $n replications" "$bin/gpuplan_bench" --benchmark_filter="bm_mc_.*/$n/" \
+    --benchmark_out="$out/bench_mc_$n.json" --benchmark_out_format=json >>"$out/bench_mc.txt" 2>&1 ||
+    status=1
+done
+cat "$out/bench_mc.txt" >&2
+rm -rf "$scratch"
 exit $status

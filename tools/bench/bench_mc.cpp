@@ -14,7 +14,7 @@ using namespace gpuplan;
 
 //! 128 nodes x 8 GPUs for 30 days; GPUs per job 1/2/4/8 with p = .7/.1/.15/.05 (Gavel's Philly
 //! mix), lognormal durations with median 19 min and p90 5.4 h, Poisson arrivals at ~70% load.
-CompiledScenario philly_month() {
+CompiledScenario philly_month(uint32_t max_active_jobs = 1u << 16) {
   Scenario sc;
   sc.name = "philly-month";
   sc.seed = 42;
@@ -43,23 +43,27 @@ CompiledScenario philly_month() {
   const double mean_s = std::exp(c.duration.a + 0.5 * c.duration.b * c.duration.b);
   c.rate_per_s = 0.7 * 1024 / (1.9 * mean_s);  // E[gpus] = 1.9
   sc.workload.push_back(c);
+  sc.limits.max_active_jobs = max_active_jobs;
   return compile(sc);
 }
 
-void run(benchmark::State& state, McBackend backend) {
+void run(benchmark::State& state, McBackend backend, uint32_t max_active_jobs = 1u << 16) {
   if (backend == McBackend::cuda && !cuda_backend_available()) {
     state.SkipWithError("no CUDA backend or device");
     return;
   }
-  const CompiledScenario cs = philly_month();
+  const CompiledScenario cs = philly_month(max_active_jobs);
   McOptions o;
   o.replications = static_cast<uint32_t>(state.range(0));
   o.backend = backend;
-  uint64_t events = 0, replicas = 0;
+  uint64_t events = 0, replicas = 0, saturated = 0;
   std::string device;
   for (auto _ : state) {
     const McStudy st = run_monte_carlo(cs.view(), o);
-    for (const ReplicaOutcome& r : st.replicas) events += r.metrics.events;
+    for (const ReplicaOutcome& r : st.replicas) {
+      events += r.metrics.events;
+      saturated += r.metrics.saturated() ? 1 : 0;
+    }
     replicas += st.replicas.size();
     device = st.device;
   }
@@ -68,6 +72,7 @@ void run(benchmark::State& state, McBackend backend) {
       benchmark::Counter(double(replicas), benchmark::Counter::kIsRate);
   state.counters["events_per_s"] = benchmark::Counter(double(events), benchmark::Counter::kIsRate);
   state.counters["events_per_replica"] = double(events) / double(replicas);
+  state.counters["saturated_replicas"] = double(saturated);
   state.SetLabel(std::string(backend_name(backend)) + ", " + device);
 }
 
@@ -76,6 +81,14 @@ void bm_mc_philly_month_cpu(benchmark::State& state) {
 }
 void bm_mc_philly_month_cuda(benchmark::State& state) {
   run(state, McBackend::cuda);
+}
+//! The same study with 4,096 job slots per replica instead of 65,536 (the month peaks at a few
+//! hundred active jobs): a sixteenth of the working memory, so many more replicas per device batch.
+void bm_mc_philly_month_cuda_4096_slots(benchmark::State& state) {
+  run(state, McBackend::cuda, 4096);
+}
+void bm_mc_philly_month_cpu_4096_slots(benchmark::State& state) {
+  run(state, McBackend::cpu, 4096);
 }
 
 }  // namespace
@@ -88,6 +101,18 @@ BENCHMARK(bm_mc_philly_month_cpu)
 BENCHMARK(bm_mc_philly_month_cuda)
     ->Arg(1000)
     ->Arg(10000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+BENCHMARK(bm_mc_philly_month_cpu_4096_slots)
+    ->Arg(1000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+BENCHMARK(bm_mc_philly_month_cuda_4096_slots)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();
