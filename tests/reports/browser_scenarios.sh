@@ -22,11 +22,11 @@ if ! command -v chromium >/dev/null && [[ -z "${CHROMIUM:-}" ]]; then
 fi
 mkdir -p "$out"
 n=0
-for scenario in scenarios/*.json; do
+for scenario in scenarios/*.json scenarios/reproduce/*.json; do
   case "$scenario" in *.expected.json) continue ;; esac
   name=$(basename "$scenario" .json)
   args=(run)
-  golden="scenarios/$name.expected.json"
+  golden="${scenario%.json}.expected.json"
   if [[ -f "$golden" ]]; then
     # the golden file names the subcommand and flags the scenario is meant to run with
     mapfile -t args < <(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))["command"]))' "$golden")

@@ -15,7 +15,8 @@ TEST_CASE("tools::public_sources") {
   SUBCASE("no bundled scenario, doc page, catalog or schema cites DATA.md or its tags") {
     const fs::path src = GPUPLAN_SOURCE_DIR;
     int n = 0;
-    for (const char* dir : {"scenarios", "scenarios/quotes", "docs", "models/catalog"}) {
+    for (const char* dir :
+         {"scenarios", "scenarios/quotes", "scenarios/reproduce", "docs", "models/catalog"}) {
       for (const auto& entry : fs::directory_iterator(src / dir)) {
         const std::string ext = entry.path().extension().string();
         if (!entry.is_regular_file() || (ext != ".json" && ext != ".md")) continue;

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -74,8 +75,11 @@ TEST_CASE("tools::scenarios") {
   const fs::path src = GPUPLAN_SOURCE_DIR;
   const bool update = std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr;
   int n = 0;
-  for (const auto& entry : fs::directory_iterator(src / "scenarios")) {
-    const fs::path p = entry.path();
+  // The reproductions of published figures (docs/reproductions.md) run as every other scenario.
+  std::vector<fs::path> files;
+  for (const char* dir : {"scenarios", "scenarios/reproduce"})
+    for (const auto& entry : fs::directory_iterator(src / dir)) files.push_back(entry.path());
+  for (const fs::path& p : files) {
     if (p.extension() != ".json" || p.stem().extension() == ".expected") continue;
     const fs::path golden = p.parent_path() / (p.stem().string() + ".expected.json");
     json expected = fs::exists(golden) ? read_json(golden) : json{{"command", {"run"}}};

@@ -183,8 +183,10 @@ TEST_CASE("models::scenario_echo") {
   SUBCASE("every bundled scenario round-trips: same echo, same simulated results") {
     const TempDir tmp;
     int n = 0;
-    for (const auto& entry : fs::directory_iterator(SCENARIOS)) {
-      const fs::path p = entry.path();
+    std::vector<fs::path> files;
+    for (const fs::path& dir : {SCENARIOS, SCENARIOS / "reproduce"})
+      for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+    for (const fs::path& p : files) {
       if (p.extension() != ".json" || p.stem().extension() == ".expected") continue;
       CAPTURE(p.filename().string());
       Diagnostics d;
