@@ -1,6 +1,7 @@
 #include "sim/mc_run.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 
 #include "sim/backends/mc_cpu.h"
@@ -31,10 +32,32 @@ void pool_histograms(McStudy& st, ReplicaOutcome& o) {
 inline constexpr uint32_t CUDA_MAX_BATCH = 1u << 16;  //!< most replicas per CUDA batch
 inline constexpr double CUDA_MEMORY_SHARE = 0.5;      //!< share of free device memory a batch uses
 
-void run_cuda_batch(const ModelView& m, uint32_t first, uint32_t n, ReplicaOutcome* out) {
+//! The scenario with the job slots a device batch gives each replica: four times what a host run
+//! of replica 0 used at its peak (a power of two, at least 1,024), or the scenario's limit when
+//! that run saturated. Working memory grows with the slots, and replicas in flight are what the
+//! device's speed comes from (docs/performance.md, "Monte Carlo"); a replica that outgrows them
+//! is run again with the scenario's limit (run_cuda_batch), so no result depends on this choice.
+ModelView cuda_batch_model(const ModelView& m) {
+  const uint32_t peak = peak_job_slots(m, 0);
+  ModelView small = m;
+  if (peak > 0)
+    small.max_active_jobs = std::min(m.max_active_jobs, std::bit_ceil(std::max(1024u, 4 * peak)));
+  return small;
+}
+
+//! Runs replicas [first, first + n) on the device with the slots of `small`; each one that
+//! saturated there runs again with the scenario's own limits.
+void run_cuda_batch(const ModelView& m, const ModelView& small, uint32_t first, uint32_t n,
+                    ReplicaOutcome* out) {
   CudaBatch batch;
-  cuda_module().run_batch(m, first, n, batch);
-  for (uint32_t i = 0; i < n; ++i) out[i] = outcome_of(m, batch.states[i]);
+  cuda_module().run_batch(small, first, n, batch);
+  for (uint32_t i = 0; i < n; ++i) out[i] = outcome_of(small, batch.states[i]);
+  if (small.max_active_jobs == m.max_active_jobs) return;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!out[i].metrics.saturated()) continue;
+    cuda_module().run_batch(m, first + i, 1, batch);
+    out[i] = outcome_of(m, batch.states[0]);
+  }
 }
 
 }  // namespace
@@ -84,6 +107,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
       st.target_requested ? std::max(o.max_replications, o.replications) : o.replications;
 
   std::unique_ptr<CpuBackend> cpu;
+  ModelView device_model = m;
   if (o.backend == McBackend::cpu) {
     cpu = std::make_unique<CpuBackend>(m, o.threads);
     st.threads = cpu->threads();
@@ -92,9 +116,10 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
     st.batch_size = o.batch > 0 ? o.batch : CPU_BATCH;
   } else {
     const CudaModule& cuda = cuda_module();
-    const ReplicaLayout layout(m, 0);
+    st.device = cuda.device_name();  // NOTE: throws first when there is no device
+    device_model = cuda_batch_model(m);
+    const ReplicaLayout layout(device_model, 0);
     st.bytes_per_replica = layout.work_bytes + layout.result_bytes + sizeof(ReplicaState);
-    st.device = cuda.device_name();
     std::size_t free_bytes = 0, total_bytes = 0;
     cuda.memory(free_bytes, total_bytes);
     const double fit = CUDA_MEMORY_SHARE * double(free_bytes) / double(st.bytes_per_replica);
@@ -139,7 +164,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
       if (cpu) {
         cpu->run_batch(lo, hi - lo, mine);
       } else {
-        run_cuda_batch(m, lo, hi - lo, mine);
+        run_cuda_batch(m, device_model, lo, hi - lo, mine);
       }
     }
     for (uint32_t i = 0; i < hi - lo; ++i) pool_histograms(st, mine[i]);

@@ -45,4 +45,10 @@ void CpuBackend::run_batch(uint32_t first, uint32_t n, ReplicaOutcome* out) {
                      RunReplica{m_, by_thread_.data(), first, out});
 }
 
+uint32_t peak_job_slots(const ModelView& m, uint32_t replica) {
+  ReplicaBuffers buffers(m, 0);
+  run_replica(m, buffers.state, replica);
+  return buffers.state.totals.saturation == SaturationCause::none ? buffers.state.n_fresh_slots : 0;
+}
+
 }  // namespace gpuplan

@@ -29,4 +29,8 @@ class CpuBackend {
   std::vector<ReplicaBuffers*> by_thread_;
 };
 
+//! Runs replica `replica` on this thread and returns the job slots it used at its peak, or 0 when
+//! it saturated (its limits were too small, or it could not keep up).
+[[nodiscard]] uint32_t peak_job_slots(const ModelView& m, uint32_t replica);
+
 }  // namespace gpuplan

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "sim/backends/mc_cpu.h"
 #include "sim/mc_metrics.h"
 #include "sim/mc_run.h"
 #include "sim/single_run.h"
@@ -98,4 +99,31 @@ TEST_CASE("sim::mc::invariance") {
       CHECK(metric_row(m, larger.replicas[k].metrics) ==
             metric_row(m, reference.replicas[k].metrics));
   }
+}
+
+TEST_CASE("sim::mc::job_slots_beyond_the_peak_change_no_result") {
+  // The CUDA backend gives each replica four times the job slots replica 0 used at its peak
+  // (sim/mc_run.cpp), and runs again any replica that saturates there: exact only because slots
+  // a run never reaches change nothing it computes.
+  const CompiledScenario cs = compile(mixed_scenario());
+  const ModelView m = cs.view();
+  const uint32_t peak = peak_job_slots(m, 0);
+  REQUIRE(peak > 8);
+  REQUIRE(4 * peak < m.max_active_jobs);
+  ModelView tight = m;
+  tight.max_active_jobs = 4 * peak;
+  const McStudy full = study(m, 16, 2, 8), fewer = study(tight, 16, 2, 8);
+  uint32_t compared = 0;
+  for (std::size_t k = 0; k < full.replicas.size(); ++k) {
+    CAPTURE(k);
+    if (fewer.replicas[k].metrics.saturated()) continue;
+    ++compared;
+    CHECK(metric_row(m, full.replicas[k].metrics) == metric_row(m, fewer.replicas[k].metrics));
+    CHECK(full.replicas[k].busy_gpus == fewer.replicas[k].busy_gpus);
+  }
+  // (without the backend's floor of 1,024 slots a queue burst of one replica may outgrow them)
+  CHECK(compared >= full.replicas.size() * 3 / 4);
+  // one slot fewer than replica 0's peak saturates it, and the pilot says so
+  tight.max_active_jobs = peak - 1;
+  CHECK(peak_job_slots(tight, 0) == 0);
 }
