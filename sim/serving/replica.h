@@ -128,7 +128,10 @@ GPUPLAN_HD inline uint32_t schedule_running(const ServingView& v, ReplicaState& 
                                             double now) {
   for (;;) {
     Sequence& s = r.seqs[r.running[i]];
-    const uint32_t need = blocks_for(v, s.computed + n) - (s.blocks + s.shared);
+    const uint32_t held = s.blocks + s.shared;
+    // NOTE: most steps fit in the blocks held; the division only when a block is needed.
+    const uint32_t need =
+        s.computed + n <= held * v.sched.block_tokens ? 0 : blocks_for(v, s.computed + n) - held;
     if (reserve_blocks(v, r, need)) {
       s.blocks += need;
       r.private_blocks += need;
@@ -215,17 +218,19 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
   StepPlan p;
   p.budget = v.sched.max_num_batched_tokens;
   // 1. Running decodes (one token each), in admission order.
+  bool prefilling = false;
   for (uint32_t i = 0; i < r.n_running && p.budget > 0;) {
     const Sequence& s = r.seqs[r.running[i]];
     if (s.scheduled == 0 && s.generated > 0 && seq_tokens(s) - s.computed == 1) {
       const uint32_t at = schedule_running(v, r, st, p, i, 1, true, now);
       i = at == NONE ? i : at + 1;
     } else {
+      prefilling = true;
       ++i;
     }
   }
   // 2. Running partial prefills, chunked to the budget left.
-  for (uint32_t i = 0; i < r.n_running && p.budget > 0;) {
+  for (uint32_t i = 0; prefilling && i < r.n_running && p.budget > 0;) {
     const Sequence& s = r.seqs[r.running[i]];
     const uint32_t remaining = seq_tokens(s) - s.computed;
     if (s.scheduled == 0 && !(s.generated > 0 && remaining == 1) &&
@@ -269,6 +274,9 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
                                 double now) {
   account_kv(r, st, now);
   const uint32_t B = v.sched.block_tokens;
+  // NOTE: a token whose previous one came out of the previous step has the step's duration as
+  // its gap: those are counted together, one sketch lookup per step instead of one per token.
+  uint32_t step_gaps = 0;
   for (uint32_t i = 0; i < r.n_running;) {
     const uint32_t idx = r.running[i];
     Sequence& s = r.seqs[idx];
@@ -316,7 +324,10 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
       s.first_token_s = now;
       if (counted) record(st.ttft, now - s.req.arrival_s);
     } else if (counted) {
-      record(st.itl, now - s.last_token_s);
+      if (s.last_token_s == r.step_start_s)
+        step_gaps += 1;
+      else
+        record(st.itl, now - s.last_token_s);
     }
     s.last_token_s = now;
     if (s.generated < s.req.output) {
@@ -340,6 +351,13 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     release_blocks(r, s, now);
     remove_running(r, i);
     r.free_seqs[r.n_free_seqs++] = idx;
+  }
+  if (step_gaps > 0) {
+    const double gap = now - r.step_start_s;
+    st.itl.moments.n += step_gaps;
+    st.itl.moments.sum += gap * step_gaps;
+    if (gap > st.itl.moments.max) st.itl.moments.max = gap;
+    st.itl.sketch[sketch_bin(gap)] += step_gaps;
   }
   r.busy = false;
 }

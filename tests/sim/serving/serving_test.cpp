@@ -78,11 +78,11 @@ TEST_CASE("serving::single_request") {
                                                  *builtin_catalog().find_gpu(c.gpu), c.fabric, r);
       REQUIRE(st.counted == 5);
       // The prompt is one chunk (2,048 < budget 8,192): TTFT is the roofline's prefill.
-      CHECK(st.ttft.moments.mean == doctest::Approx(e.ttft_s).epsilon(1e-9));
+      CHECK(st.ttft.moments.mean() == doctest::Approx(e.ttft_s).epsilon(1e-9));
       CHECK(st.ttft.moments.max == doctest::Approx(e.ttft_s).epsilon(1e-9));
       // The decodes read contexts 2,049 .. 2,175, mean 2,048 + 128 / 2: the roofline's TPOT.
-      CHECK(st.tpot.moments.mean == doctest::Approx(e.tpot_s).epsilon(1e-9));
-      CHECK(st.e2e.moments.mean == doctest::Approx(e.ttft_s + 127 * e.tpot_s).epsilon(1e-9));
+      CHECK(st.tpot.moments.mean() == doctest::Approx(e.tpot_s).epsilon(1e-9));
+      CHECK(st.e2e.moments.mean() == doctest::Approx(e.ttft_s + 127 * e.tpot_s).epsilon(1e-9));
       CHECK(st.wait.moments.max == 0);
       CHECK(st.preemptions == 0);
     }
@@ -92,7 +92,7 @@ TEST_CASE("serving::single_request") {
     v.load.n_requests = 1;
     v.load.prompt_a = 2048;
     v.load.output_a = 1;
-    const double whole = run(v).ttft.moments.mean;
+    const double whole = run(v).ttft.moments.mean();
     v.sched.max_num_batched_tokens = 1024;
     const ServingStats st = run(v);
     // Two steps of 1,024 tokens: compute the same FLOPs plus the second chunk's longer attention
@@ -100,9 +100,9 @@ TEST_CASE("serving::single_request") {
     BatchMix a, b;
     add_prefill(a, 0, 1024);
     add_prefill(b, 1024, 1024);
-    CHECK(st.ttft.moments.mean ==
+    CHECK(st.ttft.moments.mean() ==
           doctest::Approx(step_time_s(v.step, a) + step_time_s(v.step, b)).epsilon(1e-12));
-    CHECK(st.ttft.moments.mean >= whole * (1 - 1e-12));
+    CHECK(st.ttft.moments.mean() >= whole * (1 - 1e-12));
     CHECK(st.steps == 2);
   }
 }
@@ -320,7 +320,7 @@ TEST_CASE("serving::erlang_c") {
       v.mc_replica = k;
       const ServingStats st = run(v, 1 << 14);
       REQUIRE(!st.saturated);
-      const double w = st.wait.moments.mean - T / 2;
+      const double w = st.wait.moments.mean() - T / 2;
       sum += w;
       sum2 += w * w;
     }
