@@ -220,8 +220,17 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
   // 1. Running decodes (one token each), in admission order.
   bool prefilling = false;
   for (uint32_t i = 0; i < r.n_running && p.budget > 0;) {
-    const Sequence& s = r.seqs[r.running[i]];
+    Sequence& s = r.seqs[r.running[i]];
     if (s.scheduled == 0 && s.generated > 0 && seq_tokens(s) - s.computed == 1) {
+      // NOTE: most decodes fit in the blocks held: schedule_running's outcome, without its call.
+      if (s.computed + 1 <= (s.blocks + s.shared) * v.sched.block_tokens) {
+        s.scheduled = 1;
+        s.decoding = true;
+        p.budget -= 1;
+        add_decode(p.mix, double(s.computed) + 1);
+        ++i;
+        continue;
+      }
       const uint32_t at = schedule_running(v, r, st, p, i, 1, true, now);
       i = at == NONE ? i : at + 1;
     } else {
