@@ -336,3 +336,51 @@ TEST_CASE("serving::erlang_c") {
     CHECK(half < 0.1 * erlang);
   }
 }
+
+TEST_CASE("serving::invariants") {
+  SUBCASE("under KV pressure every request completes, blocks all return and no rule breaks") {
+    // 200 blocks (3,200 tokens) for up to 32 sequences of ~500 tokens: preemptions are certain.
+    ServingView v = toy_view(0.01, 200);
+    v.n_replicas = 2;
+    v.router = Router::least_outstanding_tokens;
+    v.sched.max_num_seqs = 32;
+    v.sched.max_num_batched_tokens = 256;
+    v.load.rate_per_s = 4;
+    v.load.n_requests = 2000;
+    v.load.prompt_kind = LengthKind::geometric;
+    v.load.prompt_a = 300;
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 200;
+    v.load.prefix_share = 0.5;
+    v.load.prefix_groups = 4;
+    v.load.prefix_tokens = 64;
+    ClusterBuffers b(v, 4096);
+    run_cluster(v, b.state);
+    const ServingStats& st = *b.state.stats;
+    CHECK(!st.saturated);
+    CHECK(st.completed == 2000);
+    CHECK(st.preemptions > 0);
+    CHECK(st.prefix_hit_tokens > 0);
+    CHECK(st.max_step_tokens <= 256);
+    CHECK(st.max_running <= 32);
+    CHECK(st.kv_peak_blocks <= 200);
+    // every output token sampled once: the requests' outputs summed
+    uint64_t outputs = 0;
+    double t = 0;
+    for (uint64_t k = 0; k < 2000; ++k) {
+      const Request q = draw_request(v, k, t);
+      t = q.arrival_s;
+      outputs += q.output;
+    }
+    CHECK(st.sampled_tokens == outputs);
+    for (uint32_t r = 0; r < 2; ++r) {
+      const ReplicaState& s = b.state.replicas[r];
+      CHECK(s.n_running == 0);
+      CHECK(s.n_waiting == 0);
+      CHECK(s.private_blocks == 0);
+      // only cached prefixes nobody uses remain
+      CHECK(s.cached_blocks == s.evictable_blocks);
+      CHECK(s.outstanding_tokens == 0);
+    }
+  }
+}
