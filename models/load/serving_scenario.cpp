@@ -5,6 +5,7 @@
 
 #include "models/input/field_reader.h"
 #include "models/input/jsonc.h"
+#include "models/load/scenario_override.h"
 #include "models/perf/inference/token_trace.h"
 
 namespace gpuplan {
@@ -44,9 +45,12 @@ serving::ServingView serving_view(const ServingScenario& sc) {
 std::optional<ServingScenario> load_serving_scenario(std::string_view text, const std::string& file,
                                                      const std::string& base_dir,
                                                      const std::vector<std::string>& data_path,
-                                                     Diagnostics& d) {
-  const auto doc = parse_jsonc(text, file, d);
+                                                     Diagnostics& d,
+                                                     const std::vector<std::string>& overrides) {
+  auto doc = parse_jsonc(text, file, d);
   if (!doc) return std::nullopt;
+  for (const std::string& spec : overrides) apply_override(doc->value, spec, d);
+  if (!d.ok()) return std::nullopt;
   LinesAttached lines(d, doc->lines);
   FieldReader f(d);
   const json& root = doc->value;

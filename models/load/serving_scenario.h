@@ -42,9 +42,11 @@ struct ServingScenario {
 [[nodiscard]] serving::ServingView serving_view(const ServingScenario& sc);
 
 //! Loads the serving scenario in `text` (`file` labels messages; traces are found beside
-//! `base_dir` or on `data_path`); nullopt when any value is bad, each problem in `d`.
+//! `base_dir` or on `data_path`) with the `--set PATH=VALUE` overrides `overrides` applied first
+//! (models/load/scenario_override.h); nullopt when any value is bad, each problem in `d`.
 [[nodiscard]] std::optional<ServingScenario> load_serving_scenario(
     std::string_view text, const std::string& file, const std::string& base_dir,
-    const std::vector<std::string>& data_path, Diagnostics& d);
+    const std::vector<std::string>& data_path, Diagnostics& d,
+    const std::vector<std::string>& overrides = {});
 
 }  // namespace gpuplan

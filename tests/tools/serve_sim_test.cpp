@@ -138,6 +138,27 @@ TEST_CASE("tools::serve_sim") {
     CAPTURE(ok.output);
     CHECK(ok.status == 0);
   }
+  SUBCASE("--set overrides a scenario value; a bad override exits 2") {
+    const fs::path sc =
+        fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/long_context_70b_a100.json";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-set-" + std::to_string(getpid()));
+    const auto run = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
+                                               " --set workload.rate=1.25/s --set replications=1"
+                                               " --requests 1000 --quiet --out " +
+                                               out.string());
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
+    const json r = read_json(out / "result.json");
+    // 1.25 requests/s as set, one replication
+    CHECK(r["workload"]["rate_per_s"] == 1.25);
+    CHECK(r["replications"] == 1);
+    fs::remove_all(out);
+    const auto bad = gpuplan_cli_test::gpuplan(
+        "serve-sim " + sc.string() + " --set workload.rate=fast --quiet --out " + out.string());
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find("/workload/rate") != std::string::npos);
+  }
   SUBCASE("an unknown model suggests the closest preset") {
     const auto run = run_text(base("llama-3-8", "H100-SXM", 1, 2048, true), "model");
     CHECK(run.status == 2);

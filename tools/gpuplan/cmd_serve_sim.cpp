@@ -1,7 +1,7 @@
 //! `gpuplan serve-sim SCENARIO [--out DIR] [--seed N] [--replications N] [--requests N]
-//! [--threads N] [--data-dir DIR] [--json] [--quiet]`: simulates LLM serving iteration by
-//! iteration (sim/serving/, docs/serving-simulation.md) and writes result.json. Bad input: every
-//! problem as `file:line: /pointer: message` on stderr, exit 2, nothing written.
+//! [--threads N] [--set PATH=VALUE]... [--data-dir DIR] [--json] [--quiet]`: simulates LLM serving
+//! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json. Bad
+//! input: every problem as `file:line: /pointer: message` on stderr, exit 2, nothing written.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -27,7 +27,7 @@ struct ServeSimFlags {
   std::optional<uint64_t> seed, requests;
   std::optional<uint32_t> replications;
   uint32_t threads = 0;
-  std::vector<std::string> data_dirs;
+  std::vector<std::string> data_dirs, overrides;
   bool as_json = false, quiet = false;
 };
 
@@ -63,7 +63,8 @@ int run_serve_sim(const ServeSimFlags& fl) {
   std::optional<ServingScenario> sc;
   if (text) {
     const std::string base = std::filesystem::path(fl.scenario).parent_path().string();
-    sc = load_serving_scenario(*text, fl.scenario, base, data_path(fl.data_dirs), diags);
+    sc = load_serving_scenario(*text, fl.scenario, base, data_path(fl.data_dirs), diags,
+                               fl.overrides);
   }
   if (!sc) {
     print_diagnostics(diags, "text");
@@ -102,6 +103,7 @@ CLI::App* add_serve_sim_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--requests", flags->requests, "Requests per replica (overrides the scenario's)")
       ->check(CLI::Range(uint64_t(1), uint64_t(100'000'000)));
   cmd->add_option("--threads", flags->threads, "Threads (0 = all cores)");
+  cmd->add_option("--set", flags->overrides, "Override a scenario value: PATH=VALUE (repeatable)");
   add_data_dir_option(cmd, flags->data_dirs);
   cmd->add_flag("--json", flags->as_json, "Print result.json on stdout instead of a table");
   cmd->add_flag("--quiet", flags->quiet, "Print nothing on success");
