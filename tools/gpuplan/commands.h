@@ -21,4 +21,7 @@ CLI::App* add_serve_command(CLI::App& app, int& exit_code);
 //! `pack openb`: shared-GPU packing policies on the Alibaba openb trace (tools/gpuplan/cmd_pack.cpp).
 CLI::App* add_pack_command(CLI::App& app, int& exit_code);
 
+//! `serve-sim`: LLM serving simulated iteration by iteration (tools/gpuplan/cmd_serve_sim.cpp).
+CLI::App* add_serve_sim_command(CLI::App& app, int& exit_code);
+
 }  // namespace gpuplan::cli

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   gpuplan::cli::add_estimate_command(app, exit_code);
   gpuplan::cli::add_serve_command(app, exit_code);
   gpuplan::cli::add_pack_command(app, exit_code);
+  gpuplan::cli::add_serve_sim_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

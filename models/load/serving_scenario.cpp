@@ -1,0 +1,312 @@
+#include "models/load/serving_scenario.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/input/field_reader.h"
+#include "models/input/jsonc.h"
+#include "models/load/scenario_override.h"
+#include "models/perf/inference/token_trace.h"
+
+namespace gpuplan {
+namespace {
+
+using fields::num;
+using nlohmann::json;
+
+constexpr uint64_t MAX_REQUESTS = 100'000'000;
+constexpr uint32_t MAX_REPLICAS = 4096;
+constexpr uint32_t MAX_SEQS = 4096;
+constexpr uint32_t MAX_GROUPS = 65536;
+constexpr uint32_t MAX_QUEUE = 1u << 20;
+constexpr double GB = 1e9;
+
+//! The fabric of a node of `gpu` when the scenario names none.
+std::string default_fabric(const GpuSpec& gpu) {
+  if (gpu.nvlink_gbps <= 0) return "pcie";
+  if (gpu.architecture == "hopper") return "nvlink4";
+  if (gpu.architecture == "blackwell") return "nvlink5";
+  if (gpu.architecture == "volta") return "nvlink2";
+  if (gpu.architecture == "cdna3") return "infinity_fabric";
+  return "nvlink3";
+}
+
+}  // namespace
+
+serving::ServingView serving_view(const ServingScenario& sc) {
+  serving::ServingView v = sc.view;
+  if (!sc.lengths.empty()) {
+    v.load.prompt_kind = serving::LengthKind::table;
+    v.load.table = {sc.lengths.data(), static_cast<uint32_t>(sc.lengths.size())};
+  }
+  return v;
+}
+
+std::optional<ServingScenario> load_serving_scenario(std::string_view text, const std::string& file,
+                                                     const std::string& base_dir,
+                                                     const std::vector<std::string>& data_path,
+                                                     Diagnostics& d,
+                                                     const std::vector<std::string>& overrides) {
+  auto doc = parse_jsonc(text, file, d);
+  if (!doc) return std::nullopt;
+  for (const std::string& spec : overrides) apply_override(doc->value, spec, d);
+  if (!d.ok()) return std::nullopt;
+  LinesAttached lines(d, doc->lines);
+  FieldReader f(d);
+  const json& root = doc->value;
+  if (!f.object(root, "")) return std::nullopt;
+  f.check_keys(
+      root, "",
+      {"name", "seed", "replications", "model", "gpu", "fabric", "tp", "precision", "replicas",
+       "router", "memory_share", "efficiency", "scheduler", "workload", "slo", "queue_capacity"});
+  ServingScenario sc;
+  serving::ServingView& v = sc.view;
+  if (const json* x = f.need(root, "", "name", "a name for the output folder"))
+    if (auto s = f.name(*x, "/name")) sc.name = *s;
+  if (const json* x = f.get(root, "seed"))
+    if (auto s = f.integer(*x, "/seed", 0, uint64_t(1) << 53)) sc.seed = *s;
+  if (const json* x = f.get(root, "replications"))
+    if (auto s = f.integer(*x, "/replications", 1, 1000)) sc.replications = uint32_t(*s);
+  if (const json* x = f.get(root, "queue_capacity"))
+    if (auto s = f.integer(*x, "/queue_capacity", 1, MAX_QUEUE)) sc.queue_capacity = uint32_t(*s);
+
+  // The replica: model, GPU, tensor parallelism, precision.
+  bool hw_ok = true;
+  if (const json* x = f.need(root, "", "model", "a model preset, e.g. \"llama-3-8b\"")) {
+    if (auto s = f.string(*x, "/model")) {
+      if (const auto* m = training::find_model_preset(*s)) {
+        sc.model = *m;
+        sc.model_id = *s;
+      } else {
+        std::vector<std::string> known;
+        for (const auto& p : training::model_presets()) known.push_back(p.name);
+        d.unknown_name("/model", "model", *s, known);
+        hw_ok = false;
+      }
+    } else {
+      hw_ok = false;
+    }
+  } else {
+    hw_ok = false;
+  }
+  if (const json* x = f.need(root, "", "gpu", "a GPU type, e.g. \"H100-SXM\"")) {
+    if (auto s = f.string(*x, "/gpu")) {
+      if (const GpuSpec* g = builtin_catalog().find_gpu(*s)) {
+        sc.gpu = *g;
+        sc.gpu_id = g->id;
+      } else {
+        std::vector<std::string> known;
+        for (const auto& g2 : builtin_catalog().gpus) known.push_back(g2.id);
+        d.unknown_name("/gpu", "GPU type", *s, known);
+        hw_ok = false;
+      }
+    } else {
+      hw_ok = false;
+    }
+  } else {
+    hw_ok = false;
+  }
+  if (const json* x = f.get(root, "tp")) {
+    if (auto s = f.integer(*x, "/tp", 1, 16))
+      sc.tp = uint32_t(*s);
+    else
+      hw_ok = false;
+  }
+  if (const json* x = f.get(root, "precision")) {
+    if (auto p = f.enumerator<Precision>(*x, "/precision"))
+      sc.precision = *p;
+    else
+      hw_ok = false;
+  }
+  if (hw_ok) sc.fabric = default_fabric(sc.gpu);
+  if (const json* x = f.get(root, "fabric")) {
+    if (auto s = f.string(*x, "/fabric")) {
+      if (parse_fabric(*s)) {
+        sc.fabric = *s;
+      } else {
+        d.unknown_name("/fabric", "fabric", *s,
+                       {"pcie", "nvlink2", "nvlink3", "nvlink4", "nvlink5", "infinity_fabric"});
+        hw_ok = false;
+      }
+    }
+  }
+  if (const json* x = f.get(root, "replicas"))
+    if (auto s = f.integer(*x, "/replicas", 1, MAX_REPLICAS)) v.n_replicas = uint32_t(*s);
+  if (const json* x = f.get(root, "router")) {
+    if (auto k = f.choice(*x, "/router", "router", {"round_robin", "least_outstanding_tokens"}))
+      v.router = static_cast<serving::Router>(*k);
+  }
+  inference::ServingRequest rq;
+  if (const json* x = f.get(root, "memory_share"))
+    if (auto s = f.number(*x, "/memory_share", 0.05, 1)) rq.memory_share = *s;
+  if (const json* e = f.get(root, "efficiency"); e && f.object(*e, "/efficiency")) {
+    f.check_keys(*e, "/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead"});
+    if (auto s = f.opt_number(*e, "/efficiency", "prefill_compute", 0.01, 1))
+      rq.prefill_compute = *s;
+    if (auto s = f.opt_number(*e, "/efficiency", "decode_bandwidth", 0.01, 1))
+      rq.decode_bandwidth = *s;
+    if (const json* o = f.get(*e, "step_overhead"))
+      if (auto s = f.duration(*o, "/efficiency/step_overhead", false)) v.step.overhead_s = *s;
+  }
+
+  // The scheduler (vLLM's names and defaults of its V1 engine, chunked prefill on).
+  serving::SchedulerConfig& s = v.sched;
+  s.max_num_batched_tokens = 2048;
+  s.max_num_seqs = 256;
+  if (const json* x = f.get(root, "scheduler"); x && f.object(*x, "/scheduler")) {
+    f.check_keys(*x, "/scheduler",
+                 {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
+                  "prefix_caching"});
+    if (const json* y = f.get(*x, "max_num_batched_tokens"))
+      if (auto n = f.integer(*y, "/scheduler/max_num_batched_tokens", 1, 1u << 20))
+        s.max_num_batched_tokens = uint32_t(*n);
+    if (const json* y = f.get(*x, "max_num_seqs"))
+      if (auto n = f.integer(*y, "/scheduler/max_num_seqs", 1, MAX_SEQS))
+        s.max_num_seqs = uint32_t(*n);
+    if (const json* y = f.get(*x, "block_size"))
+      if (auto n = f.integer(*y, "/scheduler/block_size", 1, 256)) s.block_tokens = uint32_t(*n);
+    if (const json* y = f.get(*x, "chunked_prefill"))
+      if (auto b = f.boolean(*y, "/scheduler/chunked_prefill")) s.chunked_prefill = *b;
+    if (const json* y = f.get(*x, "prefix_caching"))
+      if (auto b = f.boolean(*y, "/scheduler/prefix_caching")) s.prefix_caching = *b;
+  }
+
+  // The workload.
+  serving::Workload& w = v.load;
+  w.n_requests = 10000;
+  w.prompt_a = 0;
+  w.output_a = 0;
+  std::string lengths_ptr = "/workload";
+  if (const json* x = f.need(root, "", "workload", "arrivals and lengths");
+      x && f.object(*x, "/workload")) {
+    f.check_keys(
+        *x, "/workload",
+        {"rate", "requests", "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"});
+    if (const json* y = f.need(*x, "/workload", "rate", "requests per second, e.g. \"20/s\""))
+      if (auto r = f.rate(*y, "/workload/rate")) w.rate_per_s = *r;
+    if (const json* y = f.get(*x, "requests"))
+      if (auto n = f.integer(*y, "/workload/requests", 1, MAX_REQUESTS)) w.n_requests = *n;
+    if (const json* y = f.get(*x, "warmup_requests"))
+      if (auto n = f.integer(*y, "/workload/warmup_requests", 0, MAX_REQUESTS))
+        w.warmup_requests = *n;
+    if (w.warmup_requests >= w.n_requests)
+      d.error("/workload/warmup_requests", DiagCode::out_of_range,
+              "warmup_requests " + num(double(w.warmup_requests)) +
+                  " leaves no request counted of the " + num(double(w.n_requests)) +
+                  " requests; use fewer");
+    const json* trace = f.get(*x, "trace");
+    const json* tin = f.get(*x, "tokens_in");
+    const json* tout = f.get(*x, "tokens_out");
+    if (trace) {
+      lengths_ptr = "/workload/trace";
+      if (tin || tout)
+        d.error(tin ? "/workload/tokens_in" : "/workload/tokens_out", DiagCode::infeasible,
+                "the trace gives the lengths; drop tokens_in and tokens_out");
+      if (auto ref = f.string(*trace, "/workload/trace"))
+        if (auto t = inference::load_token_trace(*ref, base_dir, data_path, "/workload/trace", d)) {
+          sc.lengths_source = *ref;
+          sc.lengths.reserve(t->in.size());
+          for (size_t i = 0; i < t->in.size(); ++i)
+            sc.lengths.push_back({static_cast<uint32_t>(std::max(1.0, std::round(t->in[i]))),
+                                  static_cast<uint32_t>(std::max(1.0, std::round(t->out[i])))});
+        }
+    } else {
+      sc.lengths_source = "fixed";
+      if (tin) {
+        if (auto n = f.integer(*tin, "/workload/tokens_in", 1, 1u << 20)) w.prompt_a = double(*n);
+      } else {
+        d.error("/workload", DiagCode::missing_key,
+                "missing \"tokens_in\": give fixed lengths (tokens_in, tokens_out) or a \"trace\"");
+      }
+      if (tout) {
+        if (auto n = f.integer(*tout, "/workload/tokens_out", 1, 1u << 20)) w.output_a = double(*n);
+      } else {
+        d.error(
+            "/workload", DiagCode::missing_key,
+            "missing \"tokens_out\": give fixed lengths (tokens_in, tokens_out) or a \"trace\"");
+      }
+    }
+    if (const json* p = f.get(*x, "prefix"); p && f.object(*p, "/workload/prefix")) {
+      f.check_keys(*p, "/workload/prefix", {"share", "groups", "tokens"});
+      if (auto r = f.opt_number(*p, "/workload/prefix", "share", 0, 1)) w.prefix_share = *r;
+      w.prefix_groups = 1;
+      if (const json* y = f.get(*p, "groups"))
+        if (auto n = f.integer(*y, "/workload/prefix/groups", 1, MAX_GROUPS))
+          w.prefix_groups = uint32_t(*n);
+      if (const json* y = f.need(*p, "/workload/prefix", "tokens", "tokens of each shared prefix"))
+        if (auto n = f.integer(*y, "/workload/prefix/tokens", 1, 1u << 20))
+          w.prefix_tokens = uint32_t(*n);
+    }
+  }
+  if (const json* x = f.get(root, "slo"); x && f.object(*x, "/slo")) {
+    f.check_keys(*x, "/slo", {"ttft", "tpot"});
+    if (const json* y = f.get(*x, "ttft"))
+      if (auto t = f.duration(*y, "/slo/ttft", true)) w.ttft_slo_s = *t;
+    if (const json* y = f.get(*x, "tpot"))
+      if (auto t = f.duration(*y, "/slo/tpot", true)) w.tpot_slo_s = *t;
+  }
+  if (!d.ok() || !hw_ok) return std::nullopt;
+
+  // In context: the replica's memory, the budget and the KV cache.
+  rq.tp = sc.tp;
+  rq.precision = sc.precision;
+  sc.request = rq;
+  sc.replica = inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, s.block_tokens);
+  v.step = sc.replica.step;
+  v.step.overhead_s = sc.view.step.overhead_s;
+  v.gpus_per_replica = sc.tp;
+  v.seed = sc.seed;
+  if (!sc.replica.fits) {
+    d.error("/tp", DiagCode::infeasible,
+            sc.model_id + " needs " + num(std::round(sc.replica.weight_bytes / GB * 10) / 10) +
+                " GB of weights at " + std::string(enum_names<Precision>()[size_t(sc.precision)]) +
+                " but " + num(sc.tp) + " x " + sc.gpu_id + " hold " +
+                num(std::round(sc.replica.memory_bytes / GB * 10) / 10) + " GB (" +
+                num(sc.gpu.mem_gb) + " GB x " + num(sc.tp) + " x memory_share " +
+                num(rq.memory_share) +
+                ") with no room for a KV block; use a larger tp, fp8 or a "
+                "larger GPU");
+    return std::nullopt;
+  }
+  s.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
+  if (s.max_num_batched_tokens < s.max_num_seqs)
+    d.error("/scheduler/max_num_batched_tokens", DiagCode::infeasible,
+            "max_num_batched_tokens " + num(s.max_num_batched_tokens) + " is below max_num_seqs " +
+                num(s.max_num_seqs) +
+                ": a step could not hold one token of every running sequence (vLLM refuses it "
+                "too); raise it or lower max_num_seqs");
+  uint32_t longest_prompt = 0, longest_request = 0;
+  if (sc.lengths.empty()) {
+    longest_prompt = uint32_t(w.prompt_a);
+    longest_request = uint32_t(w.prompt_a + w.output_a);
+  }
+  for (const auto& row : sc.lengths) {
+    longest_prompt = std::max(longest_prompt, row.prompt);
+    longest_request = std::max(longest_request, row.prompt + row.output);
+  }
+  if (w.prefix_share > 0) {
+    longest_prompt += w.prefix_tokens;
+    longest_request += w.prefix_tokens;
+  }
+  // NOTE: without chunked prefill a prompt runs in one step, and a preempted sequence recomputes
+  // its prompt and output in one step: the budget must hold the longest request.
+  if (!s.chunked_prefill && longest_request > s.max_num_batched_tokens)
+    d.error("/scheduler/max_num_batched_tokens", DiagCode::infeasible,
+            "max_num_batched_tokens " + num(s.max_num_batched_tokens) +
+                " is below the longest chunk: without chunked prefill a request of " +
+                num(longest_prompt) + " prompt tokens (" + num(longest_request) +
+                " with its output, when recomputed) must run in one step; raise it to " +
+                num(longest_request) + " or turn chunked_prefill on");
+  const uint64_t blocks = (uint64_t(longest_request) + s.block_tokens - 1) / s.block_tokens;
+  if (blocks > s.kv_blocks)
+    d.error(lengths_ptr, DiagCode::infeasible,
+            "the longest request (" + num(longest_request) + " tokens, " + num(double(blocks)) +
+                " blocks of " + num(s.block_tokens) + ") does not fit the replica's KV cache of " +
+                num(double(s.kv_blocks)) + " blocks (" + num(double(s.kv_blocks) * s.block_tokens) +
+                " tokens after " + num(std::round(sc.replica.weight_bytes / GB * 10) / 10) +
+                " GB of weights); use a larger tp or shorter requests");
+  if (!d.ok()) return std::nullopt;
+  return sc;
+}
+
+}  // namespace gpuplan

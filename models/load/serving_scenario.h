@@ -1,0 +1,52 @@
+#pragma once
+//! A serving scenario (`gpuplan serve-sim FILE`): one model on replicas of tensor-parallel GPUs,
+//! vLLM's scheduler settings, a workload of Poisson arrivals with fixed lengths or the lengths of
+//! a token trace, shared prefixes and TTFT/TPOT SLOs (docs/serving-simulation.md). Loaded and
+//! checked here; every bad value is a diagnostic at its JSON pointer (exit 2), including a model
+//! that does not fit the replica's memory, a token budget below the longest prompt without
+//! chunked prefill or below max_num_seqs, and a request larger than the replica's KV cache.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/catalog/catalog.h"
+#include "models/input/diagnostic.h"
+#include "models/perf/inference/serving_step.h"
+#include "models/perf/training/model_shape.h"
+#include "sim/serving/replica.h"
+
+namespace gpuplan {
+
+//! A loaded serving scenario.
+struct ServingScenario {
+  std::string name;
+  uint64_t seed = 42;
+  uint32_t replications = 1;
+  std::string model_id, gpu_id, fabric;
+  training::ModelShape model;
+  GpuSpec gpu;
+  Precision precision = Precision::bf16;
+  uint32_t tp = 1;
+  inference::ServingRequest request;       //!< tp, precision, efficiencies, memory share
+  inference::ServingReplicaModel replica;  //!< step model and KV blocks of one replica
+  //! The simulator's settings; its workload's `table` is empty here (serving_view points it at
+  //! `lengths`, so a copied scenario never points into another one's rows).
+  serving::ServingView view;
+  std::vector<serving::LengthRow> lengths;  //!< rows of the trace (empty: fixed lengths)
+  std::string lengths_source;               //!< the trace file, or "fixed"
+  uint32_t queue_capacity = 4096;           //!< waiting requests per replica before saturation
+};
+
+//! The simulator's view of `sc`, its length table pointing into `sc.lengths`.
+[[nodiscard]] serving::ServingView serving_view(const ServingScenario& sc);
+
+//! Loads the serving scenario in `text` (`file` labels messages; traces are found beside
+//! `base_dir` or on `data_path`) with the `--set PATH=VALUE` overrides `overrides` applied first
+//! (models/load/scenario_override.h); nullopt when any value is bad, each problem in `d`.
+[[nodiscard]] std::optional<ServingScenario> load_serving_scenario(
+    std::string_view text, const std::string& file, const std::string& base_dir,
+    const std::vector<std::string>& data_path, Diagnostics& d,
+    const std::vector<std::string>& overrides = {});
+
+}  // namespace gpuplan

@@ -1,0 +1,56 @@
+#include "models/perf/inference/serving_step.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/perf/collectives.h"
+
+namespace gpuplan::inference {
+
+ServingReplicaModel serving_replica_model(const training::ModelShape& m, const GpuSpec& gpu,
+                                          std::string_view fabric_name, const ServingRequest& r,
+                                          uint32_t block_tokens) {
+  ServingReplicaModel out;
+  ServingEfficiency eff = serving_efficiency(gpu.architecture);
+  if (r.prefill_compute > 0) eff.prefill_compute = r.prefill_compute;
+  if (r.decode_bandwidth > 0) eff.decode_bandwidth = r.decode_bandwidth;
+  const double bpv = bytes_per_value(r.precision);
+  const double tp = std::max<uint32_t>(r.tp, 1);
+  serving::StepModel& s = out.step;
+  s.peak_flops = tp * peak_tflops(gpu, r.precision) * 1e12 * eff.prefill_compute;
+  s.bandwidth = tp * gpu.mem_bw_tbps * 1e12 * eff.decode_bandwidth;
+  s.flops_per_token = m.forward_flops_per_token(0);
+  s.attention_flops = m.forward_flops_per_token(1) - m.forward_flops_per_token(0);
+  out.weight_bytes = m.total_params() * bpv;
+  const double expert_bytes = m.mlp_params() * m.layers * bpv;
+  // NOTE: as the roofline splits them, a dense model being one expert of one.
+  s.expert_weight_bytes = expert_bytes;
+  s.shared_weight_bytes = out.weight_bytes - expert_bytes * m.experts;
+  s.experts = m.experts;
+  s.experts_per_token = m.experts_per_token;
+  out.kv_bytes_per_token = s.kv_bytes_per_token = m.kv_bytes_per_token(bpv);
+  // The TP all-reduces: 2 per layer of the step's hidden states, latency + bytes / bus bandwidth
+  // (models/perf/collectives.h), split into their fixed and per-token parts.
+  if (r.tp > 1) {
+    CommPlacement pl;
+    pl.ranks_per_node = r.tp;
+    pl.fabric = parse_fabric(fabric_name).value_or(Fabric::pcie);
+    pl.architecture = gpu.architecture;
+    pl.nvlink_gbyte_s = gpu.nvlink_gbps;
+    const double per_layer = 2.0 * m.layers;
+    const double token_bytes = double(m.hidden) * bpv;
+    const double lat = allreduce_time_s(pl, 0);
+    s.comm_fixed_s = per_layer * lat;
+    s.comm_per_token_s = per_layer * (allreduce_time_s(pl, token_bytes) - lat);
+  }
+  out.memory_bytes = tp * gpu.mem_gb * 1e9 * r.memory_share;
+  const double block_bytes = out.kv_bytes_per_token * std::max<uint32_t>(block_tokens, 1);
+  const double free_bytes = out.memory_bytes - out.weight_bytes;
+  out.kv_blocks = free_bytes > 0 && block_bytes > 0
+                      ? static_cast<uint64_t>(std::min(4e9, std::floor(free_bytes / block_bytes)))
+                      : 0;
+  out.fits = out.kv_blocks >= 1;
+  return out;
+}
+
+}  // namespace gpuplan::inference

@@ -1,0 +1,84 @@
+#include "reports/serving_json.h"
+
+namespace gpuplan::reports {
+namespace {
+
+using nlohmann::json;
+
+json latency(const LatencyFigures& l) {
+  return {{"mean", l.mean}, {"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"count", l.n}};
+}
+
+json interval(const Estimate& e) {
+  return {{"mean", e.mean}, {"ci95_low", e.ci95_low}, {"ci95_high", e.ci95_high}};
+}
+
+}  // namespace
+
+json serving_json(const ServingScenario& sc, const ServingStudy& s) {
+  const serving::ServingView& v = sc.view;
+  const ServingFigures& f = s.pooled;
+  json out;
+  out["scenario"] = sc.name;
+  out["gpuplan_version"] = GPUPLAN_VERSION;
+  out["seed"] = sc.seed;
+  out["replications"] = sc.replications;
+  out["replica"] = {
+      {"model", sc.model_id},
+      {"gpu", sc.gpu_id},
+      {"tp", sc.tp},
+      {"fabric", sc.fabric},
+      {"replicas", v.n_replicas},
+      {"gpus", v.n_replicas * sc.tp},
+      {"weights_gb", sc.replica.weight_bytes / 1e9},
+      {"kv_blocks", v.sched.kv_blocks},
+      {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
+      {"router",
+       v.router == serving::Router::round_robin ? "round_robin" : "least_outstanding_tokens"},
+      {"scheduler",
+       {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
+        {"max_num_seqs", v.sched.max_num_seqs},
+        {"block_size", v.sched.block_tokens},
+        {"chunked_prefill", v.sched.chunked_prefill},
+        {"prefix_caching", v.sched.prefix_caching}}}};
+  out["workload"] = {
+      {"rate_per_s", v.load.rate_per_s},           {"requests", v.load.n_requests},
+      {"warmup_requests", v.load.warmup_requests}, {"lengths", sc.lengths_source},
+      {"mean_prompt_tokens", s.mean_prompt},       {"mean_output_tokens", s.mean_output},
+      {"ttft_slo_s", v.load.ttft_slo_s},           {"tpot_slo_s", v.load.tpot_slo_s}};
+  out["metrics"] = {{"requests_completed", f.completed},
+                    {"requests_counted", f.counted},
+                    {"ttft_s", latency(f.ttft)},
+                    {"itl_s", latency(f.itl)},
+                    {"tpot_s", latency(f.tpot)},
+                    {"e2e_s", latency(f.e2e)},
+                    {"wait_s", latency(f.wait)},
+                    {"slo_attainment", f.slo_attainment},
+                    {"goodput_rps", f.goodput_rps},
+                    {"goodput_rps_per_gpu", f.goodput_rps_per_gpu},
+                    {"throughput_rps", f.throughput_rps},
+                    {"output_tokens_per_s", f.output_tokens_per_s},
+                    {"kv_occupancy_mean", f.kv_occupancy_mean},
+                    {"kv_occupancy_peak", f.kv_occupancy_peak},
+                    {"preemptions", f.preemptions},
+                    {"preemptions_per_1k_requests", f.preemptions_per_1k},
+                    {"prefix_hit_rate", f.prefix_hit_rate},
+                    {"busy_share", f.busy_share},
+                    {"steps", f.steps},
+                    {"simulated_s", f.simulated_s},
+                    {"saturated", f.saturated}};
+  out["summary"] = {{"metrics.ttft_s.mean", interval(s.ttft_mean)},
+                    {"metrics.ttft_s.p99", interval(s.ttft_p99)},
+                    {"metrics.itl_s.mean", interval(s.itl_mean)},
+                    {"metrics.itl_s.p99", interval(s.itl_p99)},
+                    {"metrics.e2e_s.mean", interval(s.e2e_mean)},
+                    {"metrics.e2e_s.p99", interval(s.e2e_p99)},
+                    {"metrics.goodput_rps", interval(s.goodput_rps)},
+                    {"metrics.slo_attainment", interval(s.slo_attainment)}};
+  out["roofline"] = {{"note", "one request alone at the mean lengths (models/perf/inference/)"},
+                     {"ttft_s", s.roofline_ttft_s},
+                     {"tpot_s", s.roofline_tpot_s}};
+  return out;
+}
+
+}  // namespace gpuplan::reports

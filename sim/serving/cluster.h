@@ -1,0 +1,120 @@
+#pragma once
+//! A cluster of serving replicas behind one router, run event to event: the next arrival (routed
+//! round-robin or to the replica with the fewest outstanding tokens) or the earliest end of a
+//! replica's step (which starts its next step). At one instant step ends come before arrivals
+//! (docs/architecture.md's rule for simultaneous events). Requests are drawn from counter-based
+//! random numbers keyed by (seed, Monte Carlo replica): request k's numbers depend on k only.
+#include <cmath>
+
+#include "sim/core/rng.h"
+#include "sim/serving/replica.h"
+
+namespace gpuplan::serving {
+
+//! Counter streams of the serving workload. NOTE: numbered past sim/core's Stream values, so a
+//! serving study never shares numbers with an engine study by accident.
+inline constexpr Stream STREAM_ARRIVALS = static_cast<Stream>(48);
+inline constexpr Stream STREAM_LENGTHS = static_cast<Stream>(49);
+
+//! The cluster's state: replicas, statistics and the arrival cursor.
+struct ClusterState {
+  span<ReplicaState> replicas;
+  ServingStats* stats = nullptr;
+  uint64_t next_id = 0;       //!< the next request to arrive
+  double last_arrival_s = 0;  //!< [s] arrival of the previous request
+  uint32_t rr_next = 0;       //!< round-robin cursor
+};
+
+//! A length of kind `kind` with parameter `a` from uniform `u`.
+[[nodiscard]] GPUPLAN_HD inline uint32_t draw_length(LengthKind kind, double a, double u) {
+  switch (kind) {
+    case LengthKind::fixed:
+    case LengthKind::table:
+      return static_cast<uint32_t>(a);
+    case LengthKind::geometric: {
+      if (!(a > 1)) return 1;
+      return 1 + static_cast<uint32_t>(floor(log(u) / log(1 - 1 / a)));
+    }
+  }
+  return 1;
+}
+
+//! Request `k`, arriving after `prev_arrival_s`.
+[[nodiscard]] GPUPLAN_HD inline Request draw_request(const ServingView& v, uint64_t k,
+                                                     double prev_arrival_s) {
+  const Workload& w = v.load;
+  const uint32_t lo = static_cast<uint32_t>(k), hi = static_cast<uint32_t>(k >> 32);
+  const Draw a = philox_draw(v.seed, v.mc_replica, STREAM_ARRIVALS, hi, lo);
+  const Draw l = philox_draw(v.seed, v.mc_replica, STREAM_LENGTHS, hi, lo);
+  Request q;
+  q.id = k;
+  q.arrival_s = prev_arrival_s - log(u01_first(a)) / w.rate_per_s;
+  if (w.prompt_kind == LengthKind::table && w.table.size > 0) {
+    uint32_t row = static_cast<uint32_t>(u01_first(l) * w.table.size);
+    if (row >= w.table.size) row = w.table.size - 1;
+    q.prompt = w.table[row].prompt;
+    q.output = w.table[row].output;
+  } else {
+    q.prompt = draw_length(w.prompt_kind, w.prompt_a, u01_first(l));
+    q.output = draw_length(w.output_kind, w.output_a, u01_second(l));
+  }
+  if (q.output < 1) q.output = 1;
+  if (w.prefix_groups > 0 && u01_second(a) < w.prefix_share) {
+    uint32_t g = static_cast<uint32_t>(open_u01(l.w[3], l.w[0] ^ l.w[2]) * w.prefix_groups);
+    q.group = g < w.prefix_groups ? g : w.prefix_groups - 1;
+    q.prefix = w.prefix_tokens;
+    q.prompt += w.prefix_tokens;
+  }
+  if (q.prompt < 1) q.prompt = 1;
+  return q;
+}
+
+//! The replica request `q` goes to.
+[[nodiscard]] GPUPLAN_HD inline uint32_t route(const ServingView& v, ClusterState& c) {
+  switch (v.router) {
+    case Router::round_robin: {
+      const uint32_t r = c.rr_next;
+      c.rr_next = (c.rr_next + 1) % c.replicas.size;
+      return r;
+    }
+    case Router::least_outstanding_tokens: {
+      uint32_t best = 0;
+      for (uint32_t r = 1; r < c.replicas.size; ++r)
+        if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
+      return best;
+    }
+  }
+  return 0;
+}
+
+//! Runs the workload to its last completion (or until a replica saturates).
+GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
+  ServingStats& st = *c.stats;
+  Request next;
+  bool pending = c.next_id < v.load.n_requests;
+  if (pending) next = draw_request(v, c.next_id, c.last_arrival_s);
+  while (!st.saturated) {
+    uint32_t rmin = NONE;
+    double tmin = 0;
+    for (uint32_t r = 0; r < c.replicas.size; ++r)
+      if (c.replicas[r].busy && (rmin == NONE || c.replicas[r].step_end_s < tmin)) {
+        rmin = r;
+        tmin = c.replicas[r].step_end_s;
+      }
+    if (pending && (rmin == NONE || next.arrival_s < tmin)) {
+      const uint32_t r = route(v, c);
+      arrive(v, c.replicas[r], st, next, next.arrival_s);
+      c.last_arrival_s = next.arrival_s;
+      c.next_id += 1;
+      pending = c.next_id < v.load.n_requests;
+      if (pending) next = draw_request(v, c.next_id, c.last_arrival_s);
+    } else if (rmin != NONE) {
+      end_step(v, c.replicas[rmin], st, tmin);
+      begin_step(v, c.replicas[rmin], st, tmin);
+    } else {
+      break;
+    }
+  }
+}
+
+}  // namespace gpuplan::serving

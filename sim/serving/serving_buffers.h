@@ -1,0 +1,56 @@
+#pragma once
+//! Host storage behind a serving cluster's spans: every array sized once from the configuration,
+//! so the step functions never allocate.
+#include <memory>
+#include <vector>
+
+#include "sim/serving/cluster.h"
+
+namespace gpuplan::serving {
+
+//! Owns one cluster's arrays and statistics; `state` views them.
+class ClusterBuffers {
+ public:
+  //! Replicas of `v` with `queue_capacity` requests each beyond the running cap (waiting ones).
+  ClusterBuffers(const ServingView& v, uint32_t queue_capacity) {
+    const uint32_t R = v.n_replicas > 0 ? v.n_replicas : 1;
+    const uint32_t S = v.sched.max_num_seqs + queue_capacity;
+    const uint32_t G = v.load.prefix_groups;
+    seqs_.resize(size_t(R) * S);
+    free_.resize(size_t(R) * S);
+    running_.resize(size_t(R) * v.sched.max_num_seqs);
+    waiting_.resize(size_t(R) * S);
+    blocks_.assign(size_t(R) * G, 0);
+    refs_.assign(size_t(R) * G, 0);
+    last_use_.assign(size_t(R) * G, 0.0);
+    replicas_.resize(R);
+    stats_ = std::make_unique<ServingStats>();
+    for (uint32_t r = 0; r < R; ++r) {
+      ReplicaState& s = replicas_[r];
+      s.seqs = {seqs_.data() + size_t(r) * S, S};
+      s.free_seqs = {free_.data() + size_t(r) * S, S};
+      for (uint32_t i = 0; i < S; ++i) s.free_seqs[i] = S - 1 - i;
+      s.n_free_seqs = S;
+      s.running = {running_.data() + size_t(r) * v.sched.max_num_seqs, v.sched.max_num_seqs};
+      s.waiting = {waiting_.data() + size_t(r) * S, S};
+      s.group_blocks = {blocks_.data() + size_t(r) * G, G};
+      s.group_refs = {refs_.data() + size_t(r) * G, G};
+      s.group_last_use = {last_use_.data() + size_t(r) * G, G};
+    }
+    state.replicas = {replicas_.data(), R};
+    state.stats = stats_.get();
+  }
+  ClusterBuffers(const ClusterBuffers&) = delete;
+  ClusterBuffers& operator=(const ClusterBuffers&) = delete;
+
+  ClusterState state;
+
+ private:
+  std::vector<Sequence> seqs_;
+  std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_;
+  std::vector<double> last_use_;
+  std::vector<ReplicaState> replicas_;
+  std::unique_ptr<ServingStats> stats_;
+};
+
+}  // namespace gpuplan::serving

@@ -1,0 +1,153 @@
+#pragma once
+//! Plain state of the serving simulator: the configuration a replica runs with, its sequences,
+//! KV blocks and prefix cache over preallocated arrays, and the streamed statistics. Capacities
+//! come from the configuration (sim/serving/serving_buffers.h sizes them on the host).
+#include <cstdint>
+
+#include "sim/core/portable.h"
+#include "sim/core/sketch_bins.h"
+#include "sim/serving/step_time.h"
+
+namespace gpuplan::serving {
+
+inline constexpr uint32_t NONE = 0xFFFFFFFFu;  //!< no index
+
+//! How a replica schedules (vLLM's knobs, vllm/config/scheduler.py).
+struct SchedulerConfig {
+  uint32_t max_num_batched_tokens = 2048;  //!< token budget of one step
+  uint32_t max_num_seqs = 256;             //!< sequences running at once
+  uint32_t block_tokens = 16;              //!< tokens per KV block
+  uint32_t kv_blocks = 0;                  //!< KV blocks of the replica (memory after weights)
+  bool chunked_prefill = true;             //!< prompts may be split across steps
+  bool prefix_caching = true;              //!< full blocks of a shared prefix are reused
+};
+
+//! How requests are routed to replicas.
+enum class Router : uint8_t { round_robin, least_outstanding_tokens };
+
+//! How a length is drawn.
+enum class LengthKind : uint8_t {
+  fixed,      //!< a = the length
+  geometric,  //!< mean a (>= 1): 1 + Geometric, for the M/M/c check (memoryless in steps)
+  table,      //!< a row of the length table, uniformly (a trace or a stratified sample)
+};
+
+//! One (prompt, output) row of a length table.
+struct LengthRow {
+  uint32_t prompt = 0;
+  uint32_t output = 1;
+};
+
+//! The workload: Poisson arrivals of `n_requests`, lengths, shared prefixes, SLOs.
+struct Workload {
+  double rate_per_s = 1;         //!< [1/s] Poisson arrivals of the cluster
+  uint64_t n_requests = 0;       //!< requests in the run
+  uint64_t warmup_requests = 0;  //!< the first ones are served but not counted
+  LengthKind prompt_kind = LengthKind::fixed;
+  double prompt_a = 0;  //!< see LengthKind (table: ignored, the table gives both lengths)
+  LengthKind output_kind = LengthKind::fixed;
+  double output_a = 1;
+  span<const LengthRow> table;  //!< rows for LengthKind::table
+  double prefix_share = 0;      //!< share of requests that start with a shared prefix
+  uint32_t prefix_groups = 0;   //!< distinct shared prefixes (system prompts), uniformly drawn
+  uint32_t prefix_tokens = 0;   //!< tokens of each shared prefix, added before the prompt
+  double ttft_slo_s = 0;        //!< [s] a request meets its SLO with TTFT at most this (0: any)
+  double tpot_slo_s = 0;        //!< [s] ... and mean time per output token at most this (0: any)
+};
+
+//! A request as drawn.
+struct Request {
+  double arrival_s = 0;
+  uint32_t prompt = 0;    //!< prompt tokens, shared prefix included
+  uint32_t output = 1;    //!< tokens to generate (>= 1)
+  uint32_t group = NONE;  //!< shared prefix group
+  uint32_t prefix = 0;    //!< tokens of the shared prefix
+  uint64_t id = 0;
+};
+
+//! One sequence in a replica.
+struct Sequence {
+  Request req;
+  uint32_t computed = 0;     //!< tokens whose KV is computed
+  uint32_t generated = 0;    //!< output tokens sampled
+  uint32_t prompt_done = 0;  //!< prompt tokens ever computed (outstanding-token accounting)
+  uint32_t blocks = 0;       //!< private KV blocks held
+  uint32_t shared = 0;       //!< blocks of the group's cached prefix it uses
+  uint32_t scheduled = 0;    //!< tokens scheduled in the step in flight
+  double admitted_s = -1;    //!< first admission (NOTE: -1 until admitted, only for the wait)
+  double first_token_s = 0, last_token_s = 0;
+  uint32_t preemptions = 0;
+  bool decoding = false;  //!< the scheduled token is a decode
+};
+
+//! Streamed count, sum and maximum of a latency. NOTE: a sum, not Welford's update: one add per
+//! token, and a division per token cost a third of a step.
+struct Moments {
+  uint64_t n = 0;
+  double sum = 0;
+  double max = 0;
+  [[nodiscard]] GPUPLAN_HD double mean() const { return n > 0 ? sum / double(n) : 0.0; }
+};
+
+GPUPLAN_HD inline void add(Moments& m, double v) {
+  m.n += 1;
+  m.sum += v;
+  if (v > m.max) m.max = v;
+}
+
+//! One latency: moments and a quantile sketch (sim/core/sketch.h).
+struct Latency {
+  Moments moments;
+  uint32_t sketch[SKETCH_BINS];
+};
+
+//! The statistics of a run, flat in the number of requests.
+struct ServingStats {
+  Latency ttft;  //!< [s] arrival -> first token
+  Latency itl;   //!< [s] gap between consecutive tokens of a request (every gap)
+  Latency tpot;  //!< [s] (last token - first token) / (output - 1), per request with output > 1
+  Latency e2e;   //!< [s] arrival -> last token
+  Latency wait;  //!< [s] arrival -> first admission into the running batch
+  uint64_t arrived = 0, completed = 0, counted = 0;  //!< counted: completed after the warmup
+  uint64_t met_slo = 0;                              //!< counted requests meeting both SLOs
+  uint64_t preemptions = 0;                          //!< sequences preempted (recomputed later)
+  uint64_t prompt_tokens = 0;      //!< prompt tokens of admitted requests (first admission)
+  uint64_t prefix_hit_tokens = 0;  //!< prompt tokens served from the prefix cache
+  uint64_t prefill_tokens = 0;     //!< tokens computed in prefill chunks (recompute included)
+  uint64_t decode_tokens = 0;      //!< tokens computed by decodes
+  uint64_t sampled_tokens = 0;     //!< output tokens generated, all requests
+  uint64_t steps = 0;              //!< iterations of all replicas
+  uint64_t max_step_tokens = 0;    //!< largest step (never above the budget)
+  uint32_t max_running = 0;        //!< most sequences in one step
+  uint32_t kv_peak_blocks = 0;     //!< most blocks in use (private + cached) in one replica
+  double kv_block_s = 0;           //!< [block·s] blocks in use integrated over time, all replicas
+  double busy_s = 0;               //!< [s] replica time spent in steps
+  double first_counted_arrival_s = -1;  //!< NOTE: -1 until a counted request arrives
+  double end_s = 0;                     //!< [s] last completion
+  bool saturated = false;               //!< a waiting queue overflowed: the cluster cannot keep up
+};
+
+//! A replica: its sequences, waiting ring, running list, KV blocks and prefix cache.
+struct ReplicaState {
+  span<Sequence> seqs;       //!< sequence records (running + waiting capacity)
+  span<uint32_t> free_seqs;  //!< stack of free records
+  uint32_t n_free_seqs = 0;
+  span<uint32_t> running;  //!< records running, in admission order
+  uint32_t n_running = 0;
+  span<uint32_t> waiting;  //!< ring of records waiting, FCFS (preempted ones at the front)
+  uint32_t wait_head = 0, n_waiting = 0;
+  // KV cache (counts suffice: paged blocks do not fragment).
+  uint32_t private_blocks = 0;    //!< held by sequences
+  uint32_t cached_blocks = 0;     //!< held by prefix cache entries (in use or evictable)
+  uint32_t evictable_blocks = 0;  //!< cached blocks no sequence uses
+  span<uint32_t> group_blocks;    //!< [group] cached blocks of the group's prefix (0: not cached)
+  span<uint32_t> group_refs;      //!< [group] sequences using the cached prefix
+  span<double> group_last_use;    //!< [group] [s] when its last user released it (LRU)
+  // The step in flight.
+  bool busy = false;
+  double step_start_s = 0, step_end_s = 0;
+  double outstanding_tokens = 0;  //!< prompt + output tokens not yet computed, for the router
+  double kv_since_s = 0;          //!< [s] KV integral accounted up to here
+};
+
+}  // namespace gpuplan::serving

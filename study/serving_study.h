@@ -1,0 +1,56 @@
+#pragma once
+//! A serving scenario simulated iteration by iteration (sim/serving/), repeated over Monte Carlo
+//! replicas (independent Philox keys), and summarized: latency means and quantiles pooled over
+//! the replicas' sketches, goodput, KV occupancy, preemptions and prefix hits, each headline with
+//! a 95% confidence interval across replicas.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/load/serving_scenario.h"
+
+namespace gpuplan {
+
+//! One latency's figures [s].
+struct LatencyFigures {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+  uint64_t n = 0;
+};
+
+//! A mean across replicas with its 95% confidence interval (Student t).
+struct Estimate {
+  double mean = 0, ci95_low = 0, ci95_high = 0;
+};
+
+//! The figures of one replica or of the pooled study.
+struct ServingFigures {
+  LatencyFigures ttft, itl, tpot, e2e, wait;
+  uint64_t completed = 0, counted = 0, met_slo = 0, preemptions = 0, steps = 0;
+  double slo_attainment = 0;       //!< share of counted requests meeting both SLOs
+  double goodput_rps = 0;          //!< [1/s] requests meeting both SLOs per second
+  double goodput_rps_per_gpu = 0;  //!< [1/s] the same per GPU
+  double throughput_rps = 0;       //!< [1/s] counted completions per second
+  double output_tokens_per_s = 0;  //!< [tokens/s] of the cluster, all requests
+  double kv_occupancy_mean = 0;    //!< blocks in use / blocks, time-weighted over the run
+  double kv_occupancy_peak = 0;    //!< most blocks in use in one replica / its blocks
+  double prefix_hit_rate = 0;      //!< prompt tokens served from the prefix cache / admitted
+  double preemptions_per_1k = 0;   //!< preemptions per 1,000 completed requests
+  double busy_share = 0;           //!< replica time in steps / replica time
+  double simulated_s = 0;          //!< [s] last completion
+  bool saturated = false;
+};
+
+//! The study's answer.
+struct ServingStudy {
+  ServingFigures pooled;                 //!< latencies from the merged sketches, others summed
+  std::vector<ServingFigures> replicas;  //!< one per Monte Carlo replica
+  Estimate ttft_mean, ttft_p99, itl_mean, itl_p99, e2e_mean, e2e_p99, goodput_rps, slo_attainment;
+  // The roofline beside it: one request alone with the mean lengths.
+  double roofline_ttft_s = 0, roofline_tpot_s = 0;
+  double mean_prompt = 0, mean_output = 0;  //!< [tokens] of the workload
+};
+
+//! Simulates `sc` over its replications (threads: 0 = all cores).
+[[nodiscard]] ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads = 0);
+
+}  // namespace gpuplan

@@ -1,0 +1,168 @@
+//! `gpuplan serve-sim` through the real CLI: every scenario in scenarios/serving/ runs and matches
+//! its golden file (scenarios/serving/<name>.expected.json, {"command", "expect"} as the top-level
+//! scenarios; GPUPLAN_UPDATE_GOLDEN=1 rewrites it), and bad input exits 2 naming the pointer and
+//! the numbers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/data_files.h"
+#include "tests/tools/cli.h"
+
+namespace fs = std::filesystem;
+using gpuplan_cli_test::read_json;
+using nlohmann::json;
+
+namespace {
+
+//! Where `got` differs from the `want` subset (numbers within 1e-9 relative).
+void differences(const json& want, const json& got, const std::string& path, std::string& out) {
+  if (want.is_object()) {
+    for (const auto& [k, v] : want.items())
+      if (!got.is_object() || !got.contains(k))
+        out += "\n  " + path + "/" + k + ": missing";
+      else
+        differences(v, got[k], path + "/" + k, out);
+  } else if (want.is_number()) {
+    const double a = want.get<double>(), b = got.is_number() ? got.get<double>() : NAN;
+    if (!(std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(a))))
+      out += "\n  " + path + ": expected " + want.dump() + ", got " + got.dump();
+  } else if (want != got) {
+    out += "\n  " + path + ": expected " + want.dump() + ", got " + got.dump();
+  }
+}
+
+//! Writes `text` to a fresh scenario file and runs serve-sim on it.
+gpuplan_cli_test::CliRun run_text(const std::string& text, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / (name + ".json");
+  std::ofstream(file) << text;
+  return gpuplan_cli_test::gpuplan("serve-sim " + file.string() + " --quiet --out " +
+                                   (dir / name).string());
+}
+
+const char* BASE = R"({"name": "t", "model": "%MODEL%", "gpu": "%GPU%", "tp": %TP%,
+  "scheduler": {"max_num_batched_tokens": %BUDGET%, "max_num_seqs": 64, "chunked_prefill": %CHUNK%},
+  "workload": {"rate": "1/s", "requests": 10, "tokens_in": 3000, "tokens_out": 100}})";
+
+std::string base(const std::string& model, const std::string& gpu, int tp, int budget, bool chunk) {
+  std::string s = BASE;
+  const auto put = [&](const std::string& k, const std::string& v) {
+    s.replace(s.find(k), k.size(), v);
+  };
+  put("%MODEL%", model);
+  put("%GPU%", gpu);
+  put("%TP%", std::to_string(tp));
+  put("%BUDGET%", std::to_string(budget));
+  put("%CHUNK%", chunk ? "true" : "false");
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("tools::serve_sim") {
+  SUBCASE("every serving scenario runs and matches its golden file") {
+    const fs::path src = GPUPLAN_SOURCE_DIR;
+    const bool update = std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr;
+    int n = 0;
+    for (const auto& entry : fs::directory_iterator(src / "scenarios" / "serving")) {
+      const fs::path p = entry.path();
+      if (p.extension() != ".json" || p.stem().extension() == ".expected") continue;
+      const fs::path golden = p.parent_path() / (p.stem().string() + ".expected.json");
+      json expected = fs::exists(golden) ? read_json(golden) : json{{"command", {"serve-sim"}}};
+      std::string args;
+      for (const auto& a : expected["command"]) args += " " + a.get<std::string>();
+      const fs::path out =
+          fs::temp_directory_path() /
+          ("gpuplan-serving-" + std::to_string(getpid()) + "-" + p.stem().string());
+      fs::remove_all(out);
+      const auto run =
+          gpuplan_cli_test::gpuplan(args + " " + p.string() + " --quiet --out " + out.string());
+      CAPTURE(run.output);
+      if (run.status == 2 &&
+          gpuplan_test_data::skipped_for_missing_data(p.filename().string(), run.output))
+        continue;
+      REQUIRE(run.status == 0);
+      const json r = read_json(out / "result.json");
+      CHECK(r["metrics"]["saturated"] == false);
+      const json subset = {{"scenario", r["scenario"]},
+                           {"seed", r["seed"]},
+                           {"replications", r["replications"]},
+                           {"metrics", r["metrics"]},
+                           {"summary", r["summary"]}};
+      if (update) {
+        expected["expect"] = subset;
+        std::ofstream(golden) << expected.dump(2) << "\n";
+      } else {
+        REQUIRE_MESSAGE(fs::exists(golden), "no golden file " << golden);
+        std::string diffs;
+        differences(expected["expect"], r, "", diffs);
+        CHECK_MESSAGE(diffs.empty(), p.filename().string()
+                                         << " differs from its golden file:" << diffs);
+      }
+      fs::remove_all(out);
+      ++n;
+    }
+    CHECK(n >= 1);
+  }
+  SUBCASE("a model that does not fit the replica's memory exits 2 naming /tp and the sizes") {
+    const auto run = run_text(base("llama-2-70b", "H100-SXM", 1, 2048, true), "nofit");
+    CHECK(run.status == 2);
+    // 70B at 2 bytes: 139 GB of weights; one H100 holds 80 GB x 0.9 = 72 GB
+    CHECK(run.output.find("/tp:") != std::string::npos);
+    CHECK(run.output.find("GB of weights") != std::string::npos);
+    CHECK(run.output.find(" 72 GB") != std::string::npos);
+  }
+  SUBCASE("a token budget below the longest prompt without chunked prefill exits 2") {
+    const auto run = run_text(base("llama-3-8b", "H100-SXM", 1, 2048, false), "budget");
+    CHECK(run.status == 2);
+    CHECK(run.output.find("/scheduler/max_num_batched_tokens:") != std::string::npos);
+    // 3,000 prompt tokens (3,100 with the output when recomputed) against 2,048
+    CHECK(run.output.find("2048") != std::string::npos);
+    CHECK(run.output.find("3100") != std::string::npos);
+  }
+  SUBCASE("a budget below max_num_seqs exits 2; with chunked prefill a long prompt is fine") {
+    const auto low = run_text(base("llama-3-8b", "H100-SXM", 1, 32, true), "seqs");
+    CHECK(low.status == 2);
+    CHECK(low.output.find("max_num_seqs 64") != std::string::npos);
+    const auto ok = run_text(base("llama-3-8b", "H100-SXM", 1, 512, true), "chunked");
+    CAPTURE(ok.output);
+    CHECK(ok.status == 0);
+  }
+  SUBCASE("--set overrides a scenario value; a bad override exits 2") {
+    const fs::path sc =
+        fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/long_context_70b_a100.json";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-set-" + std::to_string(getpid()));
+    const auto run = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
+                                               " --set workload.rate=1.25/s --set replications=1"
+                                               " --requests 1000 --quiet --out " +
+                                               out.string());
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
+    const json r = read_json(out / "result.json");
+    // 1.25 requests/s as set, one replication
+    CHECK(r["workload"]["rate_per_s"] == 1.25);
+    CHECK(r["replications"] == 1);
+    fs::remove_all(out);
+    const auto bad = gpuplan_cli_test::gpuplan(
+        "serve-sim " + sc.string() + " --set workload.rate=fast --quiet --out " + out.string());
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find("/workload/rate") != std::string::npos);
+  }
+  SUBCASE("an unknown model suggests the closest preset") {
+    const auto run = run_text(base("llama-3-8", "H100-SXM", 1, 2048, true), "model");
+    CHECK(run.status == 2);
+    CHECK(run.output.find("/model:") != std::string::npos);
+    CHECK(run.output.find("did you mean") != std::string::npos);
+  }
+}

@@ -1,0 +1,114 @@
+//! `gpuplan serve-sim SCENARIO [--out DIR] [--seed N] [--replications N] [--requests N]
+//! [--threads N] [--set PATH=VALUE]... [--data-dir DIR] [--json] [--quiet]`: simulates LLM serving
+//! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json. Bad
+//! input: every problem as `file:line: /pointer: message` on stderr, exit 2, nothing written.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/input/input_file.h"
+#include "models/load/serving_scenario.h"
+#include "reports/serving_json.h"
+#include "study/serving_study.h"
+#include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/common.h"
+
+namespace gpuplan::cli {
+namespace {
+
+constexpr uint64_t MAX_SCENARIO_BYTES = 1u << 20;
+
+struct ServeSimFlags {
+  std::string scenario, out;
+  std::optional<uint64_t> seed, requests;
+  std::optional<uint32_t> replications;
+  uint32_t threads = 0;
+  std::vector<std::string> data_dirs, overrides;
+  bool as_json = false, quiet = false;
+};
+
+void print_table(const ServingScenario& sc, const ServingStudy& s) {
+  const ServingFigures& f = s.pooled;
+  std::printf("%s: %s on %u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
+              sc.model_id.c_str(), sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
+              static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
+  std::printf("%-10s %10s %10s %10s %10s\n", "[ms]", "mean", "p50", "p90", "p99");
+  const auto row = [](const char* name, const LatencyFigures& l) {
+    std::printf("%-10s %10.2f %10.2f %10.2f %10.2f\n", name, 1e3 * l.mean, 1e3 * l.p50, 1e3 * l.p90,
+                1e3 * l.p99);
+  };
+  row("TTFT", f.ttft);
+  row("ITL", f.itl);
+  row("TPOT", f.tpot);
+  row("E2E", f.e2e);
+  row("wait", f.wait);
+  std::printf("SLO attainment %.4f, goodput %.3f req/s (%.4f per GPU), %.0f output tokens/s\n",
+              f.slo_attainment, f.goodput_rps, f.goodput_rps_per_gpu, f.output_tokens_per_s);
+  std::printf(
+      "KV occupancy mean %.3f peak %.3f, preemptions %llu (%.2f per 1k), prefix hits %.3f%s\n",
+      f.kv_occupancy_mean, f.kv_occupancy_peak, static_cast<unsigned long long>(f.preemptions),
+      f.preemptions_per_1k, f.prefix_hit_rate,
+      f.saturated ? ", SATURATED: the cluster cannot keep up" : "");
+  std::printf("roofline, one request alone at the mean lengths: TTFT %.2f ms, TPOT %.2f ms\n",
+              1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
+}
+
+int run_serve_sim(const ServeSimFlags& fl) {
+  Diagnostics diags;
+  const auto text = read_input_file(fl.scenario, MAX_SCENARIO_BYTES, "serving scenario", "", diags);
+  std::optional<ServingScenario> sc;
+  if (text) {
+    const std::string base = std::filesystem::path(fl.scenario).parent_path().string();
+    sc = load_serving_scenario(*text, fl.scenario, base, data_path(fl.data_dirs), diags,
+                               fl.overrides);
+  }
+  if (!sc) {
+    print_diagnostics(diags, "text");
+    return 2;
+  }
+  if (fl.seed) sc->seed = sc->view.seed = *fl.seed;
+  if (fl.replications) sc->replications = *fl.replications;
+  if (fl.requests) {
+    sc->view.load.n_requests = *fl.requests;
+    if (sc->view.load.warmup_requests >= *fl.requests) sc->view.load.warmup_requests = 0;
+  }
+  const std::filesystem::path dir =
+      fl.out.empty() ? std::filesystem::path("out") / sc->name : std::filesystem::path(fl.out);
+  if (!output_folder_ok(dir)) return 2;
+  const ServingStudy study = run_serving_study(*sc, fl.threads);
+  const nlohmann::json result = reports::serving_json(*sc, study);
+  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"}})) return 1;
+  if (fl.as_json)
+    std::cout << result.dump(2) << "\n";
+  else if (!fl.quiet)
+    print_table(*sc, study);
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_serve_sim_command(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<ServeSimFlags>();
+  auto* cmd = app.add_subcommand(
+      "serve-sim", "Simulate LLM serving iteration by iteration (batches, KV cache, prefixes)");
+  cmd->add_option("scenario", flags->scenario, "Serving scenario (JSON)")->required();
+  cmd->add_option("--out", flags->out, "Output folder (default out/<name>)");
+  cmd->add_option("--seed", flags->seed, "Seed (overrides the scenario's)");
+  cmd->add_option("--replications", flags->replications, "Monte Carlo replicas")
+      ->check(CLI::Range(1u, 1000u));
+  cmd->add_option("--requests", flags->requests, "Requests per replica (overrides the scenario's)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(100'000'000)));
+  cmd->add_option("--threads", flags->threads, "Threads (0 = all cores)");
+  cmd->add_option("--set", flags->overrides, "Override a scenario value: PATH=VALUE (repeatable)");
+  add_data_dir_option(cmd, flags->data_dirs);
+  cmd->add_flag("--json", flags->as_json, "Print result.json on stdout instead of a table");
+  cmd->add_flag("--quiet", flags->quiet, "Print nothing on success");
+  cmd->callback([flags, &exit_code] { exit_code = run_serve_sim(*flags); });
+  return cmd;
+}
+
+}  // namespace gpuplan::cli
