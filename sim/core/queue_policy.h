@@ -40,16 +40,16 @@ inline constexpr uint32_t RANKED_ROUNDS = 64;
   return false;
 }
 
-//! Ends the run of the job in `slot` for the scheduler now, counted per class; `notice` [s] as
-//! interrupt_run's (0: no final checkpoint).
+//! Ends the run of the job in `slot` for the scheduler now, counted per class; `notice` [s] and
+//! `planned` as interrupt_run's (notice 0 and not planned: no final checkpoint).
 GPUPLAN_HD inline void scheduler_stop(const ModelView& m, ReplicaState& s, uint32_t slot,
-                                      double notice) {
+                                      double notice, bool planned = false) {
   if (in_window(m, s.now)) {
     ClassRunTotals& c = s.runs.classes[s.jobs[slot].class_idx];
     c.preemptions += 1;
     c.scheduler_preemptions += 1;
   }
-  interrupt_run(m, s, slot, notice);
+  interrupt_run(m, s, slot, notice, planned);
 }
 
 //! True when the running job in `slot` is in its preemption grace: its GPUs come free at stop_at.
@@ -58,14 +58,14 @@ GPUPLAN_HD inline void scheduler_stop(const ModelView& m, ReplicaState& s, uint3
   return m.sched.preemption_grace_s > 0 && s.policy.jobs[slot].stop_at < NEVER;
 }
 
-//! [s] The final checkpoint write of the running job in `slot` if the scheduler stops it now: a
-//! job whose max-min round ends now saves at the end of its round, as Gavel's jobs do when their
-//! lease ends (the round's end is known in advance); 0 for any other preemption.
-[[nodiscard]] GPUPLAN_HD inline double round_end_save(const ModelView& m, const ReplicaState& s,
-                                                      uint32_t slot) {
-  if (m.queue != QueuePolicy::max_min_fairness_perf || !round_ends(s, slot)) return 0.0;
-  const ClassRunSpec& cr = m.class_runs[s.jobs[slot].class_idx];
-  return cr.checkpoints ? cr.checkpoint_s : 0.0;
+//! True when the running job in `slot` saves a final checkpoint if the scheduler stops it now: a
+//! job that checkpoints and whose max-min round ends now saves at the end of its round, as
+//! Gavel's jobs do when their lease ends (the round's end is known in advance, so even a write
+//! that costs nothing saves); no other preemption warns.
+[[nodiscard]] GPUPLAN_HD inline bool round_end_saves(const ModelView& m, const ReplicaState& s,
+                                                     uint32_t slot) {
+  return m.queue == QueuePolicy::max_min_fairness_perf && round_ends(s, slot) &&
+         m.class_runs[s.jobs[slot].class_idx].checkpoints;
 }
 
 //! Preempts the running job in `slot` for the scheduler: stopped now (with a final checkpoint at
@@ -73,7 +73,9 @@ GPUPLAN_HD inline void scheduler_stop(const ModelView& m, ReplicaState& s, uint3
 //! the grace ends (its policy_review then stops it).
 GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (!(m.sched.preemption_grace_s > 0)) {
-    scheduler_stop(m, s, slot, round_end_save(m, s, slot));
+    const bool saves = round_end_saves(m, s, slot);
+    scheduler_stop(m, s, slot, saves ? m.class_runs[s.jobs[slot].class_idx].checkpoint_s : 0.0,
+                   saves);
     return;
   }
   PolicyJob& pj = s.policy.jobs[slot];
@@ -83,11 +85,12 @@ GPUPLAN_HD inline void scheduler_preempt(const ModelView& m, ReplicaState& s, ui
 
 //! Stops the job in `slot` at the end of its preemption grace. A class that checkpoints and
 //! whose write fits in the grace computed until the last `checkpoint_s` of it and saves then
-//! (interrupt_run's final checkpoint); any other loses the work since its last checkpoint.
+//! (interrupt_run's final checkpoint, planned: a write that costs nothing saves too); any other
+//! loses the work since its last checkpoint.
 GPUPLAN_HD inline void stop_after_grace(const ModelView& m, ReplicaState& s, uint32_t slot) {
   const ClassRunSpec& cr = m.class_runs[s.jobs[slot].class_idx];
   const bool saves = cr.checkpoints && m.sched.preemption_grace_s >= cr.checkpoint_s;
-  scheduler_stop(m, s, slot, saves ? cr.checkpoint_s : 0.0);
+  scheduler_stop(m, s, slot, saves ? cr.checkpoint_s : 0.0, saves);
 }
 
 //! [GPUs] on node n held by jobs in their preemption grace (free when it ends).

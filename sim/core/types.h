@@ -64,6 +64,9 @@ enum class Stream : uint32_t {
   // Packing replays (sim/sharing/, study/pack_replay.h): their own studies, never a replica.
   packing = 32,    //!< random packing choices of shared-GPU pods (counter = pod)
   pod_order = 33,  //!< shuffled or resampled pod order (sub 0 = shuffle, 1 = resampling)
+  // LLM serving studies (sim/serving/): their own studies, never a replica of the engine.
+  serving_arrivals = 48,  //!< a request's arrival gap (counter = request)
+  serving_lengths = 49,   //!< a request's prompt and output lengths (counter = request)
 };
 
 //! Why a replica stopped early or cannot be trusted.

@@ -11,11 +11,6 @@
 
 namespace gpuplan::serving {
 
-//! Counter streams of the serving workload. NOTE: numbered past sim/core's Stream values, so a
-//! serving study never shares numbers with an engine study by accident.
-inline constexpr Stream STREAM_ARRIVALS = static_cast<Stream>(48);
-inline constexpr Stream STREAM_LENGTHS = static_cast<Stream>(49);
-
 //! The cluster's state: replicas, statistics and the arrival cursor.
 struct ClusterState {
   span<ReplicaState> replicas;
@@ -44,8 +39,8 @@ struct ClusterState {
                                                      double prev_arrival_s) {
   const Workload& w = v.load;
   const uint32_t lo = static_cast<uint32_t>(k), hi = static_cast<uint32_t>(k >> 32);
-  const Draw a = philox_draw(v.seed, v.mc_replica, STREAM_ARRIVALS, hi, lo);
-  const Draw l = philox_draw(v.seed, v.mc_replica, STREAM_LENGTHS, hi, lo);
+  const Draw a = philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, hi, lo);
+  const Draw l = philox_draw(v.seed, v.mc_replica, Stream::serving_lengths, hi, lo);
   Request q;
   q.id = k;
   q.arrival_s = prev_arrival_s - log(u01_first(a)) / w.rate_per_s;

@@ -247,13 +247,13 @@ TEST_CASE("sim::queue_policy::preemption_grace") {
   // One 4-GPU node: R1 (t0, 10 s, 2 GPUs) and R2 (t1, 2 GPUs) of "research" fill it; P (t2, 3 s,
   // 2 GPUs, priority 10) preempts R2 (the later start). Research checkpoints only at the end of
   // a grace (interval 1000 s), a write takes 1 s; no reload.
-  const auto graced = [](double grace_s, double r2_work_s, bool checkpoints) {
+  const auto graced = [](double grace_s, double r2_work_s, bool checkpoints, double write_s = 1.0) {
     Scenario sc = test::one_pool(1, 4, 1000.0);
     sc.scheduler.preemption_grace_s = grace_s;
     sc.workload.push_back(ranked_class("research", {{0, 10, 2, 0}, {1, r2_work_s, 2, 0}}));
     sc.workload.back().econ.checkpoints = checkpoints;
     sc.workload.back().econ.interval_s = 1000.0;
-    sc.workload.back().econ.checkpoint_s = 1.0;
+    sc.workload.back().econ.checkpoint_s = write_s;
     sc.workload.push_back(ranked_class("production", {{2, 3, 2, 0}}));
     sc.workload.back().priority = 10;
     return run(sc);
@@ -272,6 +272,15 @@ TEST_CASE("sim::queue_policy::preemption_grace") {
     // one preemption, counted when R2 is stopped
     CHECK(o.metrics.classes[0].scheduler_preemptions == 1);
     CHECK(o.metrics.classes[1].scheduler_preemptions == 0);
+  }
+
+  SUBCASE("a write that costs nothing saves at the end of the grace too") {
+    // grace 2 s, free writes: R2 computes 1-4 and saves then, so 7 s are left; P runs 4-7 and
+    // R2 again 7-14. (A free write used to count as no checkpoint: R2 lost 1-4 and ended at 17.)
+    const Outcome o = graced(2.0, 10.0, true, 0.0);
+    REQUIRE(o.jobs.size() == 3);
+    CHECK(o.jobs[2].start_s == 4);
+    CHECK(o.jobs[1].finish_s == 14);
   }
 
   SUBCASE("a grace shorter than the write time saves nothing") {

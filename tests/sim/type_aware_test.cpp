@@ -224,6 +224,27 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     CHECK(o.metrics.classes[0].scheduler_preemptions == 1);
   }
 
+  SUBCASE("a write that costs nothing saves at the round end too") {
+    // As above with free checkpoints: A computed until 100 and saved then, so 50 s are left and
+    // it ends at 250 + 50. (A free write used to count as no warning at all: A lost its 100 s
+    // and ended at 400, so rounds shorter than the checkpoint interval lost work every round.)
+    Scenario sc;
+    sc.name = "test";
+    sc.seed = 42;
+    sc.horizon_s = 1000.0;
+    add_pool(sc, "v100", "V100-16GB", 1, 1);
+    sc.scheduler.queue = QueuePolicy::max_min_fairness_perf;
+    sc.scheduler.round_s = 100;
+    JobClass c = v100_class({{0, 150, 1, 0}, {50, 150, 1, 0}});
+    c.econ.interval_s = 1000.0;
+    c.econ.checkpoint_s = 0.0;
+    sc.workload.push_back(c);
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 2);
+    CHECK(o.jobs[1].finish_s == doctest::Approx(250).epsilon(1e-12));
+    CHECK(o.jobs[0].finish_s == doctest::Approx(300).epsilon(1e-12));
+  }
+
   SUBCASE("two identical jobs get equal normalized throughput on a K80 + V100 cluster") {
     // 600 s of V100 work each; together 1,200 s at 1 + 1/3 per second: both end near 900 s,
     // alternating on the V100 round by round (10 s rounds).
