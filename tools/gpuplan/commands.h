@@ -18,7 +18,8 @@ CLI::App* add_compare_command(CLI::App& app, int& exit_code);
 CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
 //! `serve`: the quote page on a local HTTP server (tools/gpuplan/cmd_serve.cpp).
 CLI::App* add_serve_command(CLI::App& app, int& exit_code);
-//! `pack openb`: shared-GPU packing policies on the Alibaba openb trace (tools/gpuplan/cmd_pack.cpp).
+//! `pack openb`: shared-GPU packing policies on the Alibaba openb trace
+//! (tools/gpuplan/cmd_pack.cpp).
 CLI::App* add_pack_command(CLI::App& app, int& exit_code);
 
 //! `serve-sim`: LLM serving simulated iteration by iteration (tools/gpuplan/cmd_serve_sim.cpp).
