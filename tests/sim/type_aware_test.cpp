@@ -179,6 +179,27 @@ TEST_CASE("sim::type_aware::fifo_perf") {
   }
 }
 
+namespace {
+
+//! One V100 under max-min fairness with 100 s rounds: A (t0, 150 s) and B (t50, 150 s), whose
+//! checkpoints come every 1,000 s (none inside a run here), take `write_s`, and reload at once.
+Outcome two_jobs_100s_rounds(double write_s) {
+  Scenario sc;
+  sc.name = "test";
+  sc.seed = 42;
+  sc.horizon_s = 1000.0;
+  add_pool(sc, "v100", "V100-16GB", 1, 1);
+  sc.scheduler.queue = QueuePolicy::max_min_fairness_perf;
+  sc.scheduler.round_s = 100;
+  JobClass c = v100_class({{0, 150, 1, 0}, {50, 150, 1, 0}});
+  c.econ.interval_s = 1000.0;
+  c.econ.checkpoint_s = write_s;
+  sc.workload.push_back(c);
+  return run(sc);
+}
+
+}  // namespace
+
 TEST_CASE("sim::type_aware::max_min_fairness_perf") {
   SUBCASE("at a round end the least-served job moves to the faster type, the other yields it") {
     // Round 2 s. A (t0, 3 s on a V100) takes the V100, B (t0, 2 s) the K80. Normalized rates:
@@ -205,18 +226,7 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     // wrote its checkpoint until 100: 55 s are left. At 200 both have held the GPU 100 s, a tie,
     // so B keeps it and ends at 250; A ends at 250 + 55. (Stopped without a save, A would have
     // lost all 100 s and ended at 400.)
-    Scenario sc;
-    sc.name = "test";
-    sc.seed = 42;
-    sc.horizon_s = 1000.0;
-    add_pool(sc, "v100", "V100-16GB", 1, 1);
-    sc.scheduler.queue = QueuePolicy::max_min_fairness_perf;
-    sc.scheduler.round_s = 100;
-    JobClass c = v100_class({{0, 150, 1, 0}, {50, 150, 1, 0}});
-    c.econ.interval_s = 1000.0;
-    c.econ.checkpoint_s = 5.0;
-    sc.workload.push_back(c);
-    const Outcome o = run(sc);
+    const Outcome o = two_jobs_100s_rounds(5.0);
     REQUIRE(o.jobs.size() == 2);
     CHECK(o.jobs[1].finish_s == doctest::Approx(250).epsilon(1e-12));
     CHECK(o.jobs[0].finish_s == doctest::Approx(305).epsilon(1e-12));
@@ -228,18 +238,7 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     // As above with free checkpoints: A computed until 100 and saved then, so 50 s are left and
     // it ends at 250 + 50. (A free write used to count as no warning at all: A lost its 100 s
     // and ended at 400, so rounds shorter than the checkpoint interval lost work every round.)
-    Scenario sc;
-    sc.name = "test";
-    sc.seed = 42;
-    sc.horizon_s = 1000.0;
-    add_pool(sc, "v100", "V100-16GB", 1, 1);
-    sc.scheduler.queue = QueuePolicy::max_min_fairness_perf;
-    sc.scheduler.round_s = 100;
-    JobClass c = v100_class({{0, 150, 1, 0}, {50, 150, 1, 0}});
-    c.econ.interval_s = 1000.0;
-    c.econ.checkpoint_s = 0.0;
-    sc.workload.push_back(c);
-    const Outcome o = run(sc);
+    const Outcome o = two_jobs_100s_rounds(0.0);
     REQUIRE(o.jobs.size() == 2);
     CHECK(o.jobs[1].finish_s == doctest::Approx(250).epsilon(1e-12));
     CHECK(o.jobs[0].finish_s == doctest::Approx(300).epsilon(1e-12));

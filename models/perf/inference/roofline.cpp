@@ -47,17 +47,23 @@ double bytes_per_value(Precision p) {
   return 2;
 }
 
-ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& gpu,
-                                 std::string_view fabric_name, const ServingRequest& r) {
-  ServingEstimate e;
+GroupRates group_rates(const GpuSpec& gpu, const ServingRequest& r) {
   ServingEfficiency eff = serving_efficiency(gpu.architecture);
   if (r.prefill_compute > 0) eff.prefill_compute = r.prefill_compute;
   if (r.decode_bandwidth > 0) eff.decode_bandwidth = r.decode_bandwidth;
+  const double tp = std::max<uint32_t>(r.tp, 1);
+  return {tp * peak_tflops(gpu, r.precision) * 1e12 * eff.prefill_compute,
+          tp * gpu.mem_bw_tbps * 1e12 * eff.decode_bandwidth};
+}
+
+ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& gpu,
+                                 std::string_view fabric_name, const ServingRequest& r) {
+  ServingEstimate e;
   const double bpv = bytes_per_value(r.precision);
   const double tp = std::max<uint32_t>(r.tp, 1);
   const double batch = std::max<uint32_t>(r.batch, 1);
-  const double peak = tp * peak_tflops(gpu, r.precision) * 1e12 * eff.prefill_compute;  // [FLOP/s]
-  const double bw = tp * gpu.mem_bw_tbps * 1e12 * eff.decode_bandwidth;                 // [B/s]
+  const GroupRates rates = group_rates(gpu, r);
+  const double peak = rates.flops, bw = rates.bandwidth;
   e.weight_bytes = m.total_params() * bpv;
   e.kv_bytes_per_token = m.kv_bytes_per_token(bpv);
 

@@ -62,6 +62,15 @@ struct ServingEstimate {
 //! Bytes per weight or KV value at `p`: 1 for fp8, 4 for fp32/tf32, else 2.
 [[nodiscard]] double bytes_per_value(Precision p);
 
+//! What the tensor-parallel group of `r` reaches: its GPUs' peak at r's precision times the
+//! prefill efficiency, and their memory bandwidth times the decode efficiency (the
+//! architecture's, serving_efficiency, unless `r` sets them).
+struct GroupRates {
+  double flops = 0;      //!< [FLOP/s]
+  double bandwidth = 0;  //!< [B/s]
+};
+[[nodiscard]] GroupRates group_rates(const GpuSpec& gpu, const ServingRequest& r);
+
 //! Roofline estimate of serving `m` on `tp` GPUs `gpu` of a node with fabric `fabric_name`.
 [[nodiscard]] ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& gpu,
                                                std::string_view fabric_name,

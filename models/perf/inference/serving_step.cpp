@@ -11,14 +11,12 @@ ServingReplicaModel serving_replica_model(const training::ModelShape& m, const G
                                           std::string_view fabric_name, const ServingRequest& r,
                                           uint32_t block_tokens) {
   ServingReplicaModel out;
-  ServingEfficiency eff = serving_efficiency(gpu.architecture);
-  if (r.prefill_compute > 0) eff.prefill_compute = r.prefill_compute;
-  if (r.decode_bandwidth > 0) eff.decode_bandwidth = r.decode_bandwidth;
   const double bpv = bytes_per_value(r.precision);
   const double tp = std::max<uint32_t>(r.tp, 1);
   serving::StepModel& s = out.step;
-  s.peak_flops = tp * peak_tflops(gpu, r.precision) * 1e12 * eff.prefill_compute;
-  s.bandwidth = tp * gpu.mem_bw_tbps * 1e12 * eff.decode_bandwidth;
+  const GroupRates rates = group_rates(gpu, r);
+  s.peak_flops = rates.flops;
+  s.bandwidth = rates.bandwidth;
   s.flops_per_token = m.forward_flops_per_token(0);
   s.attention_flops = m.forward_flops_per_token(1) - m.forward_flops_per_token(0);
   out.weight_bytes = m.total_params() * bpv;
