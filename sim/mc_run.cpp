@@ -45,19 +45,25 @@ ModelView cuda_batch_model(const ModelView& m) {
   return small;
 }
 
-//! Runs replicas [first, first + n) on the device with the slots of `small`; each one that
-//! saturated there runs again with the scenario's own limits.
+//! Runs replicas [first, first + n) on the device with the slots of `small`. Those that
+//! saturated there run again with the scenario's own limits on `threads` host threads (`host`,
+//! made on first use): one device thread runs a whole replica, so reruns one by one as device
+//! batches of one would take seconds each.
 void run_cuda_batch(const ModelView& m, const ModelView& small, uint32_t first, uint32_t n,
-                    ReplicaOutcome* out) {
+                    ReplicaOutcome* out, uint32_t threads, std::unique_ptr<CpuBackend>& host) {
   CudaBatch batch;
   cuda_module().run_batch(small, first, n, batch);
-  for (uint32_t i = 0; i < n; ++i) out[i] = outcome_of(small, batch.states[i]);
-  if (small.max_active_jobs == m.max_active_jobs) return;
+  std::vector<uint32_t> again;
   for (uint32_t i = 0; i < n; ++i) {
-    if (!out[i].metrics.saturated()) continue;
-    cuda_module().run_batch(m, first + i, 1, batch);
-    out[i] = outcome_of(m, batch.states[0]);
+    out[i] = outcome_of(small, batch.states[i]);
+    if (out[i].metrics.saturated() && small.max_active_jobs < m.max_active_jobs)
+      again.push_back(first + i);
   }
+  if (again.empty()) return;
+  if (!host) host = std::make_unique<CpuBackend>(m, threads);
+  std::vector<ReplicaOutcome> rerun(again.size());
+  host->run_listed(again, rerun.data());
+  for (std::size_t k = 0; k < again.size(); ++k) out[again[k] - first] = std::move(rerun[k]);
 }
 
 }  // namespace
@@ -106,7 +112,7 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
   const uint32_t cap =
       st.target_requested ? std::max(o.max_replications, o.replications) : o.replications;
 
-  std::unique_ptr<CpuBackend> cpu;
+  std::unique_ptr<CpuBackend> cpu;  // the backend, or the host reruns of a device study
   ModelView device_model = m;
   if (o.backend == McBackend::cpu) {
     cpu = std::make_unique<CpuBackend>(m, o.threads);
@@ -161,10 +167,10 @@ McStudy run_monte_carlo(const ModelView& m, const McOptions& o) {
       mine = slice_outcomes.data();
     }
     if (hi > lo) {
-      if (cpu) {
+      if (o.backend == McBackend::cpu) {
         cpu->run_batch(lo, hi - lo, mine);
       } else {
-        run_cuda_batch(m, device_model, lo, hi - lo, mine);
+        run_cuda_batch(m, device_model, lo, hi - lo, mine, o.threads, cpu);
       }
     }
     for (uint32_t i = 0; i < hi - lo; ++i) pool_histograms(st, mine[i]);

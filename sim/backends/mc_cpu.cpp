@@ -11,19 +11,21 @@
 namespace gpuplan {
 namespace {
 
-//! One replica on the calling OpenMP thread's buffers.
+//! The i-th replica of a batch (replica `first + i`, or `listed[i]` when there is a list) on the
+//! calling OpenMP thread's buffers.
 struct RunReplica {
   ModelView m;
   ReplicaBuffers* const* by_thread;
   uint32_t first;
+  const uint32_t* listed;
   ReplicaOutcome* out;
 
-  void operator()(uint32_t k) const {
+  void operator()(uint32_t i) const {
     // NOTE: init_replica resets every array, so reusing a thread's buffers for the next replica
     // leaves no trace of the previous one (tests/sim/mc_invariance_test.cpp checks it).
     ReplicaState& s = by_thread[omp_get_thread_num()]->state;
-    run_replica(m, s, k);
-    out[k - first] = outcome_of(m, s);
+    run_replica(m, s, listed != nullptr ? listed[i] : first + i);
+    out[i] = outcome_of(m, s);
   }
 };
 
@@ -38,11 +40,20 @@ CpuBackend::CpuBackend(const ModelView& m, uint32_t threads) : m_(m) {
   }
 }
 
-void CpuBackend::run_batch(uint32_t first, uint32_t n, ReplicaOutcome* out) {
+template <class Body>
+void CpuBackend::run(const Body& body, uint32_t n) {
   // NOTE: another backend may have changed the thread count since; there is one buffer per thread.
   omp_set_num_threads(static_cast<int>(threads()));
-  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(first), n,
-                     RunReplica{m_, by_thread_.data(), first, out});
+  thrust::for_each_n(thrust::omp::par, thrust::counting_iterator<uint32_t>(0), n, body);
+}
+
+void CpuBackend::run_batch(uint32_t first, uint32_t n, ReplicaOutcome* out) {
+  run(RunReplica{m_, by_thread_.data(), first, nullptr, out}, n);
+}
+
+void CpuBackend::run_listed(const std::vector<uint32_t>& replicas, ReplicaOutcome* out) {
+  run(RunReplica{m_, by_thread_.data(), 0, replicas.data(), out},
+      static_cast<uint32_t>(replicas.size()));
 }
 
 uint32_t peak_job_slots(const ModelView& m, uint32_t replica) {

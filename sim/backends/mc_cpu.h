@@ -23,7 +23,13 @@ class CpuBackend {
   //! replica's outcome depends only on the model and its index, never on threads or batches.
   void run_batch(uint32_t first, uint32_t n, ReplicaOutcome* out);
 
+  //! Runs the listed replicas and writes replicas[i]'s outcome to out[i].
+  void run_listed(const std::vector<uint32_t>& replicas, ReplicaOutcome* out);
+
  private:
+  template <class Body>
+  void run(const Body& body, uint32_t n);
+
   ModelView m_;
   std::vector<std::unique_ptr<ReplicaBuffers>> buffers_;
   std::vector<ReplicaBuffers*> by_thread_;

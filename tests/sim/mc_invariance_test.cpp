@@ -93,6 +93,16 @@ TEST_CASE("sim::mc::invariance") {
     }
   }
 
+  SUBCASE("listed replicas, in any order, equal the same replicas of a batch") {
+    // (how a device study reruns its saturated replicas on the host)
+    CpuBackend host(m, 2);
+    const std::vector<uint32_t> listed = {11, 3, 15, 4};
+    std::vector<ReplicaOutcome> out(listed.size());
+    host.run_listed(listed, out.data());
+    for (std::size_t i = 0; i < listed.size(); ++i)
+      CHECK(metric_row(m, out[i].metrics) == metric_row(m, reference.replicas[listed[i]].metrics));
+  }
+
   SUBCASE("a study of N replicas is the first N replicas of a larger one") {
     const McStudy larger = study(m, N + 5, 2, 4);
     for (uint32_t k = 0; k < N; ++k)
