@@ -10,7 +10,7 @@
 #include "models/economics/run_out.h"
 #include "models/input/names.h"
 #include "models/scenario/demand_profile.h"
-#include "sim/single_run.h"
+#include "sim/mc_run.h"
 #include "study/tco.h"
 
 namespace gpuplan::study {
@@ -144,7 +144,7 @@ std::optional<Scenario> option_scenario(const Scenario& sc, TcoOption option,
   return v;
 }
 
-void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications) {
+void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications, uint32_t threads) {
   if (!sc.tco || !s.tco.contains("options")) return;
   const uint32_t all_months = sc.tco->years * 12;
   for (const TcoOption option : sc.tco->compare) {
@@ -169,11 +169,15 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications)
     // NOTE: "never" sorts last, so the median is a month only when most replications run out.
     std::vector<double> months_out, runs_out;
     std::vector<double> served_share(months, 0.0);
-    for (uint32_t k = 0; k < replications; ++k) {
-      const SingleRun r = run_single(cs.view(), {}, k);
+    McOptions mo;
+    mo.replications = replications;
+    mo.threads = threads;
+    const McStudy runs = run_monte_carlo(cs.view(), mo);
+    for (const ReplicaOutcome& r : runs.replicas) {
       std::vector<double> served(months);
       for (uint32_t m = 0; m < months; ++m) {
-        served[m] = r.state().bin_busy_gpu_s[m];
+        // (every bin is one month long: the horizon is a whole number of them)
+        served[m] = r.busy_gpus[m] * PROFILE_MONTH_S;
         served_share[m] += offered[m] > 0 ? served[m] / offered[m] / replications : 0.0;
       }
       const auto m = first_short_month(offered, served);

@@ -36,7 +36,7 @@ inline constexpr double SHORTFALL = 0.03;
 
 //! The most replications a Monte Carlo study runs each option for; the median month over them
 //! stands, the earliest beside it.
-inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 8;
+inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 32;
 
 //! The scenario an option runs as, over `months` months: its pools sized as the option buys
 //! them, every class confined to the option's pools, no tco section; nullopt for the options
@@ -51,7 +51,8 @@ inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 8;
 //! Adds `simulation` to every option of `s.tco`: the month it stops keeping up in the engine
 //! (the median over `replications` replications, and the earliest), or why it is not simulated.
 //! Runs each option for as many months as the projection, or until 3 months after its projected
-//! run-out month.
-void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications);
+//! run-out month; an option's replications share `threads` CPU threads (0: all cores).
+void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications,
+                          uint32_t threads = 0);
 
 }  // namespace gpuplan::study

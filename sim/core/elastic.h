@@ -72,6 +72,13 @@ GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
   }
 }
 
+//! Whether some class may run on pool p (a team's pools only narrow its classes' own).
+[[nodiscard]] GPUPLAN_HD inline bool some_class_may_use(const ModelView& m, uint32_t p) {
+  for (uint32_t c = 0; c < m.classes.size; ++c)
+    if ((m.classes[c].pool_mask >> p) & 1) return true;
+  return false;
+}
+
 //! Scales elastic pools after this instant's scheduling: idle nodes past their timeout go,
 //! then each pool requests nodes for the queued demand it could serve.
 GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
@@ -81,15 +88,22 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
     const PoolSupplySpec& e = m.pool_supply[p];
     if (!e.elastic) continue;
     const PoolSpec& pool = m.pools[p];
+    // NOTE: billed nodes (up, provisioning, failed, ...) are never absent, so at most `room`
+    // slots can be requested; once the queue asks for that many the count may stop (exact: every
+    // absent slot is requested either way), which keeps a pool at its max at O(1) per instant
+    // while its queue grows.
+    const uint64_t room = pool.n_nodes - s.pool_nodes_up[p];
+    if (room == 0 || !some_class_may_use(m, p)) continue;
     const uint64_t max_gpus = uint64_t(pool.n_nodes) * pool.gpus_per_node;
+    const uint64_t covered =
+        uint64_t(s.capacity.pool_provisioning[p]) * pool.gpus_per_node + e.scale_out_queued_gpus;
+    const uint64_t enough = covered + room * pool.gpus_per_node;
     uint64_t queued = 0;
-    for (uint32_t i = 0; i < s.queue_len; ++i) {
+    for (uint32_t i = 0; i < s.queue_len && queued < enough; ++i) {
       const uint32_t slot = queue_at(s, i);
       if (s.jobs[slot].gpus <= max_gpus && ((job_pool_mask(m, s, slot) >> p) & 1))
         queued += s.jobs[slot].gpus;
     }
-    const uint64_t covered =
-        uint64_t(s.capacity.pool_provisioning[p]) * pool.gpus_per_node + e.scale_out_queued_gpus;
     if (queued <= covered) continue;
     uint64_t need = (queued - covered + pool.gpus_per_node - 1) / pool.gpus_per_node;
     for (uint32_t n = pool.first_node; n < pool.first_node + pool.n_nodes && need > 0; ++n) {

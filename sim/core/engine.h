@@ -157,6 +157,35 @@ struct TryStart {
   GPUPLAN_HD bool operator()(uint32_t slot) const { return try_start(m, s, slot); }
 };
 
+//! FIFO backfill's start, with the placements that failed earlier in the same scan: a scan that
+//! never preempts only takes GPUs, so a job of the same class, size and pools as one that did not
+//! fit does not fit either. Skipping its placement search keeps a long queue behind a full
+//! cluster at cheap checks per instant (the gang search walks the pool's nodes).
+struct BackfillStart {
+  static constexpr uint32_t KEPT = 8;  //!< failures remembered per scan; later ones are searched
+  struct Failed {
+    uint64_t pool_mask;
+    uint32_t class_idx, gpus;
+  };
+  const ModelView& m;
+  ReplicaState& s;
+  Failed* failed;  //!< [KEPT]
+  uint32_t* n_failed;
+
+  GPUPLAN_HD bool operator()(uint32_t slot) const {
+    const Job& j = s.jobs[slot];
+    if (shared_class(m, j.class_idx)) return try_start(m, s, slot);
+    const uint64_t mask = job_pool_mask(m, s, slot);
+    for (uint32_t i = 0; i < *n_failed; ++i)
+      if (failed[i].class_idx == j.class_idx && failed[i].gpus == j.gpus &&
+          failed[i].pool_mask == mask)
+        return false;
+    if (try_start(m, s, slot)) return true;
+    if (*n_failed < KEPT) failed[(*n_failed)++] = Failed{mask, j.class_idx, j.gpus};
+    return false;
+  }
+};
+
 //! Starts queued jobs per the queue policy, once per instant, with the state after all events.
 GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
   if (m.queue == QueuePolicy::fair_share) {  // teams by weighted share (sim/core/fair_share.h)
@@ -182,9 +211,12 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
         s.queue_len -= 1;
       }
       return;
-    case QueuePolicy::backfill:  // the ranked passes' scan, in submission order, no preemption
-      scan_queue(m, s, TryStart{m, s}, false, false, BACKFILL_WINDOW);
+    case QueuePolicy::backfill: {  // the ranked passes' scan, in submission order, no preemption
+      BackfillStart::Failed failed[BackfillStart::KEPT];
+      uint32_t n_failed = 0;
+      scan_queue(m, s, BackfillStart{m, s, failed, &n_failed}, false, false, BACKFILL_WINDOW);
       return;
+    }
     case QueuePolicy::sjf:
     case QueuePolicy::srtf:
     case QueuePolicy::las:

@@ -69,8 +69,8 @@ int run_mc(const McCliOptions& o) {
   const CompiledScenario cs = compile(*sc);
   study::Summary s = study::monte_carlo(*sc, cs, study_options(o, *backend, "mc"));
   if (!s.held) return 0;  // another process prints and writes
-  study::simulate_tco_options(*sc, s,
-                              std::min(s.info.replications, study::SIMULATED_OPTION_REPLICATIONS));
+  study::simulate_tco_options(
+      *sc, s, std::min(s.info.replications, study::SIMULATED_OPTION_REPLICATIONS), o.threads);
   const std::filesystem::path dir = output_dir(o.scenario, *sc);
   const nlohmann::json result = result_json(*sc, cs, s);
   const auto out = stage_outputs(dir);
