@@ -13,6 +13,18 @@ json interval(const Estimate& e) {
   return {{"mean", e.mean}, {"ci95_low", e.ci95_low}, {"ci95_high", e.ci95_high}};
 }
 
+const char* router_name(serving::Router r) {
+  switch (r) {
+    case serving::Router::round_robin:
+      return "round_robin";
+    case serving::Router::least_outstanding_tokens:
+      return "least_outstanding_tokens";
+    case serving::Router::cache_aware:
+      return "cache_aware";
+  }
+  return "";
+}
+
 }  // namespace
 
 json serving_json(const ServingScenario& sc, const ServingStudy& s) {
@@ -23,24 +35,27 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   out["gpuplan_version"] = GPUPLAN_VERSION;
   out["seed"] = sc.seed;
   out["replications"] = sc.replications;
-  out["replica"] = {
-      {"model", sc.model_id},
-      {"gpu", sc.gpu_id},
-      {"tp", sc.tp},
-      {"fabric", sc.fabric},
-      {"replicas", v.n_replicas},
-      {"gpus", v.n_replicas * sc.tp},
-      {"weights_gb", sc.replica.weight_bytes / 1e9},
-      {"kv_blocks", v.sched.kv_blocks},
-      {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
-      {"router",
-       v.router == serving::Router::round_robin ? "round_robin" : "least_outstanding_tokens"},
-      {"scheduler",
-       {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
-        {"max_num_seqs", v.sched.max_num_seqs},
-        {"block_size", v.sched.block_tokens},
-        {"chunked_prefill", v.sched.chunked_prefill},
-        {"prefix_caching", v.sched.prefix_caching}}}};
+  out["replica"] = {{"model", sc.model_id},
+                    {"gpu", sc.gpu_id},
+                    {"tp", sc.tp},
+                    {"fabric", sc.fabric},
+                    {"replicas", v.n_replicas},
+                    {"gpus", v.n_replicas * sc.tp},
+                    {"weights_gb", sc.replica.weight_bytes / 1e9},
+                    {"kv_blocks", v.sched.kv_blocks},
+                    {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
+                    {"router", router_name(v.router)},
+
+                    {"scheduler",
+                     {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
+                      {"max_num_seqs", v.sched.max_num_seqs},
+                      {"block_size", v.sched.block_tokens},
+                      {"chunked_prefill", v.sched.chunked_prefill},
+                      {"prefix_caching", v.sched.prefix_caching}}}};
+  if (v.router == serving::Router::cache_aware)
+    out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
+                                     {"balance_abs_threshold", v.cache_aware.balance_abs},
+                                     {"balance_rel_threshold", v.cache_aware.balance_rel}};
   out["workload"] = {
       {"rate_per_s", v.load.rate_per_s},           {"requests", v.load.n_requests},
       {"warmup_requests", v.load.warmup_requests}, {"lengths", sc.lengths_source},

@@ -55,10 +55,10 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   FieldReader f(d);
   const json& root = doc->value;
   if (!f.object(root, "")) return std::nullopt;
-  f.check_keys(
-      root, "",
-      {"name", "seed", "replications", "model", "gpu", "fabric", "tp", "precision", "replicas",
-       "router", "memory_share", "efficiency", "scheduler", "workload", "slo", "queue_capacity"});
+  f.check_keys(root, "",
+               {"name", "seed", "replications", "model", "gpu", "fabric", "tp", "precision",
+                "replicas", "router", "cache_aware", "memory_share", "efficiency", "scheduler",
+                "workload", "slo", "queue_capacity"});
   ServingScenario sc;
   serving::ServingView& v = sc.view;
   if (const json* x = f.need(root, "", "name", "a name for the output folder"))
@@ -133,8 +133,21 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   if (const json* x = f.get(root, "replicas"))
     if (auto s = f.integer(*x, "/replicas", 1, MAX_REPLICAS)) v.n_replicas = uint32_t(*s);
   if (const json* x = f.get(root, "router")) {
-    if (auto k = f.choice(*x, "/router", "router", {"round_robin", "least_outstanding_tokens"}))
+    if (auto k = f.choice(*x, "/router", "router",
+                          {"round_robin", "least_outstanding_tokens", "cache_aware"}))
       v.router = static_cast<serving::Router>(*k);
+  }
+  // SGLang's names for the cache-aware router's thresholds.
+  if (const json* x = f.get(root, "cache_aware"); x && f.object(*x, "/cache_aware")) {
+    f.check_keys(*x, "/cache_aware",
+                 {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"});
+    serving::CacheAware& k = v.cache_aware;
+    if (auto s = f.opt_number(*x, "/cache_aware", "cache_threshold", 0, 1)) k.cache_threshold = *s;
+    if (const json* y = f.get(*x, "balance_abs_threshold"))
+      if (auto s = f.integer(*y, "/cache_aware/balance_abs_threshold", 0, 1u << 20))
+        k.balance_abs = uint32_t(*s);
+    if (auto s = f.opt_number(*x, "/cache_aware", "balance_rel_threshold", 1, 1e6))
+      k.balance_rel = *s;
   }
   inference::ServingRequest rq;
   if (const json* x = f.get(root, "memory_share"))

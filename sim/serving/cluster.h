@@ -1,6 +1,7 @@
 #pragma once
 //! A cluster of serving replicas behind one router, run event to event: the next arrival (routed
-//! round-robin or to the replica with the fewest outstanding tokens) or the earliest end of a
+//! round-robin, to the replica with the fewest outstanding tokens, or cache-aware as SGLang's
+//! router does) or the earliest end of a
 //! replica's step (which starts its next step). At one instant step ends come before arrivals
 //! (docs/architecture.md's rule for simultaneous events). Requests are drawn from counter-based
 //! random numbers keyed by (seed, Monte Carlo replica): request k's numbers depend on k only.
@@ -18,6 +19,10 @@ struct ClusterState {
   uint64_t next_id = 0;       //!< the next request to arrive
   double last_arrival_s = 0;  //!< [s] arrival of the previous request
   uint32_t rr_next = 0;       //!< round-robin cursor
+  // The cache-aware router's picture of the replicas' caches: what it sent where, as SGLang's
+  // approximate radix tree, without its time-based eviction.
+  span<uint8_t> in_tree;     //!< [replica * groups + group] the group's prefix was sent there
+  span<double> tree_tokens;  //!< [replica] prompt tokens its tree holds
 };
 
 //! A length of kind `kind` with parameter `a` from uniform `u`.
@@ -64,8 +69,54 @@ struct ClusterState {
   return q;
 }
 
+//! Requests in replica r (running and waiting): the cache-aware router's load.
+[[nodiscard]] GPUPLAN_HD inline uint32_t replica_load(const ClusterState& c, uint32_t r) {
+  return c.replicas[r].n_running + c.replicas[r].n_waiting;
+}
+
+//! SGLang's cache-aware choice for request `q`: the least loaded replica when the load is
+//! imbalanced; else, when q's shared prefix is more than the threshold of its prompt, the least
+//! loaded replica whose tree holds it; else the replica with the smallest tree. Ties go to the
+//! lowest index. The request's prompt then joins the chosen replica's tree.
+[[nodiscard]] GPUPLAN_HD inline uint32_t route_cache_aware(const ServingView& v, ClusterState& c,
+                                                           const Request& q) {
+  const uint32_t R = c.replicas.size, G = v.load.prefix_groups;
+  uint32_t least = 0, most = 0;
+  for (uint32_t r = 1; r < R; ++r) {
+    if (replica_load(c, r) < replica_load(c, least)) least = r;
+    if (replica_load(c, r) > replica_load(c, most)) most = r;
+  }
+  const double lo = replica_load(c, least), hi = replica_load(c, most);
+  const CacheAware& k = v.cache_aware;
+  uint32_t pick = NONE;
+  if (hi - lo > k.balance_abs && hi > k.balance_rel * lo) {
+    pick = least;
+  } else {
+    const bool shared = q.group != NONE && q.group < G;
+    if (shared && double(q.prefix) > k.cache_threshold * double(q.prompt))
+      for (uint32_t r = 0; r < R; ++r)
+        if (c.in_tree[r * G + q.group] &&
+            (pick == NONE || replica_load(c, r) < replica_load(c, pick)))
+          pick = r;
+    if (pick == NONE) {
+      pick = 0;
+      for (uint32_t r = 1; r < R; ++r)
+        if (c.tree_tokens[r] < c.tree_tokens[pick]) pick = r;
+    }
+  }
+  if (q.group != NONE && q.group < G) {
+    uint8_t& held = c.in_tree[pick * G + q.group];
+    c.tree_tokens[pick] += double(held ? q.prompt - q.prefix : q.prompt);
+    held = 1;
+  } else {
+    c.tree_tokens[pick] += double(q.prompt);
+  }
+  return pick;
+}
+
 //! The replica request `q` goes to.
-[[nodiscard]] GPUPLAN_HD inline uint32_t route(const ServingView& v, ClusterState& c) {
+[[nodiscard]] GPUPLAN_HD inline uint32_t route(const ServingView& v, ClusterState& c,
+                                               const Request& q) {
   switch (v.router) {
     case Router::round_robin: {
       const uint32_t r = c.rr_next;
@@ -78,6 +129,8 @@ struct ClusterState {
         if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
       return best;
     }
+    case Router::cache_aware:
+      return route_cache_aware(v, c, q);
   }
   return 0;
 }
@@ -97,7 +150,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
         tmin = c.replicas[r].step_end_s;
       }
     if (pending && (rmin == NONE || next.arrival_s < tmin)) {
-      const uint32_t r = route(v, c);
+      const uint32_t r = route(v, c, next);
       arrive(v, c.replicas[r], st, next, next.arrival_s);
       c.last_arrival_s = next.arrival_s;
       c.next_id += 1;

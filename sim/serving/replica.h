@@ -23,6 +23,7 @@ struct ServingView {
   SchedulerConfig sched;
   Workload load;
   Router router = Router::round_robin;
+  CacheAware cache_aware;   //!< thresholds of Router::cache_aware
   uint32_t n_replicas = 1;  //!< serving replicas of the cluster
   uint32_t gpus_per_replica = 1;
   uint64_t seed = 0;        //!< scenario seed

@@ -23,6 +23,8 @@ class ClusterBuffers {
     blocks_.assign(size_t(R) * G, 0);
     refs_.assign(size_t(R) * G, 0);
     last_use_.assign(size_t(R) * G, 0.0);
+    in_tree_.assign(size_t(R) * G, 0);
+    tree_tokens_.assign(R, 0.0);
     replicas_.resize(R);
     stats_ = std::make_unique<ServingStats>();
     for (uint32_t r = 0; r < R; ++r) {
@@ -39,6 +41,8 @@ class ClusterBuffers {
     }
     state.replicas = {replicas_.data(), R};
     state.stats = stats_.get();
+    state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
+    state.tree_tokens = {tree_tokens_.data(), R};
   }
   ClusterBuffers(const ClusterBuffers&) = delete;
   ClusterBuffers& operator=(const ClusterBuffers&) = delete;
@@ -48,7 +52,8 @@ class ClusterBuffers {
  private:
   std::vector<Sequence> seqs_;
   std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_;
-  std::vector<double> last_use_;
+  std::vector<double> last_use_, tree_tokens_;
+  std::vector<uint8_t> in_tree_;
   std::vector<ReplicaState> replicas_;
   std::unique_ptr<ServingStats> stats_;
 };

@@ -23,7 +23,23 @@ struct SchedulerConfig {
 };
 
 //! How requests are routed to replicas.
-enum class Router : uint8_t { round_robin, least_outstanding_tokens };
+enum class Router : uint8_t {
+  round_robin,
+  least_outstanding_tokens,
+  cache_aware,  //!< SGLang's router: prefix affinity while the load is balanced (CacheAware)
+};
+
+//! The cache-aware router's thresholds, with the defaults of SGLang's router
+//! (sgl-project/sglang, sgl-model-gateway src/policies/mod.rs, `CacheAwareConfig::default`).
+struct CacheAware {
+  //! A request goes to a replica whose router tree holds its prefix when the prefix is more than
+  //! this share of its prompt.
+  double cache_threshold = 0.5;
+  //! The load (requests in a replica) is imbalanced when max - min exceeds this ...
+  uint32_t balance_abs = 32;
+  //! ... and max exceeds this times min; then the least loaded replica takes the request.
+  double balance_rel = 1.1;
+};
 
 //! How a length is drawn.
 enum class LengthKind : uint8_t {

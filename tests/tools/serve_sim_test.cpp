@@ -159,6 +159,29 @@ TEST_CASE("tools::serve_sim") {
     CHECK(bad.status == 2);
     CHECK(bad.output.find("/workload/rate") != std::string::npos);
   }
+  SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
+    const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-ca-" + std::to_string(getpid()));
+    std::string args = "serve-sim ";
+    args += sc.string();
+    args += " --set router=cache_aware --set replications=1 --requests 2000";
+    const auto run = gpuplan_cli_test::gpuplan(
+        args + " --set cache_aware.balance_abs_threshold=8 --quiet --out " + out.string());
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
+    const json r = read_json(out / "result.json");
+    CHECK(r["replica"]["router"] == "cache_aware");
+    CHECK(r["replica"]["cache_aware"]["balance_abs_threshold"] == 8);
+    CHECK(r["replica"]["cache_aware"]["cache_threshold"] == 0.5);
+    fs::remove_all(out);
+    // a relative threshold below 1 would call every load imbalanced
+    const auto bad = gpuplan_cli_test::gpuplan(
+        args + " --set cache_aware.balance_rel_threshold=0.5 --quiet --out " + out.string());
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find("/cache_aware/balance_rel_threshold") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  }
   SUBCASE("an unknown model suggests the closest preset") {
     const auto run = run_text(base("llama-3-8", "H100-SXM", 1, 2048, true), "model");
     CHECK(run.status == 2);

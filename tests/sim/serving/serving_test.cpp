@@ -270,16 +270,104 @@ TEST_CASE("serving::router") {
     ServingView v = toy_view(0.01, 1000);
     v.n_replicas = 3;
     ClusterBuffers b(v, 8);
-    CHECK(route(v, b.state) == 0);
-    CHECK(route(v, b.state) == 1);
-    CHECK(route(v, b.state) == 2);
-    CHECK(route(v, b.state) == 0);
+    const Request q;
+    CHECK(route(v, b.state, q) == 0);
+    CHECK(route(v, b.state, q) == 1);
+    CHECK(route(v, b.state, q) == 2);
+    CHECK(route(v, b.state, q) == 0);
     v.router = Router::least_outstanding_tokens;
     b.state.replicas[0].outstanding_tokens = 500;
     b.state.replicas[1].outstanding_tokens = 100;
     b.state.replicas[2].outstanding_tokens = 100;
     // ties to the lowest index
-    CHECK(route(v, b.state) == 1);
+    CHECK(route(v, b.state, q) == 1);
+  }
+  SUBCASE("cache-aware: prefix affinity while balanced, on both sides of every threshold") {
+    ServingView v = toy_view(0.01, 1000);
+    v.n_replicas = 3;
+    v.router = Router::cache_aware;
+    v.load.prefix_groups = 4;
+    ClusterBuffers b(v, 512);
+    ClusterState& c = b.state;
+    // Replica `r` holds `n` requests (waiting: only the count matters to the router).
+    const auto load = [&](uint32_t r, uint32_t n) { c.replicas[r].n_waiting = n; };
+    Request q;
+    q.group = 2;
+    q.prefix = 60;
+    q.prompt = 100;
+    c.tree_tokens[0] = 10;  // replica 0 has the smallest tree
+    c.tree_tokens[1] = 50;
+    c.tree_tokens[2] = 50;
+    c.in_tree[2 * 4 + 2] = 1;  // replica 2's tree holds group 2
+    load(0, 330), load(1, 340), load(2, 362);
+    // max - min = 32 (not > 32): balanced, and 60 % of the prompt (> 50 %) is cached on 2
+    CHECK(route(v, c, q) == 2);
+    CHECK(c.tree_tokens[2] == 50 + 40);  // only the tokens beyond the prefix join its tree
+    load(2, 363);
+    // max - min = 33 > 32, but max = 1.1 x min exactly (not >): still balanced
+    CHECK(route(v, c, q) == 2);
+    load(2, 364);
+    // both thresholds passed: the least loaded replica, whatever it caches
+    CHECK(route(v, c, q) == 0);
+    CHECK(c.in_tree[0 * 4 + 2] == 1);  // group 2 is now in replica 0's tree too
+    c.in_tree[0 * 4 + 2] = 0;
+    load(0, 100), load(1, 100), load(2, 100);
+    c.tree_tokens[0] = 10;
+    q.prefix = 50;
+    // a prefix of exactly half the prompt is not above the threshold: the smallest tree
+    CHECK(route(v, c, q) == 0);
+    c.in_tree[0 * 4 + 2] = 0;
+    q.prefix = 51;
+    CHECK(route(v, c, q) == 2);
+    // several replicas hold the prefix: the least loaded of them
+    c.in_tree[1 * 4 + 2] = 1;
+    load(1, 99);
+    CHECK(route(v, c, q) == 1);
+    load(1, 101);
+    CHECK(route(v, c, q) == 2);
+    // a request without a shared prefix goes to the smallest tree, which grows by its prompt
+    c.tree_tokens[0] = 10, c.tree_tokens[1] = 50, c.tree_tokens[2] = 50;
+    Request plain;
+    plain.prompt = 1000;
+    const uint32_t smallest = route(v, c, plain);
+    CHECK(smallest == 0);
+    CHECK(c.tree_tokens[0] == 1010);
+    CHECK(route(v, c, plain) != smallest);
+  }
+  SUBCASE("cache-aware keeps each shared prefix on few replicas: more prefix hits, lower TTFT") {
+    // 8 replicas, 64 system prompts of 1,024 tokens (95 % of requests), short user prompts:
+    // round-robin spreads every prefix over all 8 caches; cache-aware computes each about once.
+    ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    v.n_replicas = 8;
+    v.load.n_requests = 6000;
+    v.load.warmup_requests = 500;
+    v.load.rate_per_s = 120;
+    v.load.prompt_kind = LengthKind::geometric;
+    v.load.prompt_a = 100;
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 50;
+    v.load.prefix_share = 0.95;
+    v.load.prefix_groups = 64;
+    v.load.prefix_tokens = 1024;
+    const ServingStats rr = run(v);
+    v.router = Router::cache_aware;
+    const ServingStats ca = run(v);
+    CHECK(rr.completed == 6000);
+    CHECK(ca.completed == 6000);
+    const double hit_rr = double(rr.prefix_hit_tokens) / double(rr.prompt_tokens);
+    const double hit_ca = double(ca.prefix_hit_tokens) / double(ca.prompt_tokens);
+    CAPTURE(hit_rr);
+    CAPTURE(hit_ca);
+    CHECK(hit_ca > hit_rr);
+    // (docs/serving-simulation.md quotes these; the ceiling is every prefixed request hitting:
+    // 0.95 x 1,024 / (100 + 0.95 x 1,024) = 0.907)
+    CHECK(hit_rr == doctest::Approx(0.825).epsilon(0.002));
+    CHECK(hit_ca == doctest::Approx(0.896).epsilon(0.002));
+    CHECK(hit_ca < 0.95 * 1024 / (100 + 0.95 * 1024));
+    // each of the 64 prefixes misses about once per replica it lands on: 8 x 64 misses of
+    // ~5,700 prefixed requests under round-robin, about 64 under cache-aware
+    CHECK(ca.prefill_tokens < rr.prefill_tokens);
+    CHECK(ca.ttft.moments.mean() < rr.ttft.moments.mean());
   }
   SUBCASE("outstanding tokens return to 0 when every request completes") {
     ServingView v = toy_view(0.01, 1000);
