@@ -123,6 +123,13 @@ json energy_json(const OptionEnergy& e, const char* per, bool internal) {
   return j;
 }
 
+//! What a training option's Monte Carlo figures come from.
+std::string mc_source_text(const SpotTiming& t) {
+  if (t.replicas > 0) return format_count(t.replicas) + " runs, which P50 and P90 come from too";
+  return format_count(t.sampled_blocks) +
+         " sampled checkpoint blocks, whose spread gives P90 too (the run is their sum)";
+}
+
 //! P90 of a training option: "n/a" when no Monte Carlo ran for a spot option.
 std::string p90_text(const TrainingOption& o) {
   if (o.spot_nodes > 0 && o.timing.replicas == 0 && o.timing.sampled_blocks == 0) return "n/a";
@@ -514,6 +521,8 @@ std::string format_quote_table(const QuoteReport& r) {
          "monthly", "total", "spot risk", "$/TFLOPS·h", "energy · CO2e", "price date", "flags"}};
     std::string layouts;
     uint32_t shown = 0;
+    double widest = 0;  // the widest 95 % interval of a shown row's Monte Carlo mean time
+    std::string widest_source;
     for (const TrainingOption& o : q.training) {
       if (!o.feasible) {
         // NOTE: a reason's figures (after ':') differ per instance; the terminal groups by rule.
@@ -527,6 +536,11 @@ std::string format_quote_table(const QuoteReport& r) {
                       money_text(o.total_usd), spot_risk_text(o),
                       usd_per_tflops_text(o.usd_per_tflops_hour), energy_text(o.energy),
                       o.instance->as_of, training_flags(o)});
+      if (o.timing.mc_mean_se_s > 0 && o.timing.mc_mean_s > 0 &&
+          1.96 * o.timing.mc_mean_se_s / o.timing.mc_mean_s >= widest) {
+        widest = 1.96 * o.timing.mc_mean_se_s / o.timing.mc_mean_s;
+        widest_source = mc_source_text(o.timing);
+      }
       layouts += "  #" + std::to_string(shown) + " " + o.speed.layout_text +
                  (o.speed.nearest_run.empty() ? std::string("; no published run on this GPU")
                                               : "; nearest published run " + o.speed.nearest_run) +
@@ -536,6 +550,10 @@ std::string format_quote_table(const QuoteReport& r) {
                                           true, false, true, true, false, false}) +
                                  "\nLayout and MFU basis:\n" + layouts
                            : "no catalog option can run this training job\n";
+    if (!widest_source.empty())
+      out += "\nMonte Carlo precision: every row's mean time to finish is known to within ±" +
+             format_percent(widest, 1) + " (95 % interval of the mean; the widest row, from " +
+             widest_source + ").\n";
     if (const auto note = spot_deadline_note(req, q)) out += "\n" + note->text + "\n";
   }
   if (req.inference) {

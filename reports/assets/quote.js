@@ -104,6 +104,18 @@
     parts.push(el('p', {class: 'note'}, 'Ranked: options meeting the deadline' + (GP.get(Q, 'options.training_budget') === true ? ' and budget' : '') +
       ' first, then by total cost. GPUs are whole nodes. MFU: model FLOPs over the GPUs\' dense peak, from the step-time model calibrated on published training runs (▲ above the best published run of that GPU; * layout extrapolated beyond them). P50/P90: time to finish, from the Monte Carlo of spot preemptions (equal to the failure-free time without spot). ' +
       '$/TFLOPS·h: cluster price per hour over its dense peak TFLOPS. Energy: facility energy of the whole run, and below it its location-based carbon (t CO2e) (see Assumptions). ' + infeasible + ' further instance/pricing combinations cannot run this job (see quote.json).'));
+    // The Monte Carlo's own precision: the widest 95 % interval of a shown row's mean time.
+    let widest = 0, source = '';
+    ranked('training').forEach(({o}) => {
+      const mean = num(o, 'time_s.mean_mc'), se = num(o, 'time_s.mean_mc_se');
+      if (mean > 0 && se > 0 && 1.96 * se / mean >= widest) {
+        widest = 1.96 * se / mean;
+        source = num(o, 'mc_replicas') > 0 ? count(num(o, 'mc_replicas')) + ' runs, which P50 and P90 come from too'
+          : count(num(o, 'mc_sampled_blocks')) + ' sampled checkpoint blocks, whose spread gives P90 too (the run is their sum)';
+      }
+    });
+    if (source) parts.push(el('p', {class: 'note mc-precision'}, 'Monte Carlo precision: every row\'s mean time to finish is known to within ±' +
+      GP.percent(widest, 1) + ' (95 % interval of the mean; the widest row, from ' + source + ').'));
     if (str(Q, 'spot_note.text')) parts.push(el('p', {class: 'note spot-note'}, [el('b', {}, 'Spot: '), str(Q, 'spot_note.text')]));
     return el('section', {}, parts);
   }

@@ -8,6 +8,7 @@
 
 #include "models/catalog/catalog_age.h"
 #include "models/quote/quote.h"
+#include "reports/format.h"
 #include "reports/quote_render.h"
 #include "study/quote_check.h"
 
@@ -109,6 +110,44 @@ TEST_CASE("quote::customer_view") {
     REQUIRE(j.contains("spot_note"));
     CHECK(j["spot_note"]["checkpoint_interval_s"] == doctest::Approx(note->checkpoint_interval_s));
     CHECK(format_quote_table(customer).find("No spot option meets") != std::string::npos);
+  }
+  SUBCASE("the table and page state the Monte Carlo's precision: the widest shown interval") {
+    // A budget without a deadline: every option's time to finish comes from its Monte Carlo.
+    Diagnostics d;
+    const auto budget = parse_request_text(
+        R"({"name": "Acme", "training": {"params": "13B", "tokens": "300B", "budget": "$400k"},
+            "options": {"instances": ["a3-highgpu-8g", "p5.48xlarge"]}})",
+        "request.json", d);
+    REQUIRE(budget);
+    const QuoteRequest& req = *budget;
+    const Quote q = make_quote(req, builtin_catalog(), today_utc());
+    const QuoteReport customer{&req, &q, {}, "test", false};
+    double widest = 0;
+    uint32_t shown = 0;
+    const TrainingOption* row = nullptr;
+    for (const TrainingOption& o : q.training) {
+      if (!o.feasible || shown++ >= req.options.top || !(o.timing.mc_mean_se_s > 0)) continue;
+      // a standard error well under the mean (hundreds of runs or thousands of blocks)
+      CHECK(o.timing.mc_mean_se_s < 0.05 * o.timing.mc_mean_s);
+      if (1.96 * o.timing.mc_mean_se_s / o.timing.mc_mean_s >= widest) {
+        widest = 1.96 * o.timing.mc_mean_se_s / o.timing.mc_mean_s;
+        row = &o;
+      }
+    }
+    REQUIRE(row != nullptr);  // spot rows are shown, each from its Monte Carlo
+    const std::string table = format_quote_table(customer);
+    CHECK(table.find("Monte Carlo precision: every row's mean time to finish is known to within ±" +
+                     reports::format_percent(widest, 1)) != std::string::npos);
+    const uint32_t n = row->timing.replicas > 0 ? row->timing.replicas : row->timing.sampled_blocks;
+    CHECK(table.find("from " + reports::format_count(n) +
+                     (row->timing.replicas > 0 ? " runs" : " sampled")) != std::string::npos);
+    // the page computes the same from quote.json (reports/assets/quote.js)
+    bool in_json = false;
+    const nlohmann::json j = quote_json(customer);
+    for (const auto& o : j.at("training"))
+      in_json |= o.contains("time_s") &&
+                 o.at("time_s").value("mean_mc_se", 0.0) == row->timing.mc_mean_se_s;
+    CHECK(in_json);
   }
   SUBCASE("no note when a spot option meets the deadline") {
     QuoteRequest easy = req;
