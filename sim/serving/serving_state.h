@@ -73,27 +73,29 @@ struct Workload {
 
 //! A request as drawn.
 struct Request {
-  double arrival_s = 0;
   uint32_t prompt = 0;    //!< prompt tokens, shared prefix included
   uint32_t output = 1;    //!< tokens to generate (>= 1)
   uint32_t group = NONE;  //!< shared prefix group
   uint32_t prefix = 0;    //!< tokens of the shared prefix
   uint64_t id = 0;
+  double arrival_s = 0;
 };
 
-//! One sequence in a replica.
-struct Sequence {
+//! One sequence in a replica. NOTE: what every step reads and writes comes first, in the first
+//! 64 bytes of a cache-line-aligned record: a step touches one line per running sequence.
+struct alignas(64) Sequence {
   Request req;
   uint32_t computed = 0;     //!< tokens whose KV is computed
   uint32_t generated = 0;    //!< output tokens sampled
-  uint32_t prompt_done = 0;  //!< prompt tokens ever computed (outstanding-token accounting)
-  uint32_t blocks = 0;       //!< private KV blocks held
-  uint32_t shared = 0;       //!< blocks of the group's cached prefix it uses
-  uint32_t scheduled = 0;    //!< tokens scheduled in the step in flight
-  double admitted_s = -1;    //!< first admission (NOTE: -1 until admitted, only for the wait)
-  double first_token_s = 0, last_token_s = 0;
+  uint32_t scheduled : 31 = 0;  //!< tokens scheduled in the step in flight
+  uint32_t decoding : 1 = 0;    //!< the scheduled token is a decode
+  uint32_t shared = 0;          //!< blocks of the group's cached prefix it uses
+  uint32_t blocks = 0;          //!< private KV blocks held
+  uint32_t prompt_done = 0;     //!< prompt tokens ever computed (outstanding-token accounting)
+  double last_token_s = 0;
+  double admitted_s = -1;  //!< first admission (NOTE: -1 until admitted, only for the wait)
+  double first_token_s = 0;
   uint32_t preemptions = 0;
-  bool decoding = false;  //!< the scheduled token is a decode
 };
 
 //! Streamed count, sum and maximum of a latency. NOTE: a sum, not Welford's update: one add per
