@@ -25,8 +25,7 @@ McSummary summarize_study(const ModelView& m, const McStudy& st,
                           const std::vector<std::string>& cause_names,
                           const std::vector<std::string>& team_names) {
   McSummary s;
-  s.paths = metric_paths(pool_names, class_names, cause_names, team_names, m.maintenance.size > 0,
-                         m.share.n_frac_pools > 0, m.share.n_shared_pools > 0, follows_arrivals(m));
+  s.paths = metric_paths({pool_names, class_names, cause_names, team_names}, metric_features(m));
   s.n_replicas = static_cast<uint32_t>(st.replicas.size());
   std::map<SaturationCause, uint32_t> causes;
   for (const ReplicaOutcome& o : st.replicas) {

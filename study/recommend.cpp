@@ -14,9 +14,8 @@ namespace {
 
 //! The SLOs as bounds on metric rows of a model with these pools and classes.
 std::vector<SloBound> slo_bounds(const RecommendConfig& r, const CompiledScenario& cs) {
-  const std::vector<std::string> paths =
-      metric_paths(cs.pool_names, cs.class_names, cs.cause_names, cs.team_names,
-                   !cs.maintenance.empty(), cs.scalars.share.n_frac_pools > 0);
+  const std::vector<std::string> paths = metric_paths(
+      {cs.pool_names, cs.class_names, cs.cause_names, cs.team_names}, metric_features(cs.view()));
   constexpr double INF = std::numeric_limits<double>::infinity();
   std::vector<SloBound> b;
   for (const RecommendSlo& s : r.slos) {

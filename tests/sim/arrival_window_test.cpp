@@ -76,8 +76,7 @@ TEST_CASE("sim::statistics::arrival_window") {
     sc.statistics.arrivals_until_s = 20 * H;
     const CompiledScenario followed = compile(sc);
     CHECK(follows_arrivals(followed.view()));
-    const std::vector<std::string> paths =
-        metric_paths({"main"}, {"jobs"}, {}, {}, false, false, false, true);
+    const std::vector<std::string> paths = metric_paths({{"main"}, {"jobs"}}, {.followed = true});
     CHECK(paths[paths.size() - 2] == "metrics.jct_mean_lower_bound_s");
     CHECK(paths.back() == "per_class.jobs.jct_mean_lower_bound_s");
     const ReplicaMetrics m = test::run(sc).metrics;

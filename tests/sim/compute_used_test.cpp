@@ -117,9 +117,9 @@ TEST_CASE("sim::compute_used") {
     sc.workload.push_back(w);
     const ReplicaMetrics m = test::run(sc).metrics;
     CHECK(m.pools[0].compute_gpu_s == 0);
-    const std::vector<std::string> plain = metric_paths({"p"}, {"c"});
+    const std::vector<std::string> plain = metric_paths({{"p"}, {"c"}});
     CHECK(std::find(plain.begin(), plain.end(), "metrics.compute_used") == plain.end());
-    const std::vector<std::string> shared = metric_paths({"p"}, {"c"}, {}, {}, false, false, true);
+    const std::vector<std::string> shared = metric_paths({{"p"}, {"c"}}, {.shared = true});
     REQUIRE(shared.size() == plain.size() + 2);
     CHECK(shared[plain.size()] == "metrics.compute_used");
     CHECK(shared.back() == "per_pool.p.compute_used");

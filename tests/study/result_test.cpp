@@ -62,7 +62,7 @@ TEST_CASE("study::result::monte_carlo") {
   }
 
   SUBCASE("the headline indices point at the headline paths") {
-    const std::vector<std::string> paths = metric_paths({"main"}, {"jobs"});
+    const std::vector<std::string> paths = metric_paths({{"main"}, {"jobs"}});
     CHECK(paths[HeadlineIndex::WAIT_MEAN] == "metrics.wait_s.mean");
     CHECK(paths[HeadlineIndex::JCT_MEAN] == "metrics.jct_s.mean");
     CHECK(paths[HeadlineIndex::GPU_UTILIZATION] == "metrics.gpu_utilization");
