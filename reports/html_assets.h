@@ -32,6 +32,8 @@ extern const char gpuplan_embed_serve_css[];
 extern const unsigned long gpuplan_embed_serve_css_size;
 extern const char gpuplan_embed_serve_js[];
 extern const unsigned long gpuplan_embed_serve_js_size;
+extern const char gpuplan_embed_serving_js[];
+extern const unsigned long gpuplan_embed_serving_js_size;
 
 namespace gpuplan::reports::assets {
 
@@ -62,6 +64,10 @@ inline std::string_view report_js() {
 //! reports/assets/sweep.js: builds sweep.html from the sweep document.
 inline std::string_view sweep_js() {
   return {gpuplan_embed_sweep_js, gpuplan_embed_sweep_js_size};
+}
+//! reports/assets/serving.js: builds the report.html of `gpuplan serve-sim` from its result.
+inline std::string_view serving_js() {
+  return {gpuplan_embed_serving_js, gpuplan_embed_serving_js_size};
 }
 inline std::string_view compare_js() {
   return {gpuplan_embed_compare_js, gpuplan_embed_compare_js_size};

@@ -3,7 +3,7 @@
 # (tests/reports/browser_check.sh): no console error, no empty chart, a PNG screenshot per report.
 # Then does the same for the sweep.html of one small `gpuplan sweep` (screenshot: sweep.png), the
 # compare.html of one `gpuplan compare`, a report whose scenario name tries to inject markup, and
-# the quote pages (plus one quote.pdf).
+# the quote pages (plus one quote.pdf), and the serving simulation's pages.
 #
 #   tests/reports/browser_scenarios.sh GPUPLAN_BINARY OUT_DIR
 #
@@ -95,6 +95,21 @@ for request in scenarios/quotes/*.json; do
   bash "$here/browser_check.sh" "$out/quote-$name/quote.html" "$out/quote-$name.png"
   n=$((n + 1))
 done
+# The serving simulation's page of each bundled serving scenario (fewer requests: the page, not
+# the figures, is under test), and a saturated one, which must say so.
+for scenario in scenarios/serving/*.json; do
+  name=$(basename "$scenario" .json)
+  [[ "$name" == *.expected ]] && continue
+  "$bin" serve-sim "$scenario" --requests 3000 --quiet --out "$out/serving-$name"
+  bash "$here/browser_check.sh" "$out/serving-$name/report.html" "$out/serving-$name.png" \
+    "Goodput" "Latency percentiles" "KV cache and batching" "What ran" "Keeps up"
+  n=$((n + 1))
+done
+"$bin" serve-sim scenarios/serving/chat_8b_h100.json --requests 20000 --set workload.rate=2000/s \
+  --set queue_capacity=64 --quiet --out "$out/serving-saturated"
+bash "$here/browser_check.sh" "$out/serving-saturated/report.html" "$out/serving-saturated.png" \
+  "Saturated" "cannot keep up" "!Keeps up"
+n=$((n + 1))
 "$bin" quote --request scenarios/quotes/llm_70b_2t.json --quiet --out "$out/quote-pdf"
 if [[ ! -s "$out/quote-pdf/quote.pdf" ]]; then
   echo "browser_scenarios: gpuplan quote wrote no quote.pdf" >&2

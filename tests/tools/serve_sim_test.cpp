@@ -153,6 +153,10 @@ TEST_CASE("tools::serve_sim") {
     // 1.25 requests/s as set, one replication
     CHECK(r["workload"]["rate_per_s"] == 1.25);
     CHECK(r["replications"] == 1);
+    // report.html beside it, with the result as its data island (its page: browser_scenarios.sh)
+    const std::string page = gpuplan_cli_test::read_text(out / "report.html");
+    CHECK(page.find("gpuplan serving simulation") != std::string::npos);
+    CHECK(page.find("\"rate_per_s\":1.25") != std::string::npos);
     fs::remove_all(out);
     const auto bad = gpuplan_cli_test::gpuplan(
         "serve-sim " + sc.string() + " --set workload.rate=fast --quiet --out " + out.string());

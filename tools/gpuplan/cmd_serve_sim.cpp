@@ -1,7 +1,8 @@
 //! `gpuplan serve-sim SCENARIO [--out DIR] [--seed N] [--replications N] [--requests N]
 //! [--threads N] [--set PATH=VALUE]... [--data-dir DIR] [--json] [--quiet]`: simulates LLM serving
-//! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json. Bad
-//! input: every problem as `file:line: /pointer: message` on stderr, exit 2, nothing written.
+//! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json and
+//! report.html. Bad input: every problem as `file:line: /pointer: message` on stderr, exit 2,
+//! nothing written.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "models/input/input_file.h"
 #include "models/load/serving_scenario.h"
+#include "reports/serving_html.h"
 #include "reports/serving_json.h"
 #include "study/serving_study.h"
 #include "tools/gpuplan/commands.h"
@@ -81,7 +83,9 @@ int run_serve_sim(const ServeSimFlags& fl) {
   if (!output_folder_ok(dir)) return 2;
   const ServingStudy study = run_serving_study(*sc, fl.threads);
   const nlohmann::json result = reports::serving_json(*sc, study);
-  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"}})) return 1;
+  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
+                           {"report.html", reports::render_serving_html(result)}}))
+    return 1;
   if (fl.as_json)
     std::cout << result.dump(2) << "\n";
   else if (!fl.quiet)

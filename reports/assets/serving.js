@@ -1,0 +1,124 @@
+// report.html of `gpuplan serve-sim`: builds the page from its result.json data island (the
+// serving simulation, reports/serving_json.cpp). Key figures with their 95 % intervals, the
+// latency table and chart, the KV cache and batching, and what the simulation ran.
+(function () {
+  'use strict';
+  const {el, num, str, fin, duration, percent, count, number, plural} = GP;
+  const R = GP.readData('result');
+  const M = GP.isObj(R.metrics) ? R.metrics : {};
+  const replications = num(R, 'replications');
+  const saturated = M.saturated === true;
+  const LATENCIES = [['ttft_s', 'TTFT', 'arrival to first token'], ['tpot_s', 'TPOT', 'time per output token after the first, per request'],
+    ['itl_s', 'Inter-token latency', 'every gap between two tokens of a request'], ['e2e_s', 'End to end', 'arrival to last token'],
+    ['wait_s', 'Admission wait', 'arrival to first admission into the running batch']];
+  // "95% CI a – b" of a summary figure, clipped to [0, upper].
+  function ci(key, fmt, upper) {
+    const s = GP.isObj(R.summary) && GP.isObj(R.summary[key]) ? R.summary[key] : {};
+    if (!fin(s.ci95_low) || !fin(s.ci95_high) || !(replications > 1)) return '';
+    const lo = Math.max(0, s.ci95_low), hi = upper === undefined ? s.ci95_high : Math.min(upper, s.ci95_high);
+    return fmt(lo) === fmt(hi) ? 'the same in every replication' : fmt(lo) + ' – ' + fmt(hi);
+  }
+  const slo = key => num(R, 'workload.' + key);
+  const versus = (v, target) => (fin(target) && target > 0 ? (v <= target ? 'within' : 'above') + ' the ' + duration(target) + ' SLO' : 'no SLO set');
+
+  GP.masthead('Serving simulation: ' + (str(R, 'scenario') || 'scenario'), [
+    str(R, 'replica.model') + ' on ' + count(num(R, 'replica.replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu'),
+    plural(num(R, 'workload.requests'), 'request', 'requests') + ' at ' + number(num(R, 'workload.rate_per_s'), 1) + '/s',
+    fin(replications) ? plural(replications, 'replication', 'replications') : null,
+    Number.isInteger(R.seed) ? 'seed ' + R.seed : null]);
+  GP.toc([['summary', 'Summary'], ['latency', 'Latency'], ['cache', 'KV cache and batching'], ['setup', 'What ran']]);
+
+  // ---- summary ------------------------------------------------------------------------------------
+  function summary() {
+    const lead = saturated
+      ? [GP.pill('bad', 'Saturated'), ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
+         'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.']
+      : [GP.pill('good', 'Keeps up'), ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
+         number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.'];
+    const ttft99 = num(M, 'ttft_s.p99'), tpot99 = num(M, 'tpot_s.p99');
+    const card = el('div', {class: 'card'}, el('p', {class: 'lead'}, lead));
+    // NOTE: a saturated run has no latency or goodput that stands: only what it got through.
+    if (saturated) {
+      return GP.section('summary', 'Summary', [card, GP.tiles([
+        {label: 'Requests completed', value: count(num(M, 'requests_completed')),
+         detail: 'of ' + count(num(R, 'workload.requests') * (replications || 1)) + ' over the replications, before the queue overflowed'},
+        {label: 'Counted', value: count(num(M, 'requests_counted')), detail: 'completed after the first ' + count(num(R, 'workload.warmup_requests')) + ' requests'}])]);
+    }
+    return GP.section('summary', 'Summary', [card, GP.tiles([
+      {label: 'Goodput', value: number(num(M, 'goodput_rps'), 1) + ' req/s', ci: ci('metrics.goodput_rps', v => number(v, 1)),
+       detail: number(num(M, 'goodput_rps_per_gpu'), 2) + ' req/s per GPU meeting both SLOs'},
+      {label: 'SLO attainment', value: percent(num(M, 'slo_attainment'), 2), ci: ci('metrics.slo_attainment', v => percent(v, 2), 1),
+       detail: 'TTFT ≤ ' + duration(slo('ttft_slo_s')) + ' and TPOT ≤ ' + duration(slo('tpot_slo_s'))},
+      {label: 'TTFT p99', value: duration(ttft99), ci: ci('metrics.ttft_s.p99', duration), detail: versus(ttft99, slo('ttft_slo_s'))},
+      {label: 'TPOT p99', value: duration(tpot99), detail: versus(tpot99, slo('tpot_slo_s'))},
+      {label: 'End to end p99', value: duration(num(M, 'e2e_s.p99')), ci: ci('metrics.e2e_s.p99', duration),
+       detail: 'mean ' + duration(num(M, 'e2e_s.mean'))},
+      {label: 'Output tokens', value: count(num(M, 'output_tokens_per_s')) + '/s', detail: 'generated, all replicas'}])]);
+  }
+
+  // ---- latency ------------------------------------------------------------------------------------
+  function latency() {
+    // (a latency with no value counted, as in a saturated run, is n/a rather than 0 s)
+    const value = (key, q) => (num(M, key + '.count') > 0 ? num(M, key + '.' + q) : undefined);
+    const rows = LATENCIES.map(([key, label, what]) => el('tr', {}, [
+      el('th', {scope: 'row', title: what}, label),
+      ...['mean', 'p50', 'p90', 'p99'].map(q => GP.numTd(value(key, q), duration(value(key, q)), 's')),
+      GP.numTd(num(M, key + '.count'), count(num(M, key + '.count')))]));
+    const heads = [GP.th('latency'), GP.th('mean', true), GP.th('p50', true), GP.th('p90', true), GP.th('p99', true), GP.th('values', true)];
+    const note = 'Pooled over the replications; percentiles from the engine\'s quantile sketch (0.5 % relative). One request alone at the mean lengths takes TTFT ' +
+      duration(num(R, 'roofline.ttft_s')) + ' and TPOT ' + duration(num(R, 'roofline.tpot_s')) + ' (the serving roofline); the gap to the table is batching and queueing.';
+    const table = GP.table({}, 'Latency per request and per token', saturated ? 'The run stopped when a queue overflowed: these cover only what was served before, and understate what a request would see. ' + note : note, heads, rows);
+    if (saturated) return GP.section('latency', 'Latency', [table]);
+    return GP.section('latency', 'Latency', [table,
+      GPCharts.figure('latency', true, 'Latency percentiles', 'p50, p90 and p99 of each latency, on a logarithmic axis.',
+                      'Bar chart of the p50, p90 and p99 of TTFT, TPOT, inter-token, end-to-end latency and admission wait')]);
+  }
+  function chartLatency() {
+    const qs = [['p50', 0], ['p90', 1], ['p99', 2]];
+    return {type: 'bar',
+      data: {labels: LATENCIES.map(l => l[1]),
+             datasets: qs.map(([q, k]) => ({label: q, backgroundColor: GPCharts.PALETTE[k],
+                                             data: LATENCIES.map(([key]) => Math.max(num(M, key + '.' + q) || 0, 1e-4))}))},
+      options: {scales: {y: {type: 'logarithmic', title: {display: true, text: 'seconds'},
+                             ticks: {callback: v => duration(v)}}},
+                plugins: {tooltip: {callbacks: {label: c => c.dataset.label + ': ' + duration(c.parsed.y)}}}}};
+  }
+
+  // ---- KV cache and batching ------------------------------------------------------------------------
+  function cache() {
+    return GP.section('cache', 'KV cache and batching', [GP.tiles([
+      {label: 'KV cache in use', value: percent(num(M, 'kv_occupancy_mean'), 1), detail: 'time-weighted mean; peak ' + percent(num(M, 'kv_occupancy_peak'), 1) +
+       ' of ' + count(num(R, 'replica.kv_tokens')) + ' tokens per replica'},
+      {label: 'Preemptions', value: count(num(M, 'preemptions')), detail: number(num(M, 'preemptions_per_1k_requests'), 2) +
+       ' per 1,000 requests (recomputed when the KV cache is full)'},
+      {label: 'Prefix cache hits', value: percent(num(M, 'prefix_hit_rate'), 1), detail: 'of the prompt tokens admitted'},
+      {label: 'Steps', value: count(num(M, 'steps')),
+       detail: 'iterations of all replicas' + (num(M, 'simulated_s') > 0 ? ' over ' + duration(num(M, 'simulated_s')) + ' simulated' : '')}])]);
+  }
+
+  // ---- what ran -------------------------------------------------------------------------------------
+  function setup() {
+    const sched = GP.isObj(R.replica) && GP.isObj(R.replica.scheduler) ? R.replica.scheduler : {};
+    const ca = GP.isObj(R.replica) && GP.isObj(R.replica.cache_aware) ? R.replica.cache_aware : null;
+    const row = (k, v) => el('tr', {}, [el('th', {scope: 'row'}, k), el('td', {}, v)]);
+    const rows = [
+      row('Replica', str(R, 'replica.model') + ', tensor parallel ' + count(num(R, 'replica.tp')) + ' on ' + str(R, 'replica.gpu') + ' (' +
+          str(R, 'replica.fabric') + '), ' + number(num(R, 'replica.weights_gb'), 1) + ' GB of weights, ' + count(num(R, 'replica.kv_blocks')) + ' KV blocks'),
+      row('Cluster', plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + count(num(R, 'replica.gpus')) + ' GPUs), router ' + str(R, 'replica.router') +
+          (ca ? ' (cache threshold ' + number(ca.cache_threshold, 2) + ', balance thresholds ' + count(ca.balance_abs_threshold) + ' and ' + number(ca.balance_rel_threshold, 2) + '×)' : '')),
+      row('Scheduler', 'max_num_batched_tokens ' + count(sched.max_num_batched_tokens) + ', max_num_seqs ' + count(sched.max_num_seqs) + ', block size ' +
+          count(sched.block_size) + ', chunked prefill ' + (sched.chunked_prefill ? 'on' : 'off') + ', prefix caching ' + (sched.prefix_caching ? 'on' : 'off')),
+      row('Workload', 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s, ' + count(num(R, 'workload.requests')) + ' requests (the first ' +
+          count(num(R, 'workload.warmup_requests')) + ' not counted); lengths ' + str(R, 'workload.lengths') + ', mean prompt ' +
+          count(num(R, 'workload.mean_prompt_tokens')) + ' and output ' + count(num(R, 'workload.mean_output_tokens')) + ' tokens'),
+      row('Monte Carlo', plural(replications, 'replication', 'replications') + (Number.isInteger(R.seed) ? ', seed ' + R.seed : '') +
+          '; 95 % intervals across the replications where shown')];
+    return GP.section('setup', 'What ran', [el('div', {class: 'card table-card'}, el('table', {}, el('tbody', {}, rows))),
+      el('p', {class: 'note'}, ['Reproduce: ', GP.code('gpuplan serve-sim <scenario file>'), ' with the same file and seed (docs/serving-simulation.md).'])]);
+  }
+
+  GP.append(document.getElementById('gp-main'), [summary(), latency(), cache(), setup()]);
+  GP.append(document.getElementById('gp-footer'), el('p', {}, 'gpuplan ' + str(R, 'gpuplan_version') + ' · serve-sim'));
+  GPCharts.draw({latency: chartLatency}, [680, 300]);
+  GP.selftest();
+})();
