@@ -52,6 +52,14 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                       {"block_size", v.sched.block_tokens},
                       {"chunked_prefill", v.sched.chunked_prefill},
                       {"prefix_caching", v.sched.prefix_caching}}}};
+  if (v.n_prefill > 0)
+    out["replica"]["disaggregated"] = {
+        {"prefill_replicas", v.n_prefill},
+        {"decode_replicas", v.n_replicas - v.n_prefill},
+        {"kv_transfer",
+         {{"bandwidth_gbps_per_gpu", v.kv_transfer_bandwidth * 8 / 1e9 / sc.tp},
+          {"latency_s", v.kv_transfer_latency_s},
+          {"mean_prompt_s", serving::kv_transfer_s(v, s.mean_prompt)}}}};
   if (v.router == serving::Router::cache_aware)
     out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
                                      {"balance_abs_threshold", v.cache_aware.balance_abs},

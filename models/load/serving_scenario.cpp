@@ -16,6 +16,9 @@ using nlohmann::json;
 
 constexpr uint64_t MAX_REQUESTS = 100'000'000;
 constexpr uint32_t MAX_REPLICAS = 4096;
+//! [Gb/s] a GPU's link to another node when the scenario does not say: one 400 Gb/s NIC per GPU,
+//! as the NVIDIA DGX H100 has (8 ConnectX-7 400 Gb/s ports for its 8 GPUs, DGX H100 User Guide).
+constexpr double DEFAULT_KV_LINK_GBPS = 400;
 constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
@@ -57,8 +60,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   if (!f.object(root, "")) return std::nullopt;
   f.check_keys(root, "",
                {"name", "seed", "replications", "model", "gpu", "fabric", "tp", "precision",
-                "replicas", "router", "cache_aware", "memory_share", "efficiency", "scheduler",
-                "workload", "slo", "queue_capacity"});
+                "replicas", "disaggregated", "router", "cache_aware", "memory_share", "efficiency",
+                "scheduler", "workload", "slo", "queue_capacity"});
   ServingScenario sc;
   serving::ServingView& v = sc.view;
   if (const json* x = f.need(root, "", "name", "a name for the output folder"))
@@ -132,6 +135,34 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   }
   if (const json* x = f.get(root, "replicas"))
     if (auto s = f.integer(*x, "/replicas", 1, MAX_REPLICAS)) v.n_replicas = uint32_t(*s);
+  // Disaggregated prefill and decode: two pools of the same replica, the KV cache sent between.
+  double kv_link_gbps = DEFAULT_KV_LINK_GBPS;
+  if (const json* x = f.get(root, "disaggregated"); x && f.object(*x, "/disaggregated")) {
+    f.check_keys(*x, "/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer"});
+    if (f.get(root, "replicas"))
+      d.error("/replicas", DiagCode::infeasible,
+              "replicas and disaggregated both size the cluster: with disaggregated, give "
+              "prefill_replicas and decode_replicas only");
+    uint32_t pools[2] = {0, 0};
+    const char* keys[2] = {"prefill_replicas", "decode_replicas"};
+    for (int k = 0; k < 2; ++k) {
+      if (const json* y = f.need(*x, "/disaggregated", keys[k], "replicas of that pool"))
+        if (auto n = f.integer(*y, std::string("/disaggregated/") + keys[k], 1, MAX_REPLICAS / 2))
+          pools[k] = uint32_t(*n);
+    }
+    if (pools[0] > 0 && pools[1] > 0) {
+      v.n_prefill = pools[0];
+      v.n_replicas = pools[0] + pools[1];
+    }
+    if (const json* y = f.get(*x, "kv_transfer"); y && f.object(*y, "/disaggregated/kv_transfer")) {
+      f.check_keys(*y, "/disaggregated/kv_transfer", {"bandwidth", "latency"});
+      if (const json* z = f.get(*y, "bandwidth"))
+        if (auto b = f.bandwidth(*z, "/disaggregated/kv_transfer/bandwidth")) kv_link_gbps = *b;
+      if (const json* z = f.get(*y, "latency"))
+        if (auto t = f.duration(*z, "/disaggregated/kv_transfer/latency", false))
+          v.kv_transfer_latency_s = *t;
+    }
+  }
   if (const json* x = f.get(root, "router")) {
     if (auto k = f.choice(*x, "/router", "router",
                           {"round_robin", "least_outstanding_tokens", "cache_aware"}))
@@ -268,6 +299,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   v.step = sc.replica.step;
   v.step.overhead_s = sc.view.step.overhead_s;
   v.gpus_per_replica = sc.tp;
+  // Each GPU of the group sends its shard of the KV cache on its own link.
+  v.kv_transfer_bandwidth = double(sc.tp) * kv_link_gbps * 1e9 / 8;
   v.seed = sc.seed;
   if (!sc.replica.fits) {
     d.error("/tp", DiagCode::infeasible,

@@ -8,6 +8,7 @@
   const M = GP.isObj(R.metrics) ? R.metrics : {};
   const replications = num(R, 'replications');
   const saturated = M.saturated === true;
+  const SLO_MET = 0.99;  // the share of requests a service "meets its SLOs" at (a p99 target)
   const LATENCIES = [['ttft_s', 'TTFT', 'arrival to first token'], ['tpot_s', 'TPOT', 'time per output token after the first, per request'],
     ['itl_s', 'Inter-token latency', 'every gap between two tokens of a request'], ['e2e_s', 'End to end', 'arrival to last token'],
     ['wait_s', 'Admission wait', 'arrival to first admission into the running batch']];
@@ -33,8 +34,10 @@
     const lead = saturated
       ? [GP.pill('bad', 'Saturated'), ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
          'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.']
-      : [GP.pill('good', 'Keeps up'), ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
-         number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.'];
+      : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('good', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
+         ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
+         number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.' +
+         (num(M, 'slo_attainment') >= SLO_MET ? '' : ' A queue that grows through the run shows here as long waits, not as saturation: compare the admission wait with the roofline below.')];
     const ttft99 = num(M, 'ttft_s.p99'), tpot99 = num(M, 'tpot_s.p99');
     const card = el('div', {class: 'card'}, el('p', {class: 'lead'}, lead));
     // NOTE: a saturated run has no latency or goodput that stands: only what it got through.
@@ -104,7 +107,11 @@
     const rows = [
       row('Replica', str(R, 'replica.model') + ', tensor parallel ' + count(num(R, 'replica.tp')) + ' on ' + str(R, 'replica.gpu') + ' (' +
           str(R, 'replica.fabric') + '), ' + number(num(R, 'replica.weights_gb'), 1) + ' GB of weights, ' + count(num(R, 'replica.kv_blocks')) + ' KV blocks'),
-      row('Cluster', plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + count(num(R, 'replica.gpus')) + ' GPUs), router ' + str(R, 'replica.router') +
+      row('Cluster', plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + count(num(R, 'replica.gpus')) + ' GPUs)' +
+          (GP.isObj(GP.get(R, 'replica.disaggregated')) ? ', disaggregated: ' + count(num(R, 'replica.disaggregated.prefill_replicas')) + ' prefill and ' +
+            count(num(R, 'replica.disaggregated.decode_replicas')) + ' decode, the KV cache sent at ' + number(num(R, 'replica.disaggregated.kv_transfer.bandwidth_gbps_per_gpu'), 0) +
+            ' Gb/s per GPU (' + duration(num(R, 'replica.disaggregated.kv_transfer.mean_prompt_s')) + ' at the mean prompt)' : '') +
+          ', router ' + str(R, 'replica.router') +
           (ca ? ' (cache threshold ' + number(ca.cache_threshold, 2) + ', balance thresholds ' + count(ca.balance_abs_threshold) + ' and ' + number(ca.balance_rel_threshold, 2) + '×)' : '')),
       row('Scheduler', 'max_num_batched_tokens ' + count(sched.max_num_batched_tokens) + ', max_num_seqs ' + count(sched.max_num_seqs) + ', block size ' +
           count(sched.block_size) + ', chunked prefill ' + (sched.chunked_prefill ? 'on' : 'off') + ', prefix caching ' + (sched.prefix_caching ? 'on' : 'off')),

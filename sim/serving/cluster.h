@@ -18,7 +18,9 @@ struct ClusterState {
   ServingStats* stats = nullptr;
   uint64_t next_id = 0;       //!< the next request to arrive
   double last_arrival_s = 0;  //!< [s] arrival of the previous request
-  uint32_t rr_next = 0;       //!< round-robin cursor
+  uint32_t rr_next = 0;       //!< round-robin cursor (the prefill replicas when disaggregated)
+  uint32_t rr_decode = 0;     //!< round-robin cursor over the decode replicas
+  TransferQueue transfers;    //!< KV caches on their way to decode replicas (disaggregated)
   // The cache-aware router's picture of the replicas' caches: what it sent where, as SGLang's
   // approximate radix tree, without its time-based eviction.
   span<uint8_t> in_tree;     //!< [replica * groups + group] the group's prefix was sent there
@@ -74,15 +76,26 @@ struct ClusterState {
   return c.replicas[r].n_running + c.replicas[r].n_waiting;
 }
 
-//! SGLang's cache-aware choice for request `q`: the least loaded replica when the load is
-//! imbalanced; else, when q's shared prefix is more than the threshold of its prompt, the least
-//! loaded replica whose tree holds it; else the replica with the smallest tree. Ties go to the
-//! lowest index. The request's prompt then joins the chosen replica's tree.
+//! The replicas a new request may go to: [first, first + count).
+struct ReplicaRange {
+  uint32_t first = 0, count = 1;
+};
+
+//! The replicas arrivals go to: all of them, or the prefill replicas when disaggregated.
+[[nodiscard]] GPUPLAN_HD inline ReplicaRange arrival_replicas(const ServingView& v,
+                                                              const ClusterState& c) {
+  return v.n_prefill > 0 ? ReplicaRange{0, v.n_prefill} : ReplicaRange{0, c.replicas.size};
+}
+
+//! SGLang's cache-aware choice for request `q` among `in`: the least loaded replica when the
+//! load is imbalanced; else, when q's shared prefix is more than the threshold of its prompt, the
+//! least loaded replica whose tree holds it; else the replica with the smallest tree. Ties go to
+//! the lowest index. The request's prompt then joins the chosen replica's tree.
 [[nodiscard]] GPUPLAN_HD inline uint32_t route_cache_aware(const ServingView& v, ClusterState& c,
-                                                           const Request& q) {
-  const uint32_t R = c.replicas.size, G = v.load.prefix_groups;
-  uint32_t least = 0, most = 0;
-  for (uint32_t r = 1; r < R; ++r) {
+                                                           const Request& q, ReplicaRange in) {
+  const uint32_t G = v.load.prefix_groups, end = in.first + in.count;
+  uint32_t least = in.first, most = in.first;
+  for (uint32_t r = in.first + 1; r < end; ++r) {
     if (replica_load(c, r) < replica_load(c, least)) least = r;
     if (replica_load(c, r) > replica_load(c, most)) most = r;
   }
@@ -94,13 +107,13 @@ struct ClusterState {
   } else {
     const bool shared = q.group != NONE && q.group < G;
     if (shared && double(q.prefix) > k.cache_threshold * double(q.prompt))
-      for (uint32_t r = 0; r < R; ++r)
+      for (uint32_t r = in.first; r < end; ++r)
         if (c.in_tree[r * G + q.group] &&
             (pick == NONE || replica_load(c, r) < replica_load(c, pick)))
           pick = r;
     if (pick == NONE) {
-      pick = 0;
-      for (uint32_t r = 1; r < R; ++r)
+      pick = in.first;
+      for (uint32_t r = in.first + 1; r < end; ++r)
         if (c.tree_tokens[r] < c.tree_tokens[pick]) pick = r;
     }
   }
@@ -114,25 +127,40 @@ struct ClusterState {
   return pick;
 }
 
-//! The replica request `q` goes to.
+//! The replica with the fewest outstanding tokens among `in`, ties to the lowest index.
+[[nodiscard]] GPUPLAN_HD inline uint32_t least_outstanding(const ClusterState& c, ReplicaRange in) {
+  uint32_t best = in.first;
+  for (uint32_t r = in.first + 1; r < in.first + in.count; ++r)
+    if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
+  return best;
+}
+
+//! The replica request `q` goes to, among `in` (arrival_replicas when not given).
 [[nodiscard]] GPUPLAN_HD inline uint32_t route(const ServingView& v, ClusterState& c,
                                                const Request& q) {
+  const ReplicaRange in = arrival_replicas(v, c);
   switch (v.router) {
     case Router::round_robin: {
-      const uint32_t r = c.rr_next;
-      c.rr_next = (c.rr_next + 1) % c.replicas.size;
+      const uint32_t r = in.first + c.rr_next;
+      c.rr_next = (c.rr_next + 1) % in.count;
       return r;
     }
-    case Router::least_outstanding_tokens: {
-      uint32_t best = 0;
-      for (uint32_t r = 1; r < c.replicas.size; ++r)
-        if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
-      return best;
-    }
+    case Router::least_outstanding_tokens:
+      return least_outstanding(c, in);
     case Router::cache_aware:
-      return route_cache_aware(v, c, q);
+      return route_cache_aware(v, c, q, in);
   }
   return 0;
+}
+
+//! The decode replica a transferred request goes to: round-robin under that router, else the
+//! fewest outstanding tokens (its prefix is already computed, so cache affinity has no use).
+[[nodiscard]] GPUPLAN_HD inline uint32_t route_decode(const ServingView& v, ClusterState& c) {
+  const ReplicaRange in{v.n_prefill, c.replicas.size - v.n_prefill};
+  if (v.router != Router::round_robin) return least_outstanding(c, in);
+  const uint32_t r = in.first + c.rr_decode;
+  c.rr_decode = (c.rr_decode + 1) % in.count;
+  return r;
 }
 
 //! Runs the workload to its last completion (or until a replica saturates).
@@ -149,6 +177,14 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
         rmin = r;
         tmin = c.replicas[r].step_end_s;
       }
+    // A KV cache that has arrived goes to a decode replica (after step ends at the same instant,
+    // before new arrivals).
+    if (c.transfers.n > 0 && (rmin == NONE || c.transfers.heap[0].at_s < tmin) &&
+        !(pending && next.arrival_s < c.transfers.heap[0].at_s)) {
+      const Transfer t = pop_transfer(c.transfers);
+      arrive_transferred(v, c.replicas[route_decode(v, c)], st, t, t.at_s);
+      continue;
+    }
     if (pending && (rmin == NONE || next.arrival_s < tmin)) {
       const uint32_t r = route(v, c, next);
       arrive(v, c.replicas[r], st, next, next.arrival_s);
@@ -157,7 +193,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       pending = c.next_id < v.load.n_requests;
       if (pending) next = draw_request(v, c.next_id, c.last_arrival_s);
     } else if (rmin != NONE) {
-      end_step(v, c.replicas[rmin], st, tmin);
+      end_step(v, c.replicas[rmin], st, tmin, rmin < v.n_prefill ? &c.transfers : nullptr);
       begin_step(v, c.replicas[rmin], st, tmin);
     } else {
       break;

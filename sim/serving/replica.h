@@ -12,7 +12,7 @@
 //! shared prefix are cached by the first request of its group that computes them, and reused by
 //! later ones (at least one token is always computed, as vLLM does).
 #include "sim/core/sketch.h"
-#include "sim/serving/serving_state.h"
+#include "sim/serving/kv_transfer.h"
 
 namespace gpuplan::serving {
 
@@ -26,8 +26,13 @@ struct ServingView {
   CacheAware cache_aware;   //!< thresholds of Router::cache_aware
   uint32_t n_replicas = 1;  //!< serving replicas of the cluster
   uint32_t gpus_per_replica = 1;
-  uint64_t seed = 0;        //!< scenario seed
-  uint32_t mc_replica = 0;  //!< Monte Carlo replica index (the Philox key's second word)
+  //! Disaggregated prefill and decode (sim/serving/kv_transfer.h): replicas [0, n_prefill)
+  //! compute prompts and first tokens, the others decode; 0: every replica does both.
+  uint32_t n_prefill = 0;
+  double kv_transfer_bandwidth = 0;  //!< [B/s] prefill to decode replica (the group's links)
+  double kv_transfer_latency_s = 0;  //!< [s] per transfer
+  uint64_t seed = 0;                 //!< scenario seed
+  uint32_t mc_replica = 0;           //!< Monte Carlo replica index (the Philox key's second word)
 };
 
 //! Tokens a sequence has: its prompt and what it generated (what it must hold KV for).
@@ -107,6 +112,7 @@ GPUPLAN_HD inline void preempt(ReplicaState& r, ServingStats& st, uint32_t i, do
   s.computed = 0;
   s.scheduled = 0;
   s.decoding = false;
+  s.kv_ready = false;  // recomputed here, prompt and all
   s.preemptions += 1;
   st.preemptions += 1;
   remove_running(r, i);
@@ -171,6 +177,21 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
   Sequence& s = r.seqs[idx];
   const uint32_t tokens = seq_tokens(s);
   const uint32_t B = v.sched.block_tokens;
+  if (s.kv_ready) {
+    // Its prompt's KV cache came over the network: it holds blocks for it and decodes at once.
+    const uint32_t need = blocks_for(v, s.computed + 1);
+    if (!reserve_blocks(v, r, need)) return false;
+    r.wait_head = (r.wait_head + 1) % r.waiting.size;
+    r.n_waiting -= 1;
+    r.running[r.n_running++] = idx;
+    s.blocks = need;
+    r.private_blocks += need;
+    s.scheduled = 1;
+    s.decoding = true;
+    p.budget -= 1;
+    add_decode(p.mix, double(s.computed) + 1);
+    return true;
+  }
   // Prefix cache hit: the group's cached full blocks, leaving at least one token to compute.
   uint32_t hit = 0;
   const uint32_t g = s.req.group;
@@ -278,10 +299,34 @@ GPUPLAN_HD inline void record(Latency& l, double v) {
   sketch_add(l.sketch, v);
 }
 
+//! [s] Time to move the KV cache of `tokens` tokens from a prefill to a decode replica.
+[[nodiscard]] GPUPLAN_HD inline double kv_transfer_s(const ServingView& v, double tokens) {
+  return v.kv_transfer_latency_s + v.step.kv_bytes_per_token * tokens / v.kv_transfer_bandwidth;
+}
+
+//! Hands running entry `i` of prefill replica `r`, whose first token was sampled at `now`, to
+//! the decode replicas: its KV cache leaves on the network, its blocks and record are freed.
+GPUPLAN_HD inline void hand_off(const ServingView& v, ReplicaState& r, ServingStats& st,
+                                TransferQueue& out, uint32_t i, double now) {
+  const uint32_t idx = r.running[i];
+  Sequence& s = r.seqs[idx];
+  Transfer t;
+  t.at_s = now + kv_transfer_s(v, double(s.req.prompt));
+  t.first_token_s = now;
+  t.req = s.req;
+  if (!push_transfer(out, t)) st.saturated = true;
+  r.outstanding_tokens -= double(s.req.output - s.generated);  // the decode replica's now
+  release_blocks(r, s, now);
+  remove_running(r, i);
+  r.free_seqs[r.n_free_seqs++] = idx;
+}
+
 //! Ends the step in flight at `now` (its end): computes its tokens, samples the next token of
 //! every sequence whose tokens are all computed, finishes the complete ones and caches prefixes.
-GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingStats& st,
-                                double now) {
+//! A prefill replica (`handoff` given) hands each sequence to the decode replicas once its first
+//! token is out.
+GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingStats& st, double now,
+                                TransferQueue* handoff = nullptr) {
   account_kv(r, st, now);
   const uint32_t B = v.sched.block_tokens;
   // NOTE: a token whose previous one came out of the previous step has the step's duration as
@@ -341,7 +386,10 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     }
     s.last_token_s = now;
     if (s.generated < s.req.output) {
-      ++i;
+      if (handoff != nullptr && s.generated == 1)
+        hand_off(v, r, st, *handoff, i, now);
+      else
+        ++i;
       continue;
     }
     // Complete.
@@ -390,6 +438,29 @@ GPUPLAN_HD inline void arrive(const ServingView& v, ReplicaState& r, ServingStat
   r.outstanding_tokens += double(q.prompt) + double(q.output);
   if (q.id >= v.load.warmup_requests && st.first_counted_arrival_s < 0)
     st.first_counted_arrival_s = now;
+  if (!r.busy) begin_step(v, r, st, now);
+}
+
+//! Transfer `t` reaches decode replica `r` at `now`: the request waits with its prompt's KV
+//! cache and first token, to decode from its next admission.
+GPUPLAN_HD inline void arrive_transferred(const ServingView& v, ReplicaState& r, ServingStats& st,
+                                          const Transfer& t, double now) {
+  if (r.n_free_seqs == 0) {
+    st.saturated = true;
+    return;
+  }
+  const uint32_t idx = r.free_seqs[--r.n_free_seqs];
+  Sequence& s = r.seqs[idx];
+  s = Sequence{};
+  s.req = t.req;
+  s.computed = s.prompt_done = t.req.prompt;
+  s.generated = 1;
+  s.kv_ready = true;
+  s.admitted_s = t.first_token_s;  // admitted on its prefill replica (the wait counted there)
+  s.first_token_s = s.last_token_s = t.first_token_s;
+  r.waiting[(r.wait_head + r.n_waiting) % r.waiting.size] = idx;
+  r.n_waiting += 1;
+  r.outstanding_tokens += double(t.req.output - 1);
   if (!r.busy) begin_step(v, r, st, now);
 }
 

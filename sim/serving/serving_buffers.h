@@ -23,6 +23,8 @@ class ClusterBuffers {
     blocks_.assign(size_t(R) * G, 0);
     refs_.assign(size_t(R) * G, 0);
     last_use_.assign(size_t(R) * G, 0.0);
+    // Every sequence of a prefill replica may be in flight to the decode replicas at once.
+    transfers_.resize(size_t(v.n_prefill) * S);
     in_tree_.assign(size_t(R) * G, 0);
     tree_tokens_.assign(R, 0.0);
     replicas_.resize(R);
@@ -43,6 +45,7 @@ class ClusterBuffers {
     state.stats = stats_.get();
     state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
     state.tree_tokens = {tree_tokens_.data(), R};
+    state.transfers.heap = {transfers_.data(), static_cast<uint32_t>(transfers_.size())};
   }
   ClusterBuffers(const ClusterBuffers&) = delete;
   ClusterBuffers& operator=(const ClusterBuffers&) = delete;
@@ -54,6 +57,7 @@ class ClusterBuffers {
   std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_;
   std::vector<double> last_use_, tree_tokens_;
   std::vector<uint8_t> in_tree_;
+  std::vector<Transfer> transfers_;
   std::vector<ReplicaState> replicas_;
   std::unique_ptr<ServingStats> stats_;
 };

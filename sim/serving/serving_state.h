@@ -85,10 +85,11 @@ struct Request {
 //! 64 bytes of a cache-line-aligned record: a step touches one line per running sequence.
 struct alignas(64) Sequence {
   Request req;
-  uint32_t computed = 0;     //!< tokens whose KV is computed
-  uint32_t generated = 0;    //!< output tokens sampled
-  uint32_t scheduled : 31 = 0;  //!< tokens scheduled in the step in flight
+  uint32_t computed = 0;        //!< tokens whose KV is computed
+  uint32_t generated = 0;       //!< output tokens sampled
+  uint32_t scheduled : 30 = 0;  //!< tokens scheduled in the step in flight
   uint32_t decoding : 1 = 0;    //!< the scheduled token is a decode
+  uint32_t kv_ready : 1 = 0;    //!< its prompt's KV cache came from a prefill replica
   uint32_t shared = 0;          //!< blocks of the group's cached prefix it uses
   uint32_t blocks = 0;          //!< private KV blocks held
   uint32_t prompt_done = 0;     //!< prompt tokens ever computed (outstanding-token accounting)

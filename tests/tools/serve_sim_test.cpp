@@ -186,6 +186,42 @@ TEST_CASE("tools::serve_sim") {
     CHECK(bad.output.find("/cache_aware/balance_rel_threshold") != std::string::npos);
     CHECK_FALSE(fs::exists(out));
   }
+  SUBCASE("disaggregated pools: sized by their own keys, never with replicas as well") {
+    const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-pd-" + std::to_string(getpid()));
+    std::string args = "serve-sim ";
+    args += sc.string();
+    args += " --set replications=1 --requests 2000 --quiet --out ";
+    args += out.string();
+    // the chat scenario sizes its cluster with replicas: 4
+    const auto both = gpuplan_cli_test::gpuplan(
+        args + " --set 'disaggregated={\"prefill_replicas\": 3, \"decode_replicas\": 2}'");
+    CHECK(both.status == 2);
+    CHECK(both.output.find("/replicas:") != std::string::npos);
+    CHECK(both.output.find("prefill_replicas and decode_replicas") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+    const auto no_decode =
+        gpuplan_cli_test::gpuplan(args + " --set 'disaggregated={\"prefill_replicas\": 3}'");
+    CHECK(no_decode.status == 2);
+    CHECK(no_decode.output.find("/disaggregated") != std::string::npos);
+    CHECK(no_decode.output.find("decode_replicas") != std::string::npos);
+    const fs::path pd =
+        fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100_disaggregated.json";
+    std::string pd_args = "serve-sim ";
+    pd_args += pd.string();
+    pd_args += " --set replications=1 --requests 2000 --quiet --out ";
+    pd_args += out.string();
+    const auto ok = gpuplan_cli_test::gpuplan(pd_args);
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json r = read_json(out / "result.json");
+    CHECK(r["replica"]["replicas"] == 5);
+    CHECK(r["replica"]["gpus"] == 5);
+    CHECK(r["replica"]["disaggregated"]["prefill_replicas"] == 3);
+    CHECK(r["replica"]["disaggregated"]["kv_transfer"]["bandwidth_gbps_per_gpu"] == 400);
+    fs::remove_all(out);
+  }
   SUBCASE("an unknown model suggests the closest preset") {
     const auto run = run_text(base("llama-3-8", "H100-SXM", 1, 2048, true), "model");
     CHECK(run.status == 2);

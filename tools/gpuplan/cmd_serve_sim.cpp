@@ -38,6 +38,12 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
   std::printf("%s: %s on %u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
               sc.model_id.c_str(), sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
               static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
+  if (sc.view.n_prefill > 0)
+    std::printf(
+        "disaggregated: %u prefill + %u decode replicas, KV transfer %.2f ms at the mean "
+        "prompt\n",
+        sc.view.n_prefill, sc.view.n_replicas - sc.view.n_prefill,
+        1e3 * serving::kv_transfer_s(sc.view, s.mean_prompt));
   std::printf("%-10s %10s %10s %10s %10s\n", "[ms]", "mean", "p50", "p90", "p99");
   const auto row = [](const char* name, const LatencyFigures& l) {
     std::printf("%-10s %10.2f %10.2f %10.2f %10.2f\n", name, 1e3 * l.mean, 1e3 * l.p50, 1e3 * l.p90,

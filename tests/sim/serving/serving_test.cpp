@@ -472,3 +472,103 @@ TEST_CASE("serving::invariants") {
     }
   }
 }
+
+TEST_CASE("serving::disaggregated") {
+  // Llama-3-8B on H100, TP 1: one prefill and one decode replica, 50 GB/s and 1 ms per transfer.
+  const auto disaggregated = [](ServingView v, uint32_t prefill, uint32_t decode) {
+    v.n_replicas = prefill + decode;
+    v.n_prefill = prefill;
+    v.kv_transfer_bandwidth = 50e9;
+    v.kv_transfer_latency_s = 1e-3;
+    return v;
+  };
+  SUBCASE("one request: the colocated end to end plus the KV transfer, the same TTFT") {
+    ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    v.load.n_requests = 1;
+    v.load.prompt_a = 1000;
+    v.load.output_a = 50;
+    const ServingView d = disaggregated(v, 1, 1);
+    // 128 KiB of KV per token (32 layers x 8 KV heads x 128 x 2 bytes x K and V): 1,000 tokens
+    // are 131 MB, 2.62 ms at 50 GB/s, plus 1 ms
+    CHECK(v.step.kv_bytes_per_token == 131072);
+    const double transfer = 1e-3 + 131072.0 * 1000 / 50e9;
+    CHECK(kv_transfer_s(d, 1000) == doctest::Approx(transfer).epsilon(1e-12));
+    ClusterBuffers b(d, 16);
+    run_cluster(d, b.state);
+    const ServingStats& st = *b.state.stats;
+    const ServingStats alone = run(v);
+    REQUIRE(st.completed == 1);
+    CHECK(st.ttft.moments.sum == doctest::Approx(alone.ttft.moments.sum).epsilon(1e-12));
+    CHECK(st.e2e.moments.sum == doctest::Approx(alone.e2e.moments.sum + transfer).epsilon(1e-12));
+    // the same tokens computed: the prompt once (on the prefill replica), 49 decodes
+    CHECK(st.prefill_tokens == alone.prefill_tokens);
+    CHECK(st.decode_tokens == alone.decode_tokens);
+    CHECK(st.decode_tokens == 49);
+    for (uint32_t r = 0; r < 2; ++r) {
+      CHECK(b.state.replicas[r].outstanding_tokens == 0);
+      CHECK(b.state.replicas[r].private_blocks == 0);
+    }
+    CHECK(b.state.transfers.n == 0);
+  }
+  SUBCASE("a one-token answer ends on the prefill replica: nothing is transferred") {
+    ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    v.load.n_requests = 1;
+    v.load.prompt_a = 1000;
+    v.load.output_a = 1;
+    const ServingStats st = run(disaggregated(v, 1, 1));
+    CHECK(st.completed == 1);
+    CHECK(st.decode_tokens == 0);
+    CHECK(st.e2e.moments.sum == doctest::Approx(st.ttft.moments.sum).epsilon(1e-12));
+  }
+  SUBCASE("the transfer heap hands KV caches over in arrival order, ties by request id") {
+    Transfer items[8];
+    TransferQueue q{{items, 8}, 0};
+    const double at[] = {5, 1, 3, 1, 4, 2, 9, 0.5};
+    for (uint64_t k = 0; k < 8; ++k) {
+      Transfer t;
+      t.at_s = at[k];
+      t.req.id = k;
+      CHECK(push_transfer(q, t));
+    }
+    CHECK_FALSE(push_transfer(q, Transfer{}));  // full
+    const uint64_t order[] = {7, 1, 3, 5, 2, 4, 0, 6};
+    for (uint64_t k : order) CHECK(pop_transfer(q).req.id == k);
+    CHECK(q.n == 0);
+  }
+  SUBCASE("decode steps without prefill chunks: a lower TPOT tail on the same GPUs") {
+    // Long prompts, 4 GPUs either way: colocated, every decode shares steps with 2,048-token
+    // prefill chunks; disaggregated, decode steps hold decodes only (DistServe's point).
+    ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    v.sched.max_num_batched_tokens = 2048;
+    v.n_replicas = 4;
+    v.router = Router::least_outstanding_tokens;
+    v.load.n_requests = 3000;
+    v.load.warmup_requests = 300;
+    v.load.rate_per_s = 8;
+    v.load.prompt_kind = LengthKind::geometric;
+    v.load.prompt_a = 3000;
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 150;
+    const ServingStats colocated = run(v);
+    ClusterBuffers b(disaggregated(v, 2, 2), 4096);
+    run_cluster(disaggregated(v, 2, 2), b.state);
+    const ServingStats& split = *b.state.stats;
+    REQUIRE_FALSE(colocated.saturated);
+    REQUIRE_FALSE(split.saturated);
+    CHECK(colocated.completed == 3000);
+    CHECK(split.completed == 3000);
+    const auto p99 = [](const Latency& l) { return sketch_quantile(l.sketch, 0.99); };
+    CAPTURE(p99(colocated.tpot));
+    CAPTURE(p99(split.tpot));
+    CAPTURE(p99(colocated.ttft));
+    CAPTURE(p99(split.ttft));
+    CHECK(p99(split.tpot) < p99(colocated.tpot));
+    // every KV cache arrived and every replica emptied
+    CHECK(b.state.transfers.n == 0);
+    for (uint32_t r = 0; r < 4; ++r) {
+      CHECK(b.state.replicas[r].outstanding_tokens == 0);
+      CHECK(b.state.replicas[r].private_blocks == 0);
+      CHECK(b.state.replicas[r].n_running == 0);
+    }
+  }
+}
