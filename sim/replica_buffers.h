@@ -11,6 +11,7 @@
 #include "sim/core/failure_spec.h"
 #include "sim/core/maintenance_spec.h"
 #include "sim/core/pool_supply_spec.h"
+#include "sim/core/queue_index.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
@@ -89,6 +90,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.policy.jobs, ranked ? m.max_active_jobs : 0, R::work);
   place(s.policy.deferred, ranked ? m.max_active_jobs : 0, R::work);
   place(s.policy.node_gpus, ranked ? m.n_nodes : 0, R::work);
+  place(s.policy.index.slots, std::size_t(queue_index_kinds(m)) * m.max_active_jobs, R::work);
   place(s.billing.node_billed_since, m.n_nodes, R::work);
   place(s.billing.pool_price_node_s, m.pools.size, R::work);
   place(s.billing.pool_gpu_rate, m.pools.size, R::work);

@@ -7,6 +7,7 @@
 #include "models/scenario/limits.h"
 #include "models/load/loader.h"
 #include "sim/core/event_queue.h"
+#include "sim/core/queue_index.h"
 #include "sim/core/state.h"
 
 namespace gpuplan {
@@ -89,12 +90,12 @@ double topology_size_limit(const Limits& limits, uint64_t cluster_gpus) {
   return std::max(MIN_TOPOLOGY_SIZE, TOPOLOGY_SIZE_PER_GPU * static_cast<double>(cluster_gpus));
 }
 
-double bytes_per_job_slot(uint32_t max_nodes_per_job, bool network) {
+double bytes_per_job_slot(uint32_t max_nodes_per_job, bool network, uint32_t index_kinds) {
   // Job record, its node list, free list, queue and running-list entries, one finish event (two
   // with a network, whose rate changes leave stale ones), plus the per-job network and economics
-  // state.
+  // state, and a place in each ring of the queue index (sim/core/queue_index.h).
   return static_cast<double>(sizeof(Job)) + 4.0 * max_nodes_per_job + 16 +
-         sizeof(Event) * (network ? 2 : 1) + JOB_SIDE_STATE_BYTES;
+         sizeof(Event) * (network ? 2 : 1) + JOB_SIDE_STATE_BYTES + 4.0 * index_kinds;
 }
 
 namespace loading {
@@ -256,7 +257,16 @@ void Loader::check_limits(const Scenario& sc) {
     for (const TraceRow& r : jc.trace_rows) max_gpus = std::max(max_gpus, r.gpus);
   }
   const uint32_t nodes_per_job = min_gpn == 0 ? 1 : (max_gpus + min_gpn - 1) / min_gpn;
-  const double per_slot = bytes_per_job_slot(nodes_per_job, sc.topology.kind != TopologyKind::none);
+  // NOTE: as models/compile/compile.cpp ranks the queue (teams rank it too, but have no index).
+  const QueuePolicy q = sc.scheduler.queue;
+  bool ranked = q != QueuePolicy::fifo && q != QueuePolicy::backfill && q != QueuePolicy::fifo_perf;
+  for (const JobClass& jc : sc.workload) ranked |= jc.priority != sc.workload[0].priority;
+  uint32_t max_gpn = 0;
+  for (const PoolInfo& info : pool_infos_)
+    if (info.known) max_gpn = std::max(max_gpn, info.gpus_per_node);
+  const uint32_t index_kinds = queue_index_kinds(q, ranked, !sc.teams.empty(), max_gpn);
+  const double per_slot =
+      bytes_per_job_slot(nodes_per_job, sc.topology.kind != TopologyKind::none, index_kinds);
   const double bytes = per_slot * lim.max_active_jobs;
   if (bytes > lim.max_memory_bytes) {
     d_.error(

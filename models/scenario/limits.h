@@ -35,7 +35,9 @@ struct SampleRange {
 //! limits.max_topology_size, or when unset max(MIN_TOPOLOGY_SIZE, TOPOLOGY_SIZE_PER_GPU x GPUs).
 [[nodiscard]] double topology_size_limit(const Limits& limits, uint64_t cluster_gpus);
 
-//! Bytes one job slot of a replica costs [B] (jobs of up to `max_nodes_per_job` nodes).
-[[nodiscard]] double bytes_per_job_slot(uint32_t max_nodes_per_job, bool network);
+//! Bytes one job slot of a replica costs [B] (jobs of up to `max_nodes_per_job` nodes; a queue
+//! index of `index_kinds` kinds, sim/core/queue_index.h).
+[[nodiscard]] double bytes_per_job_slot(uint32_t max_nodes_per_job, bool network,
+                                        uint32_t index_kinds = 0);
 
 }  // namespace gpuplan

@@ -241,6 +241,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   s.policy.n_deferred = 0;
   s.policy.round_end_at = NEVER;
   s.policy.deferring = false;
+  reset_queue_index(m, s);
   s.totals = ReplicaTotals{};
   s.totals.saturated_at = NEVER;
   for (uint32_t p = 0; p < m.pools.size; ++p) {

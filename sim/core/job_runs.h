@@ -162,13 +162,7 @@ GPUPLAN_HD inline void note_job_released(const ModelView& m, ReplicaState& s, ui
 //! Closes a scan's gaps in the queue: of its first `scanned` entries, the `started` ones (set to
 //! NONE) leave, and the jobs that stay move up to the end of the scanned part, keeping their order.
 GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t started) {
-  uint32_t to = scanned;
-  for (uint32_t from = scanned; from-- > 0;) {
-    const uint32_t slot = queue_at(s, from);
-    if (slot != NONE) queue_at(s, --to) = slot;
-  }
-  s.queue_head = queue_pos(s, started);
-  s.queue_len -= started;
+  ring_drop_started(s.queue, s.queue_head, s.queue_len, scanned, started);
 }
 
 //! Puts the job in `slot` back into the queue at its place in submission order

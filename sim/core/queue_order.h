@@ -6,6 +6,7 @@
 //! submission order by appending, as before (docs/scheduling-policies.md).
 #include "sim/core/distribution.h"
 #include "sim/core/job_runs.h"
+#include "sim/core/queue_index.h"
 #include "sim/core/rng.h"
 #include "sim/core/type_aware.h"
 
@@ -102,14 +103,15 @@ namespace gpuplan {
   return policy_preempts(m.queue) && key_a < policy_key(m, s, b);
 }
 
-//! The first queue place whose job does not rank before the job in `slot` (queue_len if none): in
-//! a queue in rank order, where that job is when it is queued. O(log queue) keys.
-[[nodiscard]] GPUPLAN_HD inline uint32_t first_not_before(const ModelView& m, ReplicaState& s,
-                                                          uint32_t slot) {
-  uint32_t lo = 0, hi = s.queue_len;
+//! The first of places [lo, hi) of a ring in rank order (the queue, or a kind's ring of the queue
+//! index) whose job does not rank before the job in `slot` (hi if none). O(log(hi - lo)) keys.
+[[nodiscard]] GPUPLAN_HD inline uint32_t first_not_before_in(const ModelView& m, ReplicaState& s,
+                                                             span<uint32_t> ring, uint32_t head,
+                                                             uint32_t lo, uint32_t hi,
+                                                             uint32_t slot) {
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo) / 2;
-    if (ranks_before(m, s, queue_at(s, mid), slot))
+    if (ranks_before(m, s, ring[ring_pos(ring.size, head, mid)], slot))
       lo = mid + 1;
     else
       hi = mid;
@@ -117,8 +119,41 @@ namespace gpuplan {
   return lo;
 }
 
-//! Inserts the queued job in `slot` at its rank (after every job that ranks before it); false
-//! when the queue is full.
+//! The first queue place whose job does not rank before the job in `slot` (queue_len if none): in
+//! a queue in rank order, where that job is when it is queued. O(log queue) keys.
+[[nodiscard]] GPUPLAN_HD inline uint32_t first_not_before(const ModelView& m, ReplicaState& s,
+                                                          uint32_t slot) {
+  return first_not_before_in(m, s, s.queue, s.queue_head, 0, s.queue_len, slot);
+}
+
+//! Puts the queued job in `slot` into its kind's ring of the queue index, at its rank.
+GPUPLAN_HD inline void index_insert(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  QueueIndex& ix = s.policy.index;
+  if (ix.n_kinds == 0) return;
+  const uint32_t k = index_kind(m, s, slot);
+  const uint32_t at = first_not_before_in(m, s, index_ring(s, k), ix.head[k], 0, ix.len[k], slot);
+  ring_open(index_ring(s, k), ix.head[k], ix.len[k], at);
+  index_at(s, k, at) = slot;
+}
+
+//! Takes the queued job in `slot` out of its kind's ring of the queue index, keeping the others'
+//! order (before its rank changes).
+GPUPLAN_HD inline void index_remove(const ModelView& m, ReplicaState& s, uint32_t slot) {
+  QueueIndex& ix = s.policy.index;
+  if (ix.n_kinds == 0) return;
+  const uint32_t k = index_kind(m, s, slot);
+  uint32_t i = first_not_before_in(m, s, index_ring(s, k), ix.head[k], 0, ix.len[k], slot);
+  // NOTE: as handle_policy_review's search of the queue, a linear search is the fallback.
+  if (i == ix.len[k] || index_at(s, k, i) != slot) {
+    i = 0;
+    while (i < ix.len[k] && index_at(s, k, i) != slot) ++i;
+    if (i == ix.len[k]) return;
+  }
+  ring_close(index_ring(s, k), ix.head[k], ix.len[k], i);
+}
+
+//! Inserts the queued job in `slot` at its rank (after every job that ranks before it), and into
+//! the queue index; false when the queue is full.
 [[nodiscard]] GPUPLAN_HD inline bool insert_ranked(const ModelView& m, ReplicaState& s,
                                                    uint32_t slot) {
   if (s.queue_len == s.queue.size) return false;
@@ -135,6 +170,7 @@ namespace gpuplan {
   }
   queue_open(s, lo);  // the shorter side moves
   queue_at(s, lo) = slot;
+  index_insert(m, s, slot);
   return true;
 }
 

@@ -263,24 +263,31 @@ GPUPLAN_HD inline void handle_policy_review(const ModelView& m, ReplicaState& s,
     if (i == s.queue_len) return;
   }
   queue_close(s, i);  // take it out of the queue, keeping the others' order
+  index_remove(m, s, slot);
   pj.las_run_s = pj.las_wait_s = 0;
   pj.since = s.now;
   pj.review_gen += 1;
   if (!insert_ranked(m, s, slot)) saturate(s, SaturationCause::queue_overflow);
 }
 
-//! One scan of the queue in its order (the ranked passes and FIFO backfill): each job starts if it
-//! fits, else (when `preempt`) it may make room by preemption; `strict` (fifo) stops at the first
-//! job that can do neither. Without `preempt` the scan stops when no node has a free GPU, and a
-//! job that fits in one node is not tried while no node has as many free GPUs. At most `window`
-//! jobs stay queued per scan, so an overloaded queue costs O(window) per instant, not O(queue).
-//! Started jobs leave the queue, the rest keep their order.
+//! What a scan of the queue knows so far (scan_queue). It changes only when a job starts or
+//! make_room answers, so every job a scan passes between two such calls sees the same state.
+struct ScanState {
+  uint32_t max_free;              //!< [GPUs] the most free GPUs of any node
+  uint32_t no_room_class = NONE;  //!< make_room failed for this class at no_room_gpus or more
+  uint32_t no_room_gpus = 0;      //!< [GPUs]
+  bool victims_left = true;       //!< a job left in the scan may outrank a running one
+  bool preempt = false;           //!< the scan may preempt
+  bool ranks_preempt = false;     //!< the policy or class priorities preempt
+};
+
+//! Tries the queued job in `slot` for a scan: it starts if it fits, else (when the scan may
+//! preempt) it may make room by preemption or team reclaim. True when it started.
 template <class Start>
-GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Start& start,
-                                  bool preempt, bool strict, uint32_t window) {
-  const bool ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
-  uint64_t held_teams = 0;  // fifo: teams whose first waiting job is over its quota
-  uint32_t max_free = most_free_gpus(m, s);
+GPUPLAN_HD inline bool scan_try(const ModelView& m, ReplicaState& s, const Start& start,
+                                ScanState& sc, uint32_t slot) {
+  const uint32_t cls = s.jobs[slot].class_idx, gpus = s.jobs[slot].gpus;
+  const bool one_node = gpus <= m.classes[cls].node_gpus_max;
   // NOTE: the queue is in rank order, so a later job of the same class outranks no job an earlier
   // one does not (same priority, a key no better): once make_room fails for a class at g GPUs,
   // it fails for every later job of that class with >= g GPUs until a start changes the state.
@@ -288,37 +295,135 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
   // instead of O(window x active jobs). Likewise once a job outranks no running job, no later one
   // does (a start adds none: the started job ranks before them), so with no free GPU the scan
   // ends there. Team admission breaks the monotonicity: both are off with teams.
-  uint32_t no_room_class = NONE, no_room_gpus = 0;
-  bool victims_left = true;
+  bool ok = !(one_node && gpus > sc.max_free) && start(slot);
+  if (!ok && sc.preempt && sc.ranks_preempt && sc.victims_left &&
+      !(cls == sc.no_room_class && gpus >= sc.no_room_gpus)) {
+    const Room room = make_room(m, s, slot);
+    if (room == Room::made) {
+      ok = start(slot);
+      sc.no_room_class = NONE;  // victims preempted: the state changed
+    } else if (room == Room::no_victims && !teams_on(m)) {
+      sc.victims_left = false;
+    } else if (!teams_on(m)) {
+      sc.no_room_gpus = cls == sc.no_room_class && sc.no_room_gpus < gpus ? sc.no_room_gpus : gpus;
+      sc.no_room_class = cls;
+    }
+  }
+  if (!ok && sc.preempt && reclaim_room(m, s, slot)) ok = start(slot);  // team_reclaim.h
+  if (ok) {
+    sc.no_room_class = NONE;
+    sc.max_free = most_free_gpus(m, s);
+  }
+  return ok;
+}
+
+//! True when a job of the queue index's kind k may start or make room in the scan's state, so
+//! scan_try could change something: always for the last kind; for a size kind when its smallest
+//! job fits in the most free GPUs of a node, or when make_room may still be called for it.
+[[nodiscard]] GPUPLAN_HD inline bool kind_may_act(const ModelView& m, const ScanState& sc,
+                                                  uint32_t k, uint32_t n_kinds) {
+  if (k == n_kinds - 1 || kind_min_gpus(k) <= sc.max_free) return true;
+  if (!(sc.preempt && sc.ranks_preempt && sc.victims_left)) return false;
+  // NOTE: make_room is passed over only for the class that last failed, at no fewer GPUs; a kind
+  // holds one class only when the model has one.
+  return !(m.classes.size == 1 && sc.no_room_class == 0 && kind_min_gpus(k) >= sc.no_room_gpus);
+}
+
+//! scan_queue over the queue index (sim/core/queue_index.h; not strict, no teams): visits in rank
+//! order only the jobs of kinds that may act (kind_may_act) and passes over the others without
+//! reading them, counting them against the window as scan_queue does. The same jobs start and
+//! make room, in the same order: a job of a kind that may not act would change nothing in
+//! scan_try, so the state each visited job sees is the state scan_queue's loop gives it. An
+//! overloaded queue whose window holds jobs that cannot act costs O(kinds log queue) per visit.
+template <class Start>
+GPUPLAN_HD inline void scan_indexed(const ModelView& m, ReplicaState& s, const Start& start,
+                                    ScanState& sc, uint32_t window) {
+  QueueIndex& ix = s.policy.index;
+  // NOTE: cursor[k]: kind k's jobs before it were visited or passed over; it is in step (the
+  // kind's first job after the last visit) for the kinds that could act at the last visit.
+  uint32_t cursor[MAX_INDEX_KINDS] = {}, started_of[MAX_INDEX_KINDS] = {};
+  uint32_t kind_started_end[MAX_INDEX_KINDS] = {};  // as started_end, in each kind's ring
+  uint32_t in_step = ~0u;
+  uint32_t pos = 0, started = 0;  // the queue's jobs before pos were visited or passed over
+  uint32_t started_end = 0;       // one past the last started job's queue place
+  while (pos < s.queue_len && pos < window + started) {
+    if (sc.max_free == 0 && !(sc.preempt && sc.victims_left)) break;
+    uint32_t next = NONE, next_k = NONE;
+    for (uint32_t k = 0; k < ix.n_kinds; ++k) {
+      if (!kind_may_act(m, sc, k, ix.n_kinds)) {
+        in_step &= ~(1u << k);
+        continue;
+      }
+      // NOTE: compared with the first job not yet passed, which is queued: a started job's key
+      // is not its queued one.
+      if (!((in_step >> k) & 1))
+        cursor[k] = first_not_before_in(m, s, index_ring(s, k), ix.head[k], cursor[k], ix.len[k],
+                                        queue_at(s, pos));
+      in_step |= 1u << k;
+      if (cursor[k] == ix.len[k]) continue;
+      const uint32_t slot = index_at(s, k, cursor[k]);
+      if (next == NONE || ranks_before(m, s, slot, next)) next = slot, next_k = k;
+    }
+    if (next == NONE) break;  // no job left may act
+    const uint32_t end = s.queue_len < window + started ? s.queue_len : window + started;
+    uint32_t at = queue_at(s, pos) == next
+                      ? pos
+                      : first_not_before_in(m, s, s.queue, s.queue_head, pos, end, next);
+    // NOTE: a linear search is the fallback should the order ever not hold (handle_policy_review)
+    if (at < end && queue_at(s, at) != next) {
+      at = pos;
+      while (at < end && queue_at(s, at) != next) ++at;
+    }
+    if (at == end) break;  // past the window
+    pos = at + 1;
+    cursor[next_k] += 1;
+    if (!scan_try(m, s, start, sc, next)) continue;
+    queue_at(s, at) = NONE;
+    index_at(s, next_k, cursor[next_k] - 1) = NONE;
+    started_of[next_k] += 1;
+    kind_started_end[next_k] = cursor[next_k];
+    started_end = pos;
+    ++started;
+  }
+  // NOTE: the jobs after the last started one keep their places: only those before it move.
+  if (started == 0) return;
+  drop_started(s, started_end, started);
+  for (uint32_t k = 0; k < ix.n_kinds; ++k)
+    if (started_of[k] > 0)
+      ring_drop_started(index_ring(s, k), ix.head[k], ix.len[k], kind_started_end[k],
+                        started_of[k]);
+}
+
+//! One scan of the queue in its order (the ranked passes and FIFO backfill): each job starts if it
+//! fits, else (when `preempt`) it may make room by preemption; `strict` (fifo) stops at the first
+//! job that can do neither. Without `preempt` the scan stops when no node has a free GPU, and a
+//! job that fits in one node is not tried while no node has as many free GPUs. At most `window`
+//! jobs stay queued per scan, so an overloaded queue costs O(window) per instant, not O(queue);
+//! with the queue index, only the jobs that may act are read (scan_indexed). Started jobs leave
+//! the queue, the rest keep their order.
+template <class Start>
+GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Start& start,
+                                  bool preempt, bool strict, uint32_t window) {
+  ScanState sc;
+  sc.max_free = most_free_gpus(m, s);
+  sc.preempt = preempt;
+  sc.ranks_preempt = policy_preempts(m.queue) || m.sched.priority_preemption;
+  if (s.policy.index.n_kinds > 0 && !strict) {
+    scan_indexed(m, s, start, sc, window);
+    return;
+  }
+  uint64_t held_teams = 0;  // fifo: teams whose first waiting job is over its quota
   uint32_t scanned = 0, started = 0, passed = 0;
   for (; scanned < s.queue_len && passed < window; ++scanned) {
-    if (max_free == 0 && !(preempt && victims_left)) break;
+    if (sc.max_free == 0 && !(preempt && sc.victims_left)) break;
     uint32_t& entry = queue_at(s, scanned);
-    const Job& j = s.jobs[entry];
-    const bool one_node = j.gpus <= m.classes[j.class_idx].node_gpus_max;
     // NOTE: fifo keeps each team's order: behind a job over its team's quota, the team waits.
     const uint64_t team_bit = teams_on(m) ? 1ull << team_of(m, s, entry) : 0;
     if (strict && (held_teams & team_bit)) {
       ++passed;
       continue;
     }
-    bool ok = !(one_node && j.gpus > max_free) && start(entry);
-    if (!ok && preempt && ranks_preempt && victims_left &&
-        !(j.class_idx == no_room_class && j.gpus >= no_room_gpus)) {
-      const Room room = make_room(m, s, entry);
-      if (room == Room::made) {
-        ok = start(entry);
-        no_room_class = NONE;  // victims preempted: the state changed
-      } else if (room == Room::no_victims && !teams_on(m)) {
-        victims_left = false;
-      } else if (!teams_on(m)) {
-        no_room_gpus =
-            j.class_idx == no_room_class && no_room_gpus < j.gpus ? no_room_gpus : j.gpus;
-        no_room_class = j.class_idx;
-      }
-    }
-    if (!ok && preempt && reclaim_room(m, s, entry)) ok = start(entry);  // team_reclaim.h
-    if (!ok) {
+    if (!scan_try(m, s, start, sc, entry)) {
       // NOTE: a job over its team's quota holds its team only (a Kueue queue per team).
       if (strict && !quota_blocked(m, s, entry)) break;
       held_teams |= team_bit;
@@ -327,8 +432,6 @@ GPUPLAN_HD inline void scan_queue(const ModelView& m, ReplicaState& s, const Sta
     }
     entry = NONE;
     ++started;
-    no_room_class = NONE;
-    max_free = most_free_gpus(m, s);
   }
   drop_started(s, scanned, started);
 }

@@ -21,11 +21,25 @@ struct PolicyJob {
   uint32_t review_gen;  //!< a policy_review event for this slot with another gen is stale
 };
 
+//! Most kinds the queue index splits the queue into (sim/core/queue_index.h).
+inline constexpr uint32_t MAX_INDEX_KINDS = 8;
+
+//! The queue split by kind (sim/core/queue_index.h): kind k's queued jobs in rank order, in a ring
+//! of `capacity` places at slots[k * capacity, (k + 1) * capacity).
+struct QueueIndex {
+  span<uint32_t> slots;  //!< [n_kinds * max_active_jobs]
+  uint32_t head[MAX_INDEX_KINDS] = {};
+  uint32_t len[MAX_INDEX_KINDS] = {};
+  uint32_t n_kinds = 0;   //!< 0: no index
+  uint32_t capacity = 0;  //!< places of each kind's ring (max_active_jobs)
+};
+
 //! Ranked-policy state of one replica.
 struct PolicyState {
   span<PolicyJob> jobs;      //!< [max_active_jobs] by job slot
   span<uint32_t> deferred;   //!< [max_active_jobs] victims preempted during a pass, to requeue
   span<uint32_t> node_gpus;  //!< [n_nodes] scratch: GPUs a candidate could have on each node
+  QueueIndex index;          //!< the queue by kind, when the policy keeps one
   uint32_t n_deferred = 0;
   bool deferring = false;  //!< a pass is scanning the queue: victims wait in `deferred`
   //! [s] max-min: the latest instant at which a running job's round ended (NEVER: none yet)

@@ -144,12 +144,59 @@ struct ReplicaState {
   bool records_truncated = false;
 };
 
-//! Position in the queue ring of the job `i` places behind the head (i <= queue.size).
-[[nodiscard]] GPUPLAN_HD inline uint32_t queue_pos(const ReplicaState& s, uint32_t i) {
+//! Place in a ring of `size` places, whose head is at `head`, of the entry `i` places behind the
+//! head (i <= size): the queue, and each kind's ring of the queue index (sim/core/queue_index.h).
+[[nodiscard]] GPUPLAN_HD inline uint32_t ring_pos(uint32_t size, uint32_t head, uint32_t i) {
   // NOTE: head < size and i <= size, so one subtraction wraps the ring: no integer division, which
   // the ranked scans and insertions paid for every entry they touched.
-  const uint32_t k = s.queue_head + i;
-  return k >= s.queue.size ? k - s.queue.size : k;
+  const uint32_t k = head + i;
+  return k >= size ? k - size : k;
+}
+
+//! Opens a gap at place `i` (0 .. len) of the ring for one more entry, moving the shorter side:
+//! the entries before it one place toward the head, or those from it one place back. The ring has
+//! room.
+GPUPLAN_HD inline void ring_open(span<uint32_t> ring, uint32_t& head, uint32_t& len, uint32_t i) {
+  const uint32_t n = ring.size;
+  if (i < len - i) {
+    head = head == 0 ? n - 1 : head - 1;
+    for (uint32_t k = 0; k < i; ++k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k + 1)];
+  } else {
+    for (uint32_t k = len; k > i; --k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k - 1)];
+  }
+  len += 1;
+}
+
+//! Takes the entry at place `i` out of the ring, moving the shorter side to close the gap.
+GPUPLAN_HD inline void ring_close(span<uint32_t> ring, uint32_t& head, uint32_t& len, uint32_t i) {
+  const uint32_t n = ring.size;
+  if (i < len - 1 - i) {
+    for (uint32_t k = i; k > 0; --k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k - 1)];
+    head = ring_pos(n, head, 1);
+  } else {
+    for (uint32_t k = i; k + 1 < len; ++k)
+      ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k + 1)];
+  }
+  len -= 1;
+}
+
+//! Closes a scan's gaps in the ring: of its first `scanned` entries, the `started` ones (set to
+//! NONE) leave, and the others move up to the end of the scanned part, keeping their order.
+GPUPLAN_HD inline void ring_drop_started(span<uint32_t> ring, uint32_t& head, uint32_t& len,
+                                         uint32_t scanned, uint32_t started) {
+  const uint32_t n = ring.size;
+  uint32_t to = scanned;
+  for (uint32_t from = scanned; from-- > 0;) {
+    const uint32_t slot = ring[ring_pos(n, head, from)];
+    if (slot != NONE) ring[ring_pos(n, head, --to)] = slot;
+  }
+  head = ring_pos(n, head, started);
+  len -= started;
+}
+
+//! Position in the queue ring of the job `i` places behind the head (i <= queue.size).
+[[nodiscard]] GPUPLAN_HD inline uint32_t queue_pos(const ReplicaState& s, uint32_t i) {
+  return ring_pos(s.queue.size, s.queue_head, i);
 }
 
 //! The job `i` places behind the queue's head (0 = head).
@@ -157,27 +204,14 @@ struct ReplicaState {
   return s.queue[queue_pos(s, i)];
 }
 
-//! Opens a gap at queue place `i` (0 .. queue_len) for one more job, moving the shorter side: the
-//! jobs before it one place toward the head, or those from it one place back. The ring has room.
+//! Opens a gap at queue place `i` (0 .. queue_len) for one more job (ring_open). The ring has room.
 GPUPLAN_HD inline void queue_open(ReplicaState& s, uint32_t i) {
-  if (i < s.queue_len - i) {
-    s.queue_head = s.queue_head == 0 ? s.queue.size - 1 : s.queue_head - 1;
-    for (uint32_t k = 0; k < i; ++k) queue_at(s, k) = queue_at(s, k + 1);
-  } else {
-    for (uint32_t k = s.queue_len; k > i; --k) queue_at(s, k) = queue_at(s, k - 1);
-  }
-  s.queue_len += 1;
+  ring_open(s.queue, s.queue_head, s.queue_len, i);
 }
 
-//! Takes the job at queue place `i` out, moving the shorter side to close the gap.
+//! Takes the job at queue place `i` out, moving the shorter side to close the gap (ring_close).
 GPUPLAN_HD inline void queue_close(ReplicaState& s, uint32_t i) {
-  if (i < s.queue_len - 1 - i) {
-    for (uint32_t k = i; k > 0; --k) queue_at(s, k) = queue_at(s, k - 1);
-    s.queue_head = queue_pos(s, 1);
-  } else {
-    for (uint32_t k = i; k + 1 < s.queue_len; ++k) queue_at(s, k) = queue_at(s, k + 1);
-  }
-  s.queue_len -= 1;
+  ring_close(s.queue, s.queue_head, s.queue_len, i);
 }
 
 }  // namespace gpuplan

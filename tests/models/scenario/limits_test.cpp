@@ -228,4 +228,20 @@ TEST_CASE("models::limits::bytes_per_job_slot") {
     CHECK(bytes_per_job_slot(4, false) >= per_slot);
     CHECK(bytes_per_job_slot(4, false) <= 2 * per_slot);
   }
+  SUBCASE("the queue index adds what its rings allocate per job slot") {
+    ModelView m{};
+    m.max_nodes_per_job = 4;
+    m.max_gpus_per_node = 8;
+    m.max_active_jobs = 1000;
+    m.sched.ranked = true;
+    m.queue = QueuePolicy::max_min_fairness_perf;  // ranked, no index
+    const double without = double(ReplicaBuffers::bytes_per_replica(m, 0));
+    m.queue = QueuePolicy::las;
+    // 8 GPUs per node: 5 kinds (sizes 1, 2-3, 4-7, 8 and the rest), 4 bytes per slot each
+    REQUIRE(queue_index_kinds(m) == 5);
+    const double with = double(ReplicaBuffers::bytes_per_replica(m, 0));
+    // 20 bytes per slot, give or take the arrays' alignment
+    CHECK((with - without) / 1000 == doctest::Approx(20).epsilon(0.01));
+    CHECK(bytes_per_job_slot(4, false, 5) - bytes_per_job_slot(4, false, 0) == 20);
+  }
 }
