@@ -89,7 +89,9 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                     {"busy_share", f.busy_share},
                     {"steps", f.steps},
                     {"simulated_s", f.simulated_s},
-                    {"saturated", f.saturated}};
+                    {"saturated", f.saturated},
+                    {"queue_overflow", f.queue_overflow},
+                    {"wait_growth", f.wait_growth}};
   out["summary"] = {{"metrics.ttft_s.mean", interval(s.ttft_mean)},
                     {"metrics.ttft_s.p99", interval(s.ttft_p99)},
                     {"metrics.itl_s.mean", interval(s.itl_mean)},

@@ -35,7 +35,9 @@ ServingFigures figures_of(const serving::ServingView& v, const serving::ServingS
   f.met_slo = st.met_slo;
   f.preemptions = st.preemptions;
   f.steps = st.steps;
-  f.saturated = st.saturated;
+  f.wait_growth = st.wait_trend.slope();
+  f.queue_overflow = st.saturated;
+  f.saturated = st.saturated || f.wait_growth > WAIT_GROWTH_LIMIT;
   f.simulated_s = st.end_s;
   const double window = st.end_s - std::max(0.0, st.first_counted_arrival_s);
   const double gpus = double(v.n_replicas) * v.gpus_per_replica;
@@ -130,6 +132,11 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
     p.kv_peak_blocks = std::max(p.kv_peak_blocks, s->kv_peak_blocks);
     p.max_step_tokens = std::max(p.max_step_tokens, s->max_step_tokens);
     p.saturated = p.saturated || s->saturated;
+    p.wait_trend.n += s->wait_trend.n;
+    p.wait_trend.sx += s->wait_trend.sx;
+    p.wait_trend.sy += s->wait_trend.sy;
+    p.wait_trend.sxx += s->wait_trend.sxx;
+    p.wait_trend.sxy += s->wait_trend.sxy;
     window += s->end_s - std::max(0.0, s->first_counted_arrival_s);
   }
   // NOTE: the pooled rates are over the replicas' windows summed, as if run one after another.

@@ -23,6 +23,12 @@ struct Estimate {
 };
 
 //! The figures of one replica or of the pooled study.
+//! [s/s] The admission wait's growth per second of arrivals above which a cluster cannot keep up
+//! (ServingFigures::wait_growth): offered about 1.005 times what it serves or more. Runs that
+//! keep up stay within ±0.001 (tests/sim/serving/serving_test.cpp, "serving::wait_trend"; the
+//! bundled scenarios); the chat scenario at 70 requests/s, 1 % over, gives 0.0096.
+inline constexpr double WAIT_GROWTH_LIMIT = 0.005;
+
 struct ServingFigures {
   LatencyFigures ttft, itl, tpot, e2e, wait;
   uint64_t completed = 0, counted = 0, met_slo = 0, preemptions = 0, steps = 0;
@@ -37,7 +43,11 @@ struct ServingFigures {
   double preemptions_per_1k = 0;   //!< preemptions per 1,000 completed requests
   double busy_share = 0;           //!< replica time in steps / replica time
   double simulated_s = 0;          //!< [s] last completion
-  bool saturated = false;
+  //! [s/s] growth of the admission wait per second of arrivals (WaitTrend): about 1 - 1/rho for
+  //! a cluster offered rho > 1 times what it serves, about 0 for one that keeps up
+  double wait_growth = 0;
+  bool queue_overflow = false;  //!< a waiting queue overflowed and the run stopped there
+  bool saturated = false;       //!< queue_overflow, or wait_growth above WAIT_GROWTH_LIMIT
 };
 
 //! The study's answer.

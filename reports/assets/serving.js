@@ -31,9 +31,13 @@
 
   // ---- summary ------------------------------------------------------------------------------------
   function summary() {
+    const overflow = M.queue_overflow === true, growth = num(M, 'wait_growth');
     const lead = saturated
-      ? [GP.pill('bad', 'Saturated'), ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
-         'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.']
+      ? [GP.pill('bad', 'Saturated'), overflow
+          ? ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
+            'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.'
+          : ' The cluster cannot keep up: the admission wait grows by ' + number(growth, 3) + ' s per second of arrivals, as when it is offered about ' +
+            number(1 / (1 - Math.min(growth, 0.999)), 3) + ' times what it serves. Every wait below grows with the length of the run, so none of them stands; add replicas or lower the rate.']
       : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('good', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
          ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
          number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.' +
@@ -44,7 +48,7 @@
     if (saturated) {
       return GP.section('summary', 'Summary', [card, GP.tiles([
         {label: 'Requests completed', value: count(num(M, 'requests_completed')),
-         detail: 'of ' + count(num(R, 'workload.requests') * (replications || 1)) + ' over the replications, before the queue overflowed'},
+         detail: 'of ' + count(num(R, 'workload.requests') * (replications || 1)) + ' over the replications' + (M.queue_overflow === true ? ', before the queue overflowed' : '')},
         {label: 'Counted', value: count(num(M, 'requests_counted')), detail: 'completed after the first ' + count(num(R, 'workload.warmup_requests')) + ' requests'}])]);
     }
     return GP.section('summary', 'Summary', [card, GP.tiles([
@@ -70,7 +74,9 @@
     const heads = [GP.th('latency'), GP.th('mean', true), GP.th('p50', true), GP.th('p90', true), GP.th('p99', true), GP.th('values', true)];
     const note = 'Pooled over the replications; percentiles from the engine\'s quantile sketch (0.5 % relative). One request alone at the mean lengths takes TTFT ' +
       duration(num(R, 'roofline.ttft_s')) + ' and TPOT ' + duration(num(R, 'roofline.tpot_s')) + ' (the serving roofline); the gap to the table is batching and queueing.';
-    const table = GP.table({}, 'Latency per request and per token', saturated ? 'The run stopped when a queue overflowed: these cover only what was served before, and understate what a request would see. ' + note : note, heads, rows);
+    const caveat = M.queue_overflow === true ? 'The run stopped when a queue overflowed: these cover only what was served before, and understate what a request would see. '
+      : 'The queue grew through the run: these grow with its length and stand for no steady state. ';
+    const table = GP.table({}, 'Latency per request and per token', saturated ? caveat + note : note, heads, rows);
     if (saturated) return GP.section('latency', 'Latency', [table]);
     return GP.section('latency', 'Latency', [table,
       GPCharts.figure('latency', true, 'Latency percentiles', 'p50, p90 and p99 of each latency, on a logarithmic axis.',

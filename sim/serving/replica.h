@@ -227,6 +227,7 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
     if (s.req.id >= v.load.warmup_requests) {
       add(st.wait.moments, now - s.req.arrival_s);
       sketch_add(st.wait.sketch, now - s.req.arrival_s);
+      add(st.wait_trend, s.req.arrival_s - st.first_counted_arrival_s, now - s.req.arrival_s);
     }
   }
   return true;

@@ -120,6 +120,27 @@ struct Latency {
   uint32_t sketch[SKETCH_BINS];
 };
 
+//! Least-squares sums of the admission wait (y) against the arrival time (x, from the first
+//! counted arrival) of the counted requests. A cluster that keeps up has waits with no trend; one
+//! offered rho > 1 times what it serves queues its arrivals at t for about t (1 - 1/rho): the
+//! slope is the share of the offered work it cannot serve.
+struct WaitTrend {
+  uint64_t n = 0;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  [[nodiscard]] GPUPLAN_HD double slope() const {
+    const double d = double(n) * sxx - sx * sx;
+    return n > 1 && d > 0 ? (double(n) * sxy - sx * sy) / d : 0.0;
+  }
+};
+
+GPUPLAN_HD inline void add(WaitTrend& t, double x, double y) {
+  t.n += 1;
+  t.sx += x;
+  t.sy += y;
+  t.sxx += x * x;
+  t.sxy += x * y;
+}
+
 //! The statistics of a run, flat in the number of requests.
 struct ServingStats {
   Latency ttft;  //!< [s] arrival -> first token
@@ -127,6 +148,7 @@ struct ServingStats {
   Latency tpot;  //!< [s] (last token - first token) / (output - 1), per request with output > 1
   Latency e2e;   //!< [s] arrival -> last token
   Latency wait;  //!< [s] arrival -> first admission into the running batch
+  WaitTrend wait_trend;  //!< the admission wait against the arrival time
   uint64_t arrived = 0, completed = 0, counted = 0;  //!< counted: completed after the warmup
   uint64_t met_slo = 0;                              //!< counted requests meeting both SLOs
   uint64_t preemptions = 0;                          //!< sequences preempted (recomputed later)

@@ -110,6 +110,11 @@ done
 bash "$here/browser_check.sh" "$out/serving-saturated/report.html" "$out/serving-saturated.png" \
   "Saturated" "cannot keep up" "!Meets its SLOs" "!Latency percentiles"
 n=$((n + 1))
+"$bin" serve-sim scenarios/serving/long_context_70b_a100.json --set workload.rate=2/s \
+  --quiet --out "$out/serving-growing"
+bash "$here/browser_check.sh" "$out/serving-growing/report.html" "$out/serving-growing.png" \
+  "Saturated" "admission wait grows" "!Meets its SLOs" "!Latency percentiles"
+n=$((n + 1))
 "$bin" quote --request scenarios/quotes/llm_70b_2t.json --quiet --out "$out/quote-pdf"
 if [[ ! -s "$out/quote-pdf/quote.pdf" ]]; then
   echo "browser_scenarios: gpuplan quote wrote no quote.pdf" >&2

@@ -222,6 +222,35 @@ TEST_CASE("tools::serve_sim") {
     CHECK(r["replica"]["disaggregated"]["kv_transfer"]["bandwidth_gbps_per_gpu"] == 400);
     fs::remove_all(out);
   }
+  SUBCASE("a queue that grows through the run is saturated, on both sides of the limit") {
+    const fs::path dir = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-grow-" + std::to_string(getpid()));
+    const auto metrics = [&](const std::string& file, const std::string& rate) {
+      std::string args = "serve-sim ";
+      args += (dir / file).string();
+      args += " --set workload.rate=" + rate + " --quiet --out ";
+      args += out.string();
+      const auto run = gpuplan_cli_test::gpuplan(args);
+      CAPTURE(run.output);
+      REQUIRE(run.status == 0);
+      const json m = read_json(out / "result.json")["metrics"];
+      fs::remove_all(out);
+      return m;
+    };
+    // the chat scenario at 60 requests/s keeps up; at 70, 1 % over, its queue grows
+    const json ok = metrics("chat_8b_h100.json", "60/s");
+    CHECK(std::abs(ok["wait_growth"].get<double>()) < 0.001);
+    CHECK(ok["saturated"] == false);
+    const json over = metrics("chat_8b_h100.json", "70/s");
+    CHECK(over["wait_growth"].get<double>() == doctest::Approx(0.0096).epsilon(0.05));
+    CHECK(over["saturated"] == true);
+    CHECK(over["queue_overflow"] == false);
+    // the long-context scenario at 2 requests/s: offered about 2.4 times what it serves
+    const json far = metrics("long_context_70b_a100.json", "2/s");
+    CHECK(far["wait_growth"].get<double>() == doctest::Approx(0.59).epsilon(0.02));
+    CHECK(far["saturated"] == true);
+  }
   SUBCASE("an unknown model suggests the closest preset") {
     const auto run = run_text(base("llama-3-8", "H100-SXM", 1, 2048, true), "model");
     CHECK(run.status == 2);

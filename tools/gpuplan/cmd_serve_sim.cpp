@@ -3,6 +3,7 @@
 //! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json and
 //! report.html. Bad input: every problem as `file:line: /pointer: message` on stderr, exit 2,
 //! nothing written.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -60,7 +61,13 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
       "KV occupancy mean %.3f peak %.3f, preemptions %llu (%.2f per 1k), prefix hits %.3f%s\n",
       f.kv_occupancy_mean, f.kv_occupancy_peak, static_cast<unsigned long long>(f.preemptions),
       f.preemptions_per_1k, f.prefix_hit_rate,
-      f.saturated ? ", SATURATED: the cluster cannot keep up" : "");
+      f.queue_overflow ? ", SATURATED: a waiting queue overflowed" : "");
+  if (f.saturated && !f.queue_overflow)
+    std::printf(
+        "SATURATED: the admission wait grows by %.3f s per second of arrivals, as when "
+        "the cluster is offered about %.3f times what it serves; the waits above grow "
+        "with the run's length\n",
+        f.wait_growth, 1 / (1 - std::min(f.wait_growth, 0.999)));
   std::printf("roofline, one request alone at the mean lengths: TTFT %.2f ms, TPOT %.2f ms\n",
               1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
 }

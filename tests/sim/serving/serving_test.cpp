@@ -386,6 +386,39 @@ TEST_CASE("serving::router") {
   }
 }
 
+TEST_CASE("serving::wait_trend") {
+  // The M/M/8 of serving::erlang_c: at load 0.8 the admission wait has no trend; offered
+  // rho = 1.25 times its capacity, the queue takes in a fifth of what arrives and a request
+  // arriving at t waits about t (1 - 1 / rho) = 0.2 t.
+  const auto slope = [](double lambda, uint64_t requests) {
+    ServingView v = toy_view(0.002, 1u << 20);
+    v.sched.max_num_seqs = 8;
+    v.sched.max_num_batched_tokens = 64;
+    v.load.rate_per_s = lambda;
+    v.load.n_requests = requests;
+    v.load.warmup_requests = 500;
+    v.load.prompt_a = 1;
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 500;
+    v.seed = 37;
+    const ServingStats st = run(v, 1 << 16);
+    REQUIRE_FALSE(st.saturated);  // no queue overflowed
+    return st.wait_trend.slope();
+  };
+  SUBCASE("keeping up: no trend") {
+    CHECK(std::abs(slope(6.4, 40000)) < 0.002);
+  }
+  SUBCASE("offered 1.25 times its capacity: the wait grows by 0.2 s per second") {
+    CHECK(slope(10, 20000) == doctest::Approx(0.2).epsilon(0.1));
+  }
+  SUBCASE("the least-squares slope of known points") {
+    WaitTrend t;
+    for (double x : {0.0, 1.0, 2.0, 3.0}) add(t, x, 5 + 0.25 * x);
+    CHECK(t.slope() == doctest::Approx(0.25).epsilon(1e-12));
+    CHECK(WaitTrend{}.slope() == 0);
+  }
+}
+
 TEST_CASE("serving::erlang_c") {
   SUBCASE("with c slots, Poisson arrivals and memoryless lengths the mean wait is Erlang C's") {
     // M/M/c: every step takes T = 2 ms whatever its batch, prompts of 1 token, outputs geometric
