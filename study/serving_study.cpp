@@ -152,6 +152,12 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   out.e2e_p99 = estimate(rs, [](const ServingFigures& f) { return f.e2e.p99; });
   out.goodput_rps = estimate(rs, [](const ServingFigures& f) { return f.goodput_rps; });
   out.slo_attainment = estimate(rs, [](const ServingFigures& f) { return f.slo_attainment; });
+  // NOTE: the t interval is symmetric; a figure near its bound would reach past it (a share above
+  // 1, a latency below 0), so each is clipped to what the figure can be.
+  for (Estimate* e : {&out.ttft_mean, &out.ttft_p99, &out.itl_mean, &out.itl_p99, &out.e2e_mean,
+                      &out.e2e_p99, &out.goodput_rps, &out.slo_attainment})
+    e->ci95_low = std::max(0.0, e->ci95_low);
+  out.slo_attainment.ci95_high = std::min(1.0, out.slo_attainment.ci95_high);
 
   // The roofline of one request alone at the workload's mean lengths.
   double in = base.load.prompt_a, outn = base.load.output_a;
