@@ -19,6 +19,8 @@ constexpr uint32_t MAX_REPLICAS = 4096;
 //! [Gb/s] a GPU's link to another node when the scenario does not say: one 400 Gb/s NIC per GPU,
 //! as the NVIDIA DGX H100 has (8 ConnectX-7 400 Gb/s ports for its 8 GPUs, DGX H100 User Guide).
 constexpr double DEFAULT_KV_LINK_GBPS = 400;
+constexpr double MIN_KV_LINK_GBPS = 1e-3;  //!< [Gb/s] 1 Mb/s
+constexpr double MAX_KV_LATENCY_S = 60;    //!< [s]
 constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
@@ -156,11 +158,26 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     }
     if (const json* y = f.get(*x, "kv_transfer"); y && f.object(*y, "/disaggregated/kv_transfer")) {
       f.check_keys(*y, "/disaggregated/kv_transfer", {"bandwidth", "latency"});
+      // NOTE: bounded so that a transfer ends within minutes, not at 1e300 s (a typo's cost).
       if (const json* z = f.get(*y, "bandwidth"))
-        if (auto b = f.bandwidth(*z, "/disaggregated/kv_transfer/bandwidth")) kv_link_gbps = *b;
+        if (auto b = f.bandwidth(*z, "/disaggregated/kv_transfer/bandwidth")) {
+          if (*b >= MIN_KV_LINK_GBPS)
+            kv_link_gbps = *b;
+          else
+            d.error("/disaggregated/kv_transfer/bandwidth", DiagCode::out_of_range,
+                    "a KV transfer link of " + num(*b) + " Gb/s is below " + num(MIN_KV_LINK_GBPS) +
+                        " Gb/s (1 Mb/s); give the GPU's link to another "
+                        "node, e.g. \"400Gbps\"");
+        }
       if (const json* z = f.get(*y, "latency"))
-        if (auto t = f.duration(*z, "/disaggregated/kv_transfer/latency", false))
-          v.kv_transfer_latency_s = *t;
+        if (auto t = f.duration(*z, "/disaggregated/kv_transfer/latency", false)) {
+          if (*t <= MAX_KV_LATENCY_S)
+            v.kv_transfer_latency_s = *t;
+          else
+            d.error("/disaggregated/kv_transfer/latency", DiagCode::out_of_range,
+                    "a KV transfer latency of " + num(*t) + " s is above " + num(MAX_KV_LATENCY_S) +
+                        " s; networks take microseconds");
+        }
     }
   }
   if (const json* x = f.get(root, "router")) {

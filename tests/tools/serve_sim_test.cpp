@@ -206,6 +206,23 @@ TEST_CASE("tools::serve_sim") {
     CHECK(no_decode.status == 2);
     CHECK(no_decode.output.find("/disaggregated") != std::string::npos);
     CHECK(no_decode.output.find("decode_replicas") != std::string::npos);
+    // a link so slow that a transfer would end at 1e300 s is refused, at 1 Mb/s it is not
+    const fs::path pd0 =
+        fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100_disaggregated.json";
+    for (const char* gbps : {"0.0009", "0.001"}) {
+      std::string slow = "serve-sim ";
+      slow += pd0.string();
+      slow += " --set disaggregated.kv_transfer.bandwidth=";
+      slow += gbps;
+      slow += " --set replications=1 --requests 200 --quiet --out ";
+      slow += out.string();
+      const auto run = gpuplan_cli_test::gpuplan(slow);
+      CAPTURE(gbps);
+      CHECK(run.status == (std::string(gbps) == "0.001" ? 0 : 2));
+      if (run.status == 2)
+        CHECK(run.output.find("/disaggregated/kv_transfer/bandwidth") != std::string::npos);
+      fs::remove_all(out);
+    }
     const fs::path pd =
         fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100_disaggregated.json";
     std::string pd_args = "serve-sim ";
