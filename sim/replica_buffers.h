@@ -83,6 +83,7 @@ void layout_replica(const ModelView& m, uint32_t record_capacity, ReplicaState& 
   place(s.capacity.pool_draws, m.pools.size, R::work);
   place(s.capacity.pool_provisioning, m.pools.size, R::work);
   place(s.capacity.pool_slots_used, m.pools.size, R::work);
+  place(s.capacity.pool_slots_touched, m.pools.size, R::work);
   place(s.capacity.pools, m.pools.size, R::result);
   place(s.runs.jobs, m.max_active_jobs, R::work);
   place(s.runs.classes, m.classes.size, R::result);

@@ -5,6 +5,7 @@
 //! GPU-seconds at the pool's per-GPU rate; the rest of a pool's spend is idle.
 #include <cmath>
 
+#include "sim/core/node_slots.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/saturation.h"
 
@@ -112,8 +113,9 @@ GPUPLAN_HD inline void apply_price_step(const ModelView& m, ReplicaState& s, uin
 //! Resets the billing state: every node billed from t = 0 at its pool's list price, no totals.
 GPUPLAN_HD inline void init_billing(const ModelView& m, ReplicaState& s) {
   BillingState& b = s.billing;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) b.node_billed_since[n] = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const uint32_t first = m.pools[p].first_node;
+    for (uint32_t n = first; n < first + slots_to_reset(m, s, p); ++n) b.node_billed_since[n] = 0;
     set_pool_price(m, s, p, m.pools[p].price_per_node_s);
     b.pools[p] = PoolBillingTotals{};
   }

@@ -49,15 +49,18 @@ GPUPLAN_HD inline void note_node_idle(const ModelView& m, ReplicaState& s, uint3
          s.node_free[n] == m.pools[m.node_pool[n]].gpus_per_node;
 }
 
-//! Resets the capacity state: every node up with no pending checks or draws, peaks at the
-//! fixed pool sizes (init_elastic then hides elastic slots).
+//! Resets the capacity state: every node a replica starts with up with no pending checks or
+//! draws, the other slots the last replica used absent (all zero), peaks at the fixed pool sizes.
 GPUPLAN_HD inline void init_capacity(const ModelView& m, ReplicaState& s) {
   CapacityState& c = s.capacity;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) {
-    c.node_state[n] = static_cast<uint8_t>(NodeState::up);
-    c.node_idle_since[n] = NEVER;
-    c.node_check_pending[n] = 0;
-    c.node_draws[n] = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const uint32_t first = m.pools[p].first_node, start = first + slots_at_start(m, p);
+    for (uint32_t n = first; n < first + slots_to_reset(m, s, p); ++n) {
+      c.node_state[n] = static_cast<uint8_t>(n < start ? NodeState::up : NodeState::absent);
+      c.node_idle_since[n] = n < start ? NEVER : 0;
+      c.node_check_pending[n] = 0;
+      c.node_draws[n] = 0;
+    }
   }
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     c.pool_draws[p] = 0;

@@ -7,11 +7,13 @@
 namespace gpuplan {
 
 //! Life cycle of one node slot of the cluster.
+//! NOTE: absent is 0, so an elastic slot whose per-node arrays are all zero is an absent slot:
+//! slots a replica never provisions are never written (init_elastic, elastic_slots_touched).
 enum class NodeState : uint8_t {
+  absent,        //!< an elastic slot not provisioned (not billed)
   up,            //!< provisioned and usable (billed)
   provisioning,  //!< requested, not usable yet (billed)
   reclaimed,     //!< taken by the spot market; capacity returns after a delay (not billed)
-  absent,        //!< an elastic slot not provisioned (not billed)
   unbought,      //!< a staged purchase not made yet (not billed, not provisioned)
   spare,         //!< a hot spare held back to replace a failed node (billed)
   failed,        //!< down for repair after a hardware failure (billed)
@@ -36,6 +38,11 @@ struct CapacityState {
   span<uint32_t> pool_provisioning;  //!< [n_pools] nodes provisioning
   //! [n_pools] slots of pool p that have been up this replica: [first_node, first_node + this)
   span<uint32_t> pool_slots_used;
+  //! [n_pools] slots of pool p whose per-node arrays this replica (or the last one run on these
+  //! buffers) has written: the fixed pools whole, an elastic pool up to the highest slot it has
+  //! requested. Beyond it every per-node array is zero, an absent slot; so a replica's setup
+  //! costs what the pool uses, not its `max` (issue 38).
+  span<uint32_t> pool_slots_touched;
   span<PoolCapacityTotals> pools;   //!< [n_pools]
   uint32_t release_candidates = 0;  //!< nodes with node_check_pending == 2
 };

@@ -1,7 +1,7 @@
 #pragma once
 //! Cluster occupancy: free GPUs per node, indexed by free-GPU level so that best-fit placement
 //! is a scan of a few 64-bit words instead of every node.
-#include "sim/core/state.h"
+#include "sim/core/node_slots.h"
 
 namespace gpuplan {
 
@@ -21,13 +21,18 @@ GPUPLAN_HD inline void set_node_free(ReplicaState& s, uint32_t node, uint32_t fr
   set_level_bit(s, free_gpus, node, true);
 }
 
-//! Marks every node fully free (at replica start).
+//! Marks every node a replica starts with fully free, and the other slots the last replica used
+//! absent (at replica start).
 GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
   for (uint32_t i = 0; i < (m.max_gpus_per_node + 1) * s.words; ++i) s.level_bits[i] = 0;
   for (uint32_t l = 0; l <= m.max_gpus_per_node; ++l) s.level_nodes[l] = 0;
-  for (uint32_t n = 0; n < m.n_nodes; ++n) {
-    s.node_free[n] = m.pools[m.node_pool[n]].gpus_per_node;
-    set_level_bit(s, s.node_free[n], n, true);
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const uint32_t first = m.pools[p].first_node, start = first + slots_at_start(m, p);
+    for (uint32_t n = first; n < start; ++n) {
+      s.node_free[n] = m.pools[p].gpus_per_node;
+      set_level_bit(s, s.node_free[n], n, true);
+    }
+    for (uint32_t n = start; n < first + slots_to_reset(m, s, p); ++n) s.node_free[n] = 0;
   }
 }
 

@@ -14,6 +14,9 @@ namespace gpuplan {
 //! Requests node n of an elastic pool now and schedules it ready after a sampled delay.
 GPUPLAN_HD inline void start_provisioning(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
+  // NOTE: from here on this slot's arrays are written; the next replica's setup resets them.
+  const uint32_t slot = n - m.pools[p].first_node + 1;
+  if (slot > s.capacity.pool_slots_touched[p]) s.capacity.pool_slots_touched[p] = slot;
   s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::provisioning);
   s.capacity.pool_provisioning[p] += 1;
   open_billing(m, s, n);
@@ -49,26 +52,36 @@ GPUPLAN_HD inline void handle_node_idle_check(const ModelView& m, ReplicaState& 
 //! Seconds between idle checks of a node kept only because its pool is at its minimum.
 inline constexpr double MIN_NODES_RECHECK_S = 60.0;
 
-//! Releases release candidates still idle after the scheduler ran, down to each pool's minimum.
+//! Releases node n if it is a release candidate still idle after the scheduler ran, down to its
+//! pool's minimum.
+GPUPLAN_HD inline void release_if_idle(const ModelView& m, ReplicaState& s, uint32_t n) {
+  if (s.capacity.node_check_pending[n] != 2) return;
+  s.capacity.node_check_pending[n] = 0;
+  s.capacity.release_candidates -= 1;
+  if (!node_idle(m, s, n)) return;  // a job landed on it at this instant
+  const uint32_t p = m.node_pool[n];
+  const PoolSupplySpec& e = m.pool_supply[p];
+  if (s.pool_nodes_up[p] > e.min_nodes) {
+    close_billing(m, s, n);
+    hide_node(s, n, NodeState::absent);
+    return;
+  }
+  // NOTE: kept for the minimum; look again later, since the pool may grow meanwhile and this
+  // node should then be the one to go.
+  s.capacity.node_check_pending[n] = 1;
+  const double wait =
+      e.idle_timeout_s > MIN_NODES_RECHECK_S ? e.idle_timeout_s : MIN_NODES_RECHECK_S;
+  schedule_or_saturate(s, s.now + wait, EventKind::node_idle_check, n, 0);
+}
+
+//! Releases release candidates still idle after the scheduler ran, in node order.
 GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
-  for (uint32_t n = 0; n < m.n_nodes && s.capacity.release_candidates > 0; ++n) {
-    if (s.capacity.node_check_pending[n] != 2) continue;
-    s.capacity.node_check_pending[n] = 0;
-    s.capacity.release_candidates -= 1;
-    if (!node_idle(m, s, n)) continue;  // a job landed on it at this instant
-    const uint32_t p = m.node_pool[n];
-    const PoolSupplySpec& e = m.pool_supply[p];
-    if (s.pool_nodes_up[p] > e.min_nodes) {
-      close_billing(m, s, n);
-      hide_node(s, n, NodeState::absent);
-      continue;
-    }
-    // NOTE: kept for the minimum; look again later, since the pool may grow meanwhile and this
-    // node should then be the one to go.
-    s.capacity.node_check_pending[n] = 1;
-    const double wait =
-        e.idle_timeout_s > MIN_NODES_RECHECK_S ? e.idle_timeout_s : MIN_NODES_RECHECK_S;
-    schedule_or_saturate(s, s.now + wait, EventKind::node_idle_check, n, 0);
+  // NOTE: candidates are nodes that have been up, so only the touched slots are read.
+  for (uint32_t p = 0; p < m.pools.size && s.capacity.release_candidates > 0; ++p) {
+    const uint32_t first = m.pools[p].first_node;
+    for (uint32_t n = first;
+         n < first + s.capacity.pool_slots_touched[p] && s.capacity.release_candidates > 0; ++n)
+      release_if_idle(m, s, n);
   }
 }
 
@@ -114,19 +127,16 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
   }
 }
 
-//! Hides the slots of elastic pools beyond their initial size; initial nodes start idle.
+//! Starts elastic pools at their initial size, those nodes idle; notes the slots written.
 GPUPLAN_HD inline void init_elastic(const ModelView& m, ReplicaState& s) {
   for (uint32_t p = 0; p < m.pools.size; ++p) {
+    // NOTE: after every reset, which reads what the last replica touched.
+    s.capacity.pool_slots_touched[p] = slots_written(m, p);
     const PoolSupplySpec& e = m.pool_supply[p];
     if (!e.elastic) continue;
-    const PoolSpec& pool = m.pools[p];
-    for (uint32_t i = 0; i < pool.n_nodes; ++i) {
-      const uint32_t n = pool.first_node + i;
-      if (i < e.initial_nodes)
-        note_node_idle(m, s, n);
-      else
-        hide_node(s, n, NodeState::absent);
-    }
+    // NOTE: the slots beyond the initial nodes are absent already (reset_cluster and
+    // init_capacity leave them all zero), and are written only once requested.
+    for (uint32_t i = 0; i < e.initial_nodes; ++i) note_node_idle(m, s, m.pools[p].first_node + i);
     s.pool_nodes_up[p] = e.initial_nodes;
     s.capacity.pool_slots_used[p] = e.initial_nodes;
     s.capacity.pools[p].peak_nodes = e.initial_nodes;

@@ -2,6 +2,7 @@
 //! thread count or the batch size.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/backends/mc_cpu.h"
@@ -108,6 +109,50 @@ TEST_CASE("sim::mc::invariance") {
     for (uint32_t k = 0; k < N; ++k)
       CHECK(metric_row(m, larger.replicas[k].metrics) ==
             metric_row(m, reference.replicas[k].metrics));
+  }
+}
+
+TEST_CASE("sim::mc::elastic_slots_written_only_once_requested") {
+  // An elastic pool of 4,096 slots that uses a few dozen: a replica's setup writes only the slots
+  // it starts with and those the last replica on its buffers requested (sim/core/node_slots.h).
+  // Reused buffers must leave no trace: every replica equals a lone run of it, on any thread and
+  // batch count; and a spot elastic pool, whose per-node interruption clocks run on every slot,
+  // too.
+  for (const bool spot : {false, true}) {
+    CAPTURE(spot);
+    Scenario sc = mixed_scenario();
+    ElasticConfig el;
+    el.min_nodes = el.initial_nodes = 1;
+    el.max_nodes = 4096;
+    el.provisioning_delay = DelaySpec{DistKind::fixed, 300, 0, {}, {}};
+    el.idle_timeout_s = 600;
+    Pool burst = sc.pools[0];
+    burst.name = "burst";
+    burst.count = el.max_nodes;
+    burst.econ.elastic = el;
+    if (spot) {
+      burst.pricing = Pricing::spot;
+      SpotConfig sp;
+      sp.hazard_per_node_hour = 0.2;
+      burst.econ.spot = sp;
+      for (JobClass& c : sc.workload) c.econ.spot_tolerant = true;
+    }
+    sc.pools.push_back(burst);
+    sc.workload[0].rate_per_s *= 2;  // more than the fixed pool: the burst pool scales out
+    const CompiledScenario cs = compile(sc);
+    const ModelView m = cs.view();
+    constexpr uint32_t N = 8;
+    const McStudy one = study(m, N, 1, N);
+    double most = 0;
+    for (const ReplicaOutcome& o : one.replicas)
+      most = std::max(most, o.metrics.pools[1].mean_nodes);
+    CHECK(most > 1.5);  // it scaled out, on average, ...
+    CHECK(most < 100);  // ... far below its max
+    require_identical(m, one, study(m, N, 2, 3));
+    for (uint32_t k : {0u, 3u, 7u}) {
+      const SingleRun lone = run_single(m, {}, k);
+      CHECK(metric_row(m, lone.metrics) == metric_row(m, one.replicas[k].metrics));
+    }
   }
 }
 
