@@ -421,6 +421,17 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
   r.busy = false;
 }
 
+//! A fresh record for request `q` at the back of the waiting queue (a free record must exist).
+GPUPLAN_HD inline Sequence& enqueue(ReplicaState& r, const Request& q) {
+  const uint32_t idx = r.free_seqs[--r.n_free_seqs];
+  Sequence& s = r.seqs[idx];
+  s = Sequence{};
+  s.req = q;
+  r.waiting[(r.wait_head + r.n_waiting) % r.waiting.size] = idx;
+  r.n_waiting += 1;
+  return s;
+}
+
 //! Hands request `q` to replica `r` at its arrival `now`; starts a step when the replica is idle.
 //! A replica with no free record cannot keep up: flagged saturated, the request dropped.
 GPUPLAN_HD inline void arrive(const ServingView& v, ReplicaState& r, ServingStats& st,
@@ -430,12 +441,7 @@ GPUPLAN_HD inline void arrive(const ServingView& v, ReplicaState& r, ServingStat
     st.saturated = true;
     return;
   }
-  const uint32_t idx = r.free_seqs[--r.n_free_seqs];
-  Sequence& s = r.seqs[idx];
-  s = Sequence{};
-  s.req = q;
-  r.waiting[(r.wait_head + r.n_waiting) % r.waiting.size] = idx;
-  r.n_waiting += 1;
+  enqueue(r, q);
   r.outstanding_tokens += double(q.prompt) + double(q.output);
   if (q.id >= v.load.warmup_requests && st.first_counted_arrival_s < 0)
     st.first_counted_arrival_s = now;
@@ -450,17 +456,12 @@ GPUPLAN_HD inline void arrive_transferred(const ServingView& v, ReplicaState& r,
     st.saturated = true;
     return;
   }
-  const uint32_t idx = r.free_seqs[--r.n_free_seqs];
-  Sequence& s = r.seqs[idx];
-  s = Sequence{};
-  s.req = t.req;
+  Sequence& s = enqueue(r, t.req);
   s.computed = s.prompt_done = t.req.prompt;
   s.generated = 1;
   s.kv_ready = true;
   s.admitted_s = t.first_token_s;  // admitted on its prefill replica (the wait counted there)
   s.first_token_s = s.last_token_s = t.first_token_s;
-  r.waiting[(r.wait_head + r.n_waiting) % r.waiting.size] = idx;
-  r.n_waiting += 1;
   r.outstanding_tokens += double(t.req.output - 1);
   if (!r.busy) begin_step(v, r, st, now);
 }
