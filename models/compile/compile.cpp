@@ -85,7 +85,7 @@ CompiledScenario compile(const Scenario& sc) {
     pool_instance.push_back(&inst);
     out.pools.push_back(PoolSpec{static_cast<uint32_t>(out.node_pool.size()), p.count,
                                  inst.gpus_per_node, p.price_per_node_hour / 3600.0});
-    out.node_pool.insert(out.node_pool.end(), p.count, static_cast<uint32_t>(out.pools.size() - 1));
+    out.node_pool.insert(out.node_pool.end(), p.count, static_cast<uint8_t>(out.pools.size() - 1));
     out.pool_names.push_back(p.name);
     v.max_gpus_per_node = std::max(v.max_gpus_per_node, inst.gpus_per_node);
   }
@@ -227,6 +227,8 @@ CompiledScenario compile(const Scenario& sc) {
   // A preemption grace adds one live review (its end) per victim under any other policy.
   if (v.queue != QueuePolicy::las && v.sched.preemption_grace_s > 0)
     v.extra_events += v.max_active_jobs;
+  v.class_pools = 0;  // after compile_economics, which narrows the classes' pools
+  for (const ClassSpec& c : out.classes) v.class_pools |= c.pool_mask;
   GPUPLAN_ENSURE(out.node_pool.size() == v.n_nodes);
   GPUPLAN_ENSURE(out.slowdown.size() == out.classes.size() * out.pools.size());
   GPUPLAN_ENSURE(out.dist_cum.size() == out.dist_values.size());

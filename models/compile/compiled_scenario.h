@@ -22,7 +22,7 @@ struct CompiledScenario {
   ModelView scalars;  //!< every scalar field of the view; spans are set by view()
   std::vector<PoolSpec> pools;
   std::vector<ClassSpec> classes;
-  std::vector<uint32_t> node_pool;
+  std::vector<uint8_t> node_pool;
   std::vector<double> dist_values, dist_cum;
   std::vector<uint32_t> gpu_values;
   std::vector<double> gpu_cum;

@@ -245,7 +245,7 @@ NetworkView NetworkPlan::view() const {
   return v;
 }
 
-NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_pool) {
+NetworkPlan plan_network(const Scenario& sc, const std::vector<uint8_t>& node_pool) {
   NetworkPlan plan;
   if (sc.topology.kind == TopologyKind::none) return plan;
   const uint32_t n_nodes = static_cast<uint32_t>(node_pool.size());

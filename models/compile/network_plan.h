@@ -63,6 +63,6 @@ struct NetworkPlan {
 
 //! Compiles the scenario's topology and communication rows; empty plan (n_levels 0) without a
 //! topology key. `node_pool` maps node -> pool as compile built it.
-[[nodiscard]] NetworkPlan plan_network(const Scenario& sc, const std::vector<uint32_t>& node_pool);
+[[nodiscard]] NetworkPlan plan_network(const Scenario& sc, const std::vector<uint8_t>& node_pool);
 
 }  // namespace gpuplan

@@ -24,7 +24,14 @@ GPUPLAN_HD inline void set_node_free(ReplicaState& s, uint32_t node, uint32_t fr
 //! Marks every node a replica starts with fully free, and the other slots the last replica used
 //! absent (at replica start).
 GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
-  for (uint32_t i = 0; i < (m.max_gpus_per_node + 1) * s.words; ++i) s.level_bits[i] = 0;
+  // NOTE: only the words of slots a replica may have written hold bits (node_slots.h), so an
+  // elastic pool's `max` costs no clearing beyond the slots it used.
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const uint32_t first = m.pools[p].first_node, end = first + slots_to_reset(m, s, p);
+    if (end == first) continue;
+    for (uint32_t l = 0; l <= m.max_gpus_per_node; ++l)
+      for (uint32_t w = first / 64; w <= (end - 1) / 64; ++w) s.level_bits[l * s.words + w] = 0;
+  }
   for (uint32_t l = 0; l <= m.max_gpus_per_node; ++l) s.level_nodes[l] = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     const uint32_t first = m.pools[p].first_node, start = first + slots_at_start(m, p);
@@ -87,7 +94,8 @@ GPUPLAN_HD inline void reset_cluster(const ModelView& m, ReplicaState& s) {
     if (need > pool.n_nodes || need > m.max_nodes_per_job) continue;
     uint32_t found = 0;
     uint32_t from = pool.first_node;
-    const uint32_t end = pool.first_node + pool.n_nodes;
+    // NOTE: no slot past those the pool has had up holds a bit: the search stops there.
+    const uint32_t end = pool.first_node + s.capacity.pool_slots_used[p];
     while (found < need) {
       const uint32_t node = first_node_at_level(m, s, pool.gpus_per_node, from, end, ~0ull);
       if (node == NONE) break;

@@ -85,13 +85,6 @@ GPUPLAN_HD inline void release_idle_nodes(const ModelView& m, ReplicaState& s) {
   }
 }
 
-//! Whether some class may run on pool p (a team's pools only narrow its classes' own).
-[[nodiscard]] GPUPLAN_HD inline bool some_class_may_use(const ModelView& m, uint32_t p) {
-  for (uint32_t c = 0; c < m.classes.size; ++c)
-    if ((m.classes[c].pool_mask >> p) & 1) return true;
-  return false;
-}
-
 //! Scales elastic pools after this instant's scheduling: idle nodes past their timeout go,
 //! then each pool requests nodes for the queued demand it could serve.
 GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
@@ -106,7 +99,7 @@ GPUPLAN_HD inline void autoscale(const ModelView& m, ReplicaState& s) {
     // absent slot is requested either way), which keeps a pool at its max at O(1) per instant
     // while its queue grows.
     const uint64_t room = pool.n_nodes - s.pool_nodes_up[p];
-    if (room == 0 || !some_class_may_use(m, p)) continue;
+    if (room == 0 || !((m.class_pools >> p) & 1)) continue;
     const uint64_t max_gpus = uint64_t(pool.n_nodes) * pool.gpus_per_node;
     const uint64_t covered =
         uint64_t(s.capacity.pool_provisioning[p]) * pool.gpus_per_node + e.scale_out_queued_gpus;

@@ -80,7 +80,9 @@ struct ModelView {
 
   span<const PoolSpec> pools;
   span<const ClassSpec> classes;
-  span<const uint32_t> node_pool;   //!< [n_nodes] pool index of each node
+  //! [n_nodes] pool index of each node (one byte: at most 64 pools, and an elastic pool of max
+  //! 10^6 nodes then costs 1 MB, not 4)
+  span<const uint8_t> node_pool;
   span<const double> dist_values;   //!< empirical distribution values
   span<const double> dist_cum;      //!< matching cumulative probabilities (last = 1)
   span<const uint32_t> gpu_values;  //!< GPU-count choices
@@ -104,6 +106,9 @@ struct ModelView {
   span<const MaintenanceWindow> maintenance;
   //! FEATURE_* bits: the hooks this model needs (sim/core/features.h), set once by compile.
   uint32_t features = 0;
+  //! Pools some class may use: the union of the classes' pool masks (a team's pools only narrow
+  //! its classes' own), so autoscaling passes over a pool no job can ask for in O(1).
+  uint64_t class_pools = ~0ull;
 
   uint32_t n_nodes = 0;
   uint32_t max_gpus_per_node = 0;

@@ -78,6 +78,19 @@ GPUPLAN_HD inline double bits_double(uint64_t bits) {
 #endif
 }
 
+//! Copies `count` words from `src` to `dst`, which may overlap (memmove).
+GPUPLAN_HD inline void move_words(uint32_t* dst, const uint32_t* src, uint32_t count) {
+#if defined(__CUDA_ARCH__)
+  if (dst < src) {
+    for (uint32_t i = 0; i < count; ++i) dst[i] = src[i];
+  } else {
+    for (uint32_t i = count; i-- > 0;) dst[i] = src[i];
+  }
+#else
+  std::memmove(dst, src, std::size_t(count) * sizeof(uint32_t));
+#endif
+}
+
 //! Number of set bits of a word.
 GPUPLAN_HD inline uint32_t count_bits(uint64_t w) {
 #if defined(__CUDA_ARCH__)

@@ -32,16 +32,33 @@ namespace gpuplan {
 [[nodiscard]] GPUPLAN_HD inline uint32_t las_queue(const ModelView& m, const ReplicaState& s,
                                                    uint32_t slot) {
   const Job& j = s.jobs[slot];
-  const double attained = j.gpus * s.policy.jobs[slot].las_run_s;
-  uint32_t k = 0;
+  const PolicyJob& pj = s.policy.jobs[slot];
   // NOTE: a running job is compared by time with the very expression its review event was
-  // scheduled with (las_crossing), so the review instant always finds it demoted.
+  // scheduled with (las_crossing), so the review instant always finds it demoted. Its crossings
+  // are fixed for the run and a threshold passed stays passed, so the queue noted at its start
+  // or last review (note_las_level) holds until las_next: no division per threshold and call.
   if (j.phase == JobPhase::running) {
+    if (s.now < pj.las_next) return pj.las_level;
+    uint32_t k = pj.las_level;
     while (k < m.sched.las_n_thresholds && s.now >= las_crossing(m, s, slot, k)) ++k;
-  } else {
-    while (k < m.sched.las_n_thresholds && attained >= m.sched.las_thresholds_gpu_s[k]) ++k;
+    return k;
   }
+  const double attained = j.gpus * pj.las_run_s;
+  uint32_t k = 0;
+  while (k < m.sched.las_n_thresholds && attained >= m.sched.las_thresholds_gpu_s[k]) ++k;
   return k;
+}
+
+//! Notes the queue of the running LAS job in `slot` now and when it drops below it, so that
+//! las_queue reads them until then instead of dividing per threshold (at the start of its run,
+//! from the top queue, and at each review).
+GPUPLAN_HD inline void note_las_level(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                      uint32_t from) {
+  PolicyJob& pj = s.policy.jobs[slot];
+  uint32_t k = from;
+  while (k < m.sched.las_n_thresholds && s.now >= las_crossing(m, s, slot, k)) ++k;
+  pj.las_level = k;
+  pj.las_next = k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER;
 }
 
 //! The policy's key of the job in `slot` now: lower is served first (0 for fifo/backfill).
@@ -254,8 +271,8 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
 //! Any earlier review of the slot goes stale.
 GPUPLAN_HD inline void schedule_demotion(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (m.queue != QueuePolicy::las) return;
-  const uint32_t k = las_queue(m, s, slot);  // the job is running: its next threshold is ahead
-  const SimTime t = k < m.sched.las_n_thresholds ? las_crossing(m, s, slot, k) : NEVER;
+  note_las_level(m, s, slot, s.policy.jobs[slot].las_level);  // running: the next one is ahead
+  const SimTime t = s.policy.jobs[slot].las_next;
   set_review(m, s, slot, t < s.jobs[slot].finish || finish_may_move(m, s, slot) ? t : NEVER);
 }
 
@@ -267,6 +284,7 @@ GPUPLAN_HD inline void note_ranked_start(const ModelView& m, ReplicaState& s, ui
   PolicyJob& pj = s.policy.jobs[slot];
   pj.las_wait_s += s.now - pj.since;
   pj.since = s.now;
+  if (m.queue == QueuePolicy::las) note_las_level(m, s, slot, 0);
   if (m.queue == QueuePolicy::max_min_fairness_perf) {
     pj.fair_rate = fair_rate(m, s, slot, s.jobs[slot].pool);
     pj.lease_end = NEVER;

@@ -138,29 +138,43 @@ GPUPLAN_HD inline void clear_node(const ModelView& m, ReplicaState& s, uint32_t 
   return n_free;
 }
 
+//! True when the running job in `v` may give its GPUs to the queued job in `slot` (whose policy_key
+//! is `key`): on a pool of `pools`, on one node when `single_node`, and outranked by it or in its
+//! preemption grace.
+[[nodiscard]] GPUPLAN_HD inline bool yields_to(const ModelView& m, const ReplicaState& s,
+                                               uint32_t slot, double key, uint64_t pools,
+                                               bool single_node, uint32_t v) {
+  const Job& r = s.jobs[v];
+  return ((pools >> r.pool) & 1) && !(single_node && r.n_nodes != 1) &&
+         (stopping(m, s, v) || outranks(m, s, slot, key, v));
+}
+
 //! Fills s.policy.node_gpus with each used node slot's free GPUs (pool_slots_end) plus those held
-//! by running jobs on pools of `pools` that the queued job in `slot` outranks or that are in their
-//! preemption grace (only single-node jobs when `single_node`). True when there is any such job.
+//! by running jobs that yield to the queued job in `slot` (yields_to). True when there is any
+//! such job; when there is none and `victims_only`, node_gpus is left as it was.
 GPUPLAN_HD inline bool room_per_node(const ModelView& m, ReplicaState& s, uint32_t slot,
-                                     uint64_t pools, bool single_node) {
+                                     uint64_t pools, bool single_node, bool victims_only) {
+  const double key = policy_key(m, s, slot);
+  // NOTE: the first such job is looked for before any node is read: under overload most calls
+  // of make_room find none, and then cost O(running jobs) rather than O(nodes + running jobs).
+  uint32_t first = 0;
+  while (first < s.running &&
+         !yields_to(m, s, slot, key, pools, single_node, s.running_slots[first]))
+    ++first;
+  if (first == s.running && victims_only) return false;
   uint32_t* can = s.policy.node_gpus.data;
   for (uint32_t p = 0; p < m.pools.size; ++p)
     for (uint32_t n = m.pools[p].first_node; n < pool_slots_end(m, s, p); ++n)
       can[n] = s.node_free[n];
-  const double key = policy_key(m, s, slot);
-  bool any = false;
-  for (uint32_t i = 0; i < s.running; ++i) {
+  for (uint32_t i = first; i < s.running; ++i) {
     const uint32_t v = s.running_slots[i];
     const Job& r = s.jobs[v];
-    if (!((pools >> r.pool) & 1) || (single_node && r.n_nodes != 1) ||
-        !(stopping(m, s, v) || outranks(m, s, slot, key, v)))
-      continue;
-    any = true;
+    if (i > first && !yields_to(m, s, slot, key, pools, single_node, v)) continue;
     const uint32_t* nodes = &s.job_nodes[v * m.max_nodes_per_job];
     const uint32_t gpn = m.pools[r.pool].gpus_per_node;
-    for (uint32_t i = 0; i < r.n_nodes; ++i) can[nodes[i]] += r.n_nodes == 1 ? r.gpus : gpn;
+    for (uint32_t k = 0; k < r.n_nodes; ++k) can[nodes[k]] += r.n_nodes == 1 ? r.gpus : gpn;
   }
-  return any;
+  return first < s.running;
 }
 
 //! The node of a pool in `pools` whose node_gpus (room_per_node) reach `gpus` and that has the
@@ -200,7 +214,7 @@ enum class Room : uint8_t { made, no_fit, no_victims };
   if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
   const uint64_t mask = job_pool_mask(m, s, slot);
-  if (!room_per_node(m, s, slot, ~0ull, false)) return Room::no_victims;
+  if (!room_per_node(m, s, slot, ~0ull, false, true)) return Room::no_victims;
   const uint32_t* can = s.policy.node_gpus.data;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
     const uint32_t best = most_free_clearable(m, s, mask, j.gpus);

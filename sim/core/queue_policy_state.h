@@ -18,6 +18,8 @@ struct PolicyJob {
   double fair_rate;     //!< [GPU] normalized GPUs of its current run: gpus x speed / mean speed
   SimTime lease_end;    //!< [s] max-min: the end of its current round (preemptible only then)
   SimTime moved_check;  //!< [s] max-min: when rebalancing last considered moving it
+  SimTime las_next;     //!< [s] LAS, running: when it drops below las_level (NEVER: the last)
+  uint32_t las_level;   //!< LAS, running: its queue at the start of its run or its last review
   uint32_t review_gen;  //!< a policy_review event for this slot with another gen is stale
 };
 

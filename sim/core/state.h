@@ -153,29 +153,62 @@ struct ReplicaState {
   return k >= size ? k - size : k;
 }
 
+//! Moves the entries at places [from + 1, to + 1) of the ring one place toward the head, to
+//! [from, to), as contiguous runs (memmove) rather than entry by entry.
+GPUPLAN_HD inline void ring_shift_up(span<uint32_t> ring, uint32_t head, uint32_t from,
+                                     uint32_t to) {
+  const uint32_t n = ring.size;
+  for (uint32_t k = from; k < to;) {
+    const uint32_t d = ring_pos(n, head, k);
+    if (d == n - 1) {  // the source wraps to the ring's start
+      ring[d] = ring[0];
+      ++k;
+      continue;
+    }
+    const uint32_t run = to - k < n - 1 - d ? to - k : n - 1 - d;
+    move_words(&ring[d], &ring[d + 1], run);
+    k += run;
+  }
+}
+
+//! Moves the entries at places [from, to) of the ring one place back, to [from + 1, to + 1), as
+//! contiguous runs (memmove) rather than entry by entry.
+GPUPLAN_HD inline void ring_shift_back(span<uint32_t> ring, uint32_t head, uint32_t from,
+                                       uint32_t to) {
+  const uint32_t n = ring.size;
+  for (uint32_t k = to; k > from;) {  // the entry at place k - 1 moves to place k
+    const uint32_t d = ring_pos(n, head, k);
+    if (d == 0) {  // the source wraps to the ring's end
+      ring[0] = ring[n - 1];
+      --k;
+      continue;
+    }
+    const uint32_t run = k - from < d ? k - from : d;
+    move_words(&ring[d - run + 1], &ring[d - run], run);
+    k -= run;
+  }
+}
+
 //! Opens a gap at place `i` (0 .. len) of the ring for one more entry, moving the shorter side:
 //! the entries before it one place toward the head, or those from it one place back. The ring has
 //! room.
 GPUPLAN_HD inline void ring_open(span<uint32_t> ring, uint32_t& head, uint32_t& len, uint32_t i) {
-  const uint32_t n = ring.size;
   if (i < len - i) {
-    head = head == 0 ? n - 1 : head - 1;
-    for (uint32_t k = 0; k < i; ++k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k + 1)];
+    head = head == 0 ? ring.size - 1 : head - 1;
+    ring_shift_up(ring, head, 0, i);
   } else {
-    for (uint32_t k = len; k > i; --k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k - 1)];
+    ring_shift_back(ring, head, i, len);
   }
   len += 1;
 }
 
 //! Takes the entry at place `i` out of the ring, moving the shorter side to close the gap.
 GPUPLAN_HD inline void ring_close(span<uint32_t> ring, uint32_t& head, uint32_t& len, uint32_t i) {
-  const uint32_t n = ring.size;
   if (i < len - 1 - i) {
-    for (uint32_t k = i; k > 0; --k) ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k - 1)];
-    head = ring_pos(n, head, 1);
+    ring_shift_back(ring, head, 0, i);
+    head = ring_pos(ring.size, head, 1);
   } else {
-    for (uint32_t k = i; k + 1 < len; ++k)
-      ring[ring_pos(n, head, k)] = ring[ring_pos(n, head, k + 1)];
+    ring_shift_up(ring, head, i, len - 1);
   }
   len -= 1;
 }

@@ -18,7 +18,7 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
 [[nodiscard]] GPUPLAN_HD inline uint32_t node_to_move_to(const ModelView& m, ReplicaState& s,
                                                          uint32_t slot, uint64_t faster) {
   const Job& j = s.jobs[slot];
-  room_per_node(m, s, slot, faster, true);
+  room_per_node(m, s, slot, faster, true, false);
   return most_free_clearable(m, s, faster, j.gpus);
 }
 
