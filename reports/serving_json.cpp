@@ -1,5 +1,7 @@
 #include "reports/serving_json.h"
 
+#include <algorithm>
+
 namespace gpuplan::reports {
 namespace {
 
@@ -35,31 +37,45 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   out["gpuplan_version"] = GPUPLAN_VERSION;
   out["seed"] = sc.seed;
   out["replications"] = sc.replications;
-  out["replica"] = {{"model", sc.model_id},
-                    {"gpu", sc.gpu_id},
-                    {"tp", sc.tp},
-                    {"fabric", sc.fabric},
-                    {"replicas", v.n_replicas},
-                    {"gpus", v.n_replicas * sc.tp},
-                    {"weights_gb", sc.replica.weight_bytes / 1e9},
-                    {"kv_blocks", v.sched.kv_blocks},
-                    {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
-                    {"router", router_name(v.router)},
+  out["replica"] = {
+      {"model", sc.model_id},
+      {"gpu", sc.gpu_id},
+      {"tp", sc.tp},
+      {"fabric", sc.fabric},
+      {"replicas", v.n_replicas},
+      {"gpus", sc.decode ? v.n_prefill * sc.tp + (v.n_replicas - v.n_prefill) * sc.decode->tp
+                         : v.n_replicas * sc.tp},
+      {"weights_gb", sc.replica.weight_bytes / 1e9},
+      {"kv_blocks", v.sched.kv_blocks},
+      {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
+      {"router", router_name(v.router)},
 
-                    {"scheduler",
-                     {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
-                      {"max_num_seqs", v.sched.max_num_seqs},
-                      {"block_size", v.sched.block_tokens},
-                      {"chunked_prefill", v.sched.chunked_prefill},
-                      {"prefix_caching", v.sched.prefix_caching}}}};
-  if (v.n_prefill > 0)
+      {"scheduler",
+       {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
+        {"max_num_seqs", v.sched.max_num_seqs},
+        {"block_size", v.sched.block_tokens},
+        {"chunked_prefill", v.sched.chunked_prefill},
+        {"prefix_caching", v.sched.prefix_caching}}}};
+  if (v.n_prefill > 0) {
+    // NOTE: a transfer uses as many links as the smaller of the two groups has GPUs.
+    const uint32_t links = sc.decode ? std::min(sc.tp, sc.decode->tp) : sc.tp;
     out["replica"]["disaggregated"] = {
         {"prefill_replicas", v.n_prefill},
         {"decode_replicas", v.n_replicas - v.n_prefill},
         {"kv_transfer",
-         {{"bandwidth_gbps_per_gpu", v.kv_transfer_bandwidth * 8 / 1e9 / sc.tp},
+         {{"bandwidth_gbps_per_gpu", v.kv_transfer_bandwidth * 8 / 1e9 / links},
+          {"links", links},
           {"latency_s", v.kv_transfer_latency_s},
           {"mean_prompt_s", serving::kv_transfer_s(v, s.mean_prompt)}}}};
+    if (sc.decode)
+      out["replica"]["disaggregated"]["decode"] = {
+          {"gpu", sc.decode->gpu_id},
+          {"tp", sc.decode->tp},
+          {"fabric", sc.decode->fabric},
+          {"weights_gb", sc.decode->replica.weight_bytes / 1e9},
+          {"kv_blocks", v.decode_kv_blocks},
+          {"kv_tokens", double(v.decode_kv_blocks) * v.sched.block_tokens}};
+  }
   if (v.router == serving::Router::cache_aware)
     out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
                                      {"balance_abs_threshold", v.cache_aware.balance_abs},
@@ -92,6 +108,7 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                     {"saturated", f.saturated},
                     {"queue_overflow", f.queue_overflow},
                     {"wait_growth", f.wait_growth}};
+  if (v.n_prefill > 0) out["metrics"]["decode_wait_growth"] = f.decode_wait_growth;
   out["summary"] = {{"metrics.ttft_s.mean", interval(s.ttft_mean)},
                     {"metrics.ttft_s.p99", interval(s.ttft_p99)},
                     {"metrics.itl_s.mean", interval(s.itl_mean)},

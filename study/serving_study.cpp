@@ -37,18 +37,20 @@ ServingFigures figures_of(const serving::ServingView& v, const serving::ServingS
   f.steps = st.steps;
   f.wait_growth = st.wait_trend.slope();
   f.queue_overflow = st.saturated;
-  f.saturated = st.saturated || f.wait_growth > WAIT_GROWTH_LIMIT;
+  f.decode_wait_growth = st.decode_wait_trend.slope();
+  f.saturated =
+      st.saturated || f.wait_growth > WAIT_GROWTH_LIMIT || f.decode_wait_growth > WAIT_GROWTH_LIMIT;
   f.simulated_s = st.end_s;
   const double window = st.end_s - std::max(0.0, st.first_counted_arrival_s);
-  const double gpus = double(v.n_replicas) * v.gpus_per_replica;
+  const double gpus = cluster_gpus(v);
   f.slo_attainment = st.counted > 0 ? double(st.met_slo) / double(st.counted) : 0;
   f.goodput_rps = window > 0 ? double(st.met_slo) / window : 0;
   f.goodput_rps_per_gpu = f.goodput_rps / gpus;
   f.throughput_rps = window > 0 ? double(st.counted) / window : 0;
   f.output_tokens_per_s = st.end_s > 0 ? double(st.sampled_tokens) / st.end_s : 0;
-  const double block_time = double(v.sched.kv_blocks) * v.n_replicas * st.end_s;
+  const double block_time = cluster_kv_blocks(v) * st.end_s;
   f.kv_occupancy_mean = block_time > 0 ? st.kv_block_s / block_time : 0;
-  f.kv_occupancy_peak = v.sched.kv_blocks > 0 ? double(st.kv_peak_blocks) / v.sched.kv_blocks : 0;
+  f.kv_occupancy_peak = st.kv_peak_share;
   f.prefix_hit_rate =
       st.prompt_tokens > 0 ? double(st.prefix_hit_tokens) / double(st.prompt_tokens) : 0;
   f.preemptions_per_1k = st.completed > 0 ? 1e3 * double(st.preemptions) / st.completed : 0;
@@ -130,13 +132,11 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
     p.busy_s += s->busy_s;
     p.end_s += s->end_s;
     p.kv_peak_blocks = std::max(p.kv_peak_blocks, s->kv_peak_blocks);
+    p.kv_peak_share = std::max(p.kv_peak_share, s->kv_peak_share);
     p.max_step_tokens = std::max(p.max_step_tokens, s->max_step_tokens);
     p.saturated = p.saturated || s->saturated;
-    p.wait_trend.n += s->wait_trend.n;
-    p.wait_trend.sx += s->wait_trend.sx;
-    p.wait_trend.sy += s->wait_trend.sy;
-    p.wait_trend.sxx += s->wait_trend.sxx;
-    p.wait_trend.sxy += s->wait_trend.sxy;
+    serving::merge(p.wait_trend, s->wait_trend);
+    serving::merge(p.decode_wait_trend, s->decode_wait_trend);
     window += s->end_s - std::max(0.0, s->first_counted_arrival_s);
   }
   // NOTE: the pooled rates are over the replicas' windows summed, as if run one after another.

@@ -46,8 +46,12 @@ struct ServingFigures {
   //! [s/s] growth of the admission wait per second of arrivals (WaitTrend): about 1 - 1/rho for
   //! a cluster offered rho > 1 times what it serves, about 0 for one that keeps up
   double wait_growth = 0;
+  //! [s/s] disaggregated: the same for a decode replica's wait to admit a request whose KV
+  //! cache has arrived (a decode pool too small for its prefill pool)
+  double decode_wait_growth = 0;
   bool queue_overflow = false;  //!< a waiting queue overflowed and the run stopped there
-  bool saturated = false;       //!< queue_overflow, or wait_growth above WAIT_GROWTH_LIMIT
+  //! queue_overflow, or wait_growth or decode_wait_growth above WAIT_GROWTH_LIMIT
+  bool saturated = false;
 };
 
 //! The study's answer.

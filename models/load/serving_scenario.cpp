@@ -36,6 +36,28 @@ std::string default_fabric(const GpuSpec& gpu) {
   return "nvlink3";
 }
 
+//! The catalog's GPU named by `x` at `ptr`; null (with a diagnostic) when there is none.
+const GpuSpec* gpu_named(FieldReader& f, Diagnostics& d, const json& x, const std::string& ptr) {
+  const auto s = f.string(x, ptr);
+  if (!s) return nullptr;
+  if (const GpuSpec* g = builtin_catalog().find_gpu(*s)) return g;
+  std::vector<std::string> known;
+  for (const auto& g2 : builtin_catalog().gpus) known.push_back(g2.id);
+  d.unknown_name(ptr, "GPU type", *s, known);
+  return nullptr;
+}
+
+//! The fabric named by `x` at `ptr` (a diagnostic when unknown).
+std::optional<std::string> fabric_named(FieldReader& f, Diagnostics& d, const json& x,
+                                        const std::string& ptr) {
+  const auto s = f.string(x, ptr);
+  if (!s) return std::nullopt;
+  if (parse_fabric(*s)) return *s;
+  d.unknown_name(ptr, "fabric", *s,
+                 {"pcie", "nvlink2", "nvlink3", "nvlink4", "nvlink5", "infinity_fabric"});
+  return std::nullopt;
+}
+
 }  // namespace
 
 serving::ServingView serving_view(const ServingScenario& sc) {
@@ -95,16 +117,9 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     hw_ok = false;
   }
   if (const json* x = f.need(root, "", "gpu", "a GPU type, e.g. \"H100-SXM\"")) {
-    if (auto s = f.string(*x, "/gpu")) {
-      if (const GpuSpec* g = builtin_catalog().find_gpu(*s)) {
-        sc.gpu = *g;
-        sc.gpu_id = g->id;
-      } else {
-        std::vector<std::string> known;
-        for (const auto& g2 : builtin_catalog().gpus) known.push_back(g2.id);
-        d.unknown_name("/gpu", "GPU type", *s, known);
-        hw_ok = false;
-      }
+    if (const GpuSpec* g = gpu_named(f, d, *x, "/gpu")) {
+      sc.gpu = *g;
+      sc.gpu_id = g->id;
     } else {
       hw_ok = false;
     }
@@ -125,22 +140,18 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   }
   if (hw_ok) sc.fabric = default_fabric(sc.gpu);
   if (const json* x = f.get(root, "fabric")) {
-    if (auto s = f.string(*x, "/fabric")) {
-      if (parse_fabric(*s)) {
-        sc.fabric = *s;
-      } else {
-        d.unknown_name("/fabric", "fabric", *s,
-                       {"pcie", "nvlink2", "nvlink3", "nvlink4", "nvlink5", "infinity_fabric"});
-        hw_ok = false;
-      }
-    }
+    if (auto s = fabric_named(f, d, *x, "/fabric"))
+      sc.fabric = *s;
+    else
+      hw_ok = false;
   }
   if (const json* x = f.get(root, "replicas"))
     if (auto s = f.integer(*x, "/replicas", 1, MAX_REPLICAS)) v.n_replicas = uint32_t(*s);
   // Disaggregated prefill and decode: two pools of the same replica, the KV cache sent between.
   double kv_link_gbps = DEFAULT_KV_LINK_GBPS;
   if (const json* x = f.get(root, "disaggregated"); x && f.object(*x, "/disaggregated")) {
-    f.check_keys(*x, "/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer"});
+    f.check_keys(*x, "/disaggregated",
+                 {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"});
     if (f.get(root, "replicas"))
       d.error("/replicas", DiagCode::infeasible,
               "replicas and disaggregated both size the cluster: with disaggregated, give "
@@ -155,6 +166,37 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     if (pools[0] > 0 && pools[1] > 0) {
       v.n_prefill = pools[0];
       v.n_replicas = pools[0] + pools[1];
+    }
+    // The decode pool's own GPU, tensor parallelism and fabric (each defaults to the replica's).
+    if (const json* y = f.get(*x, "decode"); y && f.object(*y, "/disaggregated/decode")) {
+      f.check_keys(*y, "/disaggregated/decode", {"gpu", "tp", "fabric"});
+      DecodeShape dec;
+      dec.gpu = sc.gpu;
+      dec.gpu_id = sc.gpu_id;
+      dec.tp = sc.tp;
+      dec.fabric = sc.fabric;
+      if (const json* z = f.get(*y, "gpu")) {
+        if (const GpuSpec* g = gpu_named(f, d, *z, "/disaggregated/decode/gpu")) {
+          dec.gpu = *g;
+          dec.gpu_id = g->id;
+          if (!f.get(*y, "fabric")) dec.fabric = default_fabric(*g);
+        } else {
+          hw_ok = false;
+        }
+      }
+      if (const json* z = f.get(*y, "tp")) {
+        if (auto n = f.integer(*z, "/disaggregated/decode/tp", 1, 16))
+          dec.tp = uint32_t(*n);
+        else
+          hw_ok = false;
+      }
+      if (const json* z = f.get(*y, "fabric")) {
+        if (auto s = fabric_named(f, d, *z, "/disaggregated/decode/fabric"))
+          dec.fabric = *s;
+        else
+          hw_ok = false;
+      }
+      sc.decode = dec;
     }
     if (const json* y = f.get(*x, "kv_transfer"); y && f.object(*y, "/disaggregated/kv_transfer")) {
       f.check_keys(*y, "/disaggregated/kv_transfer", {"bandwidth", "latency"});
@@ -316,22 +358,44 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   v.step = sc.replica.step;
   v.step.overhead_s = sc.view.step.overhead_s;
   v.gpus_per_replica = sc.tp;
-  // Each GPU of the group sends its shard of the KV cache on its own link.
-  v.kv_transfer_bandwidth = double(sc.tp) * kv_link_gbps * 1e9 / 8;
+  // Each GPU of the group sends its shard of the KV cache on its own link (with pools of other
+  // tensor parallelism, as many links as the smaller group has).
+  const uint32_t links = sc.decode ? std::min(sc.tp, sc.decode->tp) : sc.tp;
+  v.kv_transfer_bandwidth = double(links) * kv_link_gbps * 1e9 / 8;
   v.seed = sc.seed;
-  if (!sc.replica.fits) {
-    d.error("/tp", DiagCode::infeasible,
-            sc.model_id + " needs " + num(std::round(sc.replica.weight_bytes / GB * 10) / 10) +
+  const auto no_room = [&](const std::string& ptr, const inference::ServingReplicaModel& m,
+                           const GpuSpec& gpu, const std::string& gpu_id, uint32_t tp) {
+    d.error(ptr, DiagCode::infeasible,
+            sc.model_id + " needs " + num(std::round(m.weight_bytes / GB * 10) / 10) +
                 " GB of weights at " + std::string(enum_names<Precision>()[size_t(sc.precision)]) +
-                " but " + num(sc.tp) + " x " + sc.gpu_id + " hold " +
-                num(std::round(sc.replica.memory_bytes / GB * 10) / 10) + " GB (" +
-                num(sc.gpu.mem_gb) + " GB x " + num(sc.tp) + " x memory_share " +
-                num(rq.memory_share) +
+                " but " + num(tp) + " x " + gpu_id + " hold " +
+                num(std::round(m.memory_bytes / GB * 10) / 10) + " GB (" + num(gpu.mem_gb) +
+                " GB x " + num(tp) + " x memory_share " + num(rq.memory_share) +
                 ") with no room for a KV block; use a larger tp, fp8 or a "
                 "larger GPU");
+  };
+  if (!sc.replica.fits) {
+    no_room("/tp", sc.replica, sc.gpu, sc.gpu_id, sc.tp);
     return std::nullopt;
   }
   s.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
+  if (sc.decode) {
+    inference::ServingRequest rqd = rq;
+    rqd.tp = sc.decode->tp;
+    DecodeShape& dec = *sc.decode;
+    dec.replica =
+        inference::serving_replica_model(sc.model, dec.gpu, dec.fabric, rqd, s.block_tokens);
+    if (!dec.replica.fits) {
+      no_room("/disaggregated/decode/tp", dec.replica, dec.gpu, dec.gpu_id, dec.tp);
+      return std::nullopt;
+    }
+    v.decode_shape = true;
+    v.decode_step = dec.replica.step;
+    v.decode_step.overhead_s = sc.view.step.overhead_s;
+    v.decode_kv_blocks =
+        static_cast<uint32_t>(std::min<uint64_t>(dec.replica.kv_blocks, 0xFFFFFFF0u));
+    v.decode_gpus_per_replica = dec.tp;
+  }
   if (s.max_num_batched_tokens < s.max_num_seqs)
     d.error("/scheduler/max_num_batched_tokens", DiagCode::infeasible,
             "max_num_batched_tokens " + num(s.max_num_batched_tokens) + " is below max_num_seqs " +
@@ -368,6 +432,14 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                 num(double(s.kv_blocks)) + " blocks (" + num(double(s.kv_blocks) * s.block_tokens) +
                 " tokens after " + num(std::round(sc.replica.weight_bytes / GB * 10) / 10) +
                 " GB of weights); use a larger tp or shorter requests");
+  if (v.decode_shape && blocks > v.decode_kv_blocks)
+    d.error("/disaggregated/decode/tp", DiagCode::infeasible,
+            "the longest request (" + num(longest_request) + " tokens, " + num(double(blocks)) +
+                " blocks of " + num(s.block_tokens) +
+                ") does not fit a decode replica's KV cache of " + num(double(v.decode_kv_blocks)) +
+                " blocks (" + num(double(v.decode_kv_blocks) * s.block_tokens) + " tokens after " +
+                num(std::round(sc.decode->replica.weight_bytes / GB * 10) / 10) +
+                " GB of weights); use a larger tp for the decode pool or shorter requests");
   if (!d.ok()) return std::nullopt;
   return sc;
 }

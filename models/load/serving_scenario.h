@@ -18,6 +18,15 @@
 
 namespace gpuplan {
 
+//! The decode pool's own hardware in a disaggregated cluster (`disaggregated.decode`): the model
+//! and precision stay those of the prefill pool.
+struct DecodeShape {
+  std::string gpu_id, fabric;
+  GpuSpec gpu;
+  uint32_t tp = 1;
+  inference::ServingReplicaModel replica;  //!< step model and KV blocks of one decode replica
+};
+
 //! A loaded serving scenario.
 struct ServingScenario {
   std::string name;
@@ -30,6 +39,8 @@ struct ServingScenario {
   uint32_t tp = 1;
   inference::ServingRequest request;       //!< tp, precision, efficiencies, memory share
   inference::ServingReplicaModel replica;  //!< step model and KV blocks of one replica
+  //! The decode pool's hardware when `disaggregated.decode` gives it (else the replica's above).
+  std::optional<DecodeShape> decode;
   //! The simulator's settings; its workload's `table` is empty here (serving_view points it at
   //! `lengths`, so a copied scenario never points into another one's rows).
   serving::ServingView view;

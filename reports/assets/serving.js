@@ -23,7 +23,10 @@
   const versus = (v, target) => (fin(target) && target > 0 ? (v <= target ? 'within' : 'above') + ' the ' + duration(target) + ' SLO' : 'no SLO set');
 
   GP.masthead('Serving simulation: ' + (str(R, 'scenario') || 'scenario'), [
-    str(R, 'replica.model') + ' on ' + count(num(R, 'replica.replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu'),
+    str(R, 'replica.model') + ' on ' + (GP.isObj(GP.get(R, 'replica.disaggregated.decode'))
+      ? count(num(R, 'replica.disaggregated.prefill_replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu') + ' (prefill) and ' +
+        count(num(R, 'replica.disaggregated.decode_replicas')) + ' × ' + count(num(R, 'replica.disaggregated.decode.tp')) + ' ' + str(R, 'replica.disaggregated.decode.gpu') + ' (decode)'
+      : count(num(R, 'replica.replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu')),
     plural(num(R, 'workload.requests'), 'request', 'requests') + ' at ' + number(num(R, 'workload.rate_per_s'), 1) + '/s',
     fin(replications) ? plural(replications, 'replication', 'replications') : null,
     Number.isInteger(R.seed) ? 'seed ' + R.seed : null]);
@@ -31,12 +34,14 @@
 
   // ---- summary ------------------------------------------------------------------------------------
   function summary() {
-    const overflow = M.queue_overflow === true, growth = num(M, 'wait_growth');
+    // NOTE: disaggregated, the decode pool's wait may be the one that grows (its own figure).
+    const decodeGrowth = num(M, 'decode_wait_growth'), decodeSide = fin(decodeGrowth) && decodeGrowth > num(M, 'wait_growth');
+    const overflow = M.queue_overflow === true, growth = decodeSide ? decodeGrowth : num(M, 'wait_growth');
     const lead = saturated
       ? [GP.pill('bad', 'Saturated'), overflow
           ? ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
             'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.'
-          : ' The cluster cannot keep up: the admission wait grows by ' + number(growth, 3) + ' s per second of arrivals, as when it is offered about ' +
+          : (decodeSide ? ' The decode replicas cannot keep up: their wait to admit a request whose KV cache has arrived grows by ' : ' The cluster cannot keep up: the admission wait grows by ') + number(growth, 3) + ' s per second of arrivals, as when it is offered about ' +
             number(1 / (1 - Math.min(growth, 0.999)), 3) + ' times what it serves. Every wait below grows with the length of the run, so none of them stands; add replicas or lower the rate.']
       : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('good', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
          ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
@@ -113,6 +118,9 @@
     const rows = [
       row('Replica', str(R, 'replica.model') + ', tensor parallel ' + count(num(R, 'replica.tp')) + ' on ' + str(R, 'replica.gpu') + ' (' +
           str(R, 'replica.fabric') + '), ' + number(num(R, 'replica.weights_gb'), 1) + ' GB of weights, ' + count(num(R, 'replica.kv_blocks')) + ' KV blocks'),
+      ...(GP.isObj(GP.get(R, 'replica.disaggregated.decode')) ? [row('Decode replica', 'tensor parallel ' + count(num(R, 'replica.disaggregated.decode.tp')) + ' on ' +
+          str(R, 'replica.disaggregated.decode.gpu') + ' (' + str(R, 'replica.disaggregated.decode.fabric') + '), ' + number(num(R, 'replica.disaggregated.decode.weights_gb'), 1) +
+          ' GB of weights, ' + count(num(R, 'replica.disaggregated.decode.kv_blocks')) + ' KV blocks; the replica above computes the prompts')] : []),
       row('Cluster', plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + count(num(R, 'replica.gpus')) + ' GPUs)' +
           (GP.isObj(GP.get(R, 'replica.disaggregated')) ? ', disaggregated: ' + count(num(R, 'replica.disaggregated.prefill_replicas')) + ' prefill and ' +
             count(num(R, 'replica.disaggregated.decode_replicas')) + ' decode, the KV cache sent at ' + number(num(R, 'replica.disaggregated.kv_transfer.bandwidth_gbps_per_gpu'), 0) +

@@ -31,9 +31,42 @@ struct ServingView {
   uint32_t n_prefill = 0;
   double kv_transfer_bandwidth = 0;  //!< [B/s] prefill to decode replica (the group's links)
   double kv_transfer_latency_s = 0;  //!< [s] per transfer
-  uint64_t seed = 0;                 //!< scenario seed
-  uint32_t mc_replica = 0;           //!< Monte Carlo replica index (the Philox key's second word)
+  //! The decode replicas' own shape when it differs from the prefill replicas' (another GPU type
+  //! or tensor parallelism, as Splitwise's and DistServe's pools): their roofline, KV blocks and
+  //! GPUs. Unused when false: every replica has `step`, `sched.kv_blocks`, `gpus_per_replica`.
+  bool decode_shape = false;
+  StepModel decode_step;
+  uint32_t decode_kv_blocks = 0;
+  uint32_t decode_gpus_per_replica = 1;
+  uint64_t seed = 0;        //!< scenario seed
+  uint32_t mc_replica = 0;  //!< Monte Carlo replica index (the Philox key's second word)
 };
+
+//! The roofline replica `r` steps with: the decode pool's own when it has one.
+[[nodiscard]] GPUPLAN_HD inline const StepModel& replica_step(const ServingView& v,
+                                                              const ReplicaState& r) {
+  return v.decode_shape && r.decode_pool ? v.decode_step : v.step;
+}
+
+//! KV blocks of replica `r`.
+[[nodiscard]] GPUPLAN_HD inline uint32_t replica_kv_blocks(const ServingView& v,
+                                                           const ReplicaState& r) {
+  return v.decode_shape && r.decode_pool ? v.decode_kv_blocks : v.sched.kv_blocks;
+}
+
+//! [GPUs] of the cluster, both pools.
+[[nodiscard]] GPUPLAN_HD inline double cluster_gpus(const ServingView& v) {
+  if (!v.decode_shape) return double(v.n_replicas) * v.gpus_per_replica;
+  return double(v.n_prefill) * v.gpus_per_replica +
+         double(v.n_replicas - v.n_prefill) * v.decode_gpus_per_replica;
+}
+
+//! KV blocks of the cluster, both pools.
+[[nodiscard]] GPUPLAN_HD inline double cluster_kv_blocks(const ServingView& v) {
+  if (!v.decode_shape) return double(v.sched.kv_blocks) * v.n_replicas;
+  return double(v.sched.kv_blocks) * v.n_prefill +
+         double(v.decode_kv_blocks) * (v.n_replicas - v.n_prefill);
+}
 
 //! Tokens a sequence has: its prompt and what it generated (what it must hold KV for).
 [[nodiscard]] GPUPLAN_HD inline uint32_t seq_tokens(const Sequence& s) {
@@ -47,7 +80,7 @@ struct ServingView {
 
 //! Blocks neither held by a sequence nor cached.
 [[nodiscard]] GPUPLAN_HD inline uint32_t free_blocks(const ServingView& v, const ReplicaState& r) {
-  return v.sched.kv_blocks - r.private_blocks - r.cached_blocks;
+  return replica_kv_blocks(v, r) - r.private_blocks - r.cached_blocks;
 }
 
 //! Blocks in use: held by sequences or cached for a sequence using them (evictable ones are free
@@ -57,10 +90,13 @@ struct ServingView {
 }
 
 //! Accounts the KV blocks in use from the last change until `now`.
-GPUPLAN_HD inline void account_kv(ReplicaState& r, ServingStats& st, double now) {
+GPUPLAN_HD inline void account_kv(const ServingView& v, ReplicaState& r, ServingStats& st,
+                                  double now) {
   st.kv_block_s += double(used_blocks(r)) * (now - r.kv_since_s);
   r.kv_since_s = now;
   if (used_blocks(r) > st.kv_peak_blocks) st.kv_peak_blocks = used_blocks(r);
+  const double share = double(used_blocks(r)) / replica_kv_blocks(v, r);
+  if (share > st.kv_peak_share) st.kv_peak_share = share;
 }
 
 //! Evicts the least recently released cached prefix nobody uses; false when there is none.
@@ -190,6 +226,8 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
     s.decoding = true;
     p.budget -= 1;
     add_decode(p.mix, double(s.computed) + 1);
+    if (s.req.id >= v.load.warmup_requests)
+      add(st.decode_wait_trend, s.req.arrival_s - st.first_counted_arrival_s, now - s.kv_arrived_s);
     return true;
   }
   // Prefix cache hit: the group's cached full blocks, leaving at least one token to compute.
@@ -237,7 +275,7 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
 //! run. A replica with work but nothing it can run cannot progress: flagged saturated.
 GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, ServingStats& st,
                                   double now) {
-  account_kv(r, st, now);
+  account_kv(v, r, st, now);
   StepPlan p;
   p.budget = v.sched.max_num_batched_tokens;
   // 1. Running decodes (one token each), in admission order.
@@ -283,7 +321,7 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
     if (r.n_waiting > 0 || r.n_running > 0) st.saturated = true;
     return false;
   }
-  const double dt = step_time_s(v.step, p.mix);
+  const double dt = step_time_s(replica_step(v, r), p.mix);
   r.busy = true;
   r.step_start_s = now;
   r.step_end_s = now + dt;
@@ -328,7 +366,7 @@ GPUPLAN_HD inline void hand_off(const ServingView& v, ReplicaState& r, ServingSt
 //! token is out.
 GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingStats& st, double now,
                                 TransferQueue* handoff = nullptr) {
-  account_kv(r, st, now);
+  account_kv(v, r, st, now);
   const uint32_t B = v.sched.block_tokens;
   // NOTE: a token whose previous one came out of the previous step has the step's duration as
   // its gap: those are counted together, one sketch lookup per step instead of one per token.
@@ -460,6 +498,7 @@ GPUPLAN_HD inline void arrive_transferred(const ServingView& v, ReplicaState& r,
   s.computed = s.prompt_done = t.req.prompt;
   s.generated = 1;
   s.kv_ready = true;
+  s.kv_arrived_s = now;
   s.admitted_s = t.first_token_s;  // admitted on its prefill replica (the wait counted there)
   s.first_token_s = s.last_token_s = t.first_token_s;
   r.outstanding_tokens += double(t.req.output - 1);

@@ -40,6 +40,7 @@ class ClusterBuffers {
       s.group_blocks = {blocks_.data() + size_t(r) * G, G};
       s.group_refs = {refs_.data() + size_t(r) * G, G};
       s.group_last_use = {last_use_.data() + size_t(r) * G, G};
+      s.decode_pool = v.n_prefill > 0 && r >= v.n_prefill;
     }
     state.replicas = {replicas_.data(), R};
     state.stats = stats_.get();

@@ -96,6 +96,7 @@ struct alignas(64) Sequence {
   double last_token_s = 0;
   double admitted_s = -1;  //!< first admission (NOTE: -1 until admitted, only for the wait)
   double first_token_s = 0;
+  double kv_arrived_s = 0;  //!< [s] when its KV cache reached this decode replica
   uint32_t preemptions = 0;
 };
 
@@ -141,6 +142,15 @@ GPUPLAN_HD inline void add(WaitTrend& t, double x, double y) {
   t.sxy += x * y;
 }
 
+//! Adds the sums of `o` (another replica's run) to `t`.
+GPUPLAN_HD inline void merge(WaitTrend& t, const WaitTrend& o) {
+  t.n += o.n;
+  t.sx += o.sx;
+  t.sy += o.sy;
+  t.sxx += o.sxx;
+  t.sxy += o.sxy;
+}
+
 //! The statistics of a run, flat in the number of requests.
 struct ServingStats {
   Latency ttft;  //!< [s] arrival -> first token
@@ -149,6 +159,9 @@ struct ServingStats {
   Latency e2e;   //!< [s] arrival -> last token
   Latency wait;  //!< [s] arrival -> first admission into the running batch
   WaitTrend wait_trend;  //!< the admission wait against the arrival time
+  //! Disaggregated: a decode replica's wait to admit a request whose KV cache has arrived,
+  //! against the request's arrival time (a decode pool that cannot keep up grows it).
+  WaitTrend decode_wait_trend;
   uint64_t arrived = 0, completed = 0, counted = 0;  //!< counted: completed after the warmup
   uint64_t met_slo = 0;                              //!< counted requests meeting both SLOs
   uint64_t preemptions = 0;                          //!< sequences preempted (recomputed later)
@@ -161,6 +174,7 @@ struct ServingStats {
   uint64_t max_step_tokens = 0;    //!< largest step (never above the budget)
   uint32_t max_running = 0;        //!< most sequences in one step
   uint32_t kv_peak_blocks = 0;     //!< most blocks in use (private + cached) in one replica
+  double kv_peak_share = 0;        //!< the largest share of its own KV cache a replica used
   double kv_block_s = 0;           //!< [block·s] blocks in use integrated over time, all replicas
   double busy_s = 0;               //!< [s] replica time spent in steps
   double first_counted_arrival_s = -1;  //!< NOTE: -1 until a counted request arrives
@@ -184,6 +198,7 @@ struct ReplicaState {
   span<uint32_t> group_blocks;    //!< [group] cached blocks of the group's prefix (0: not cached)
   span<uint32_t> group_refs;      //!< [group] sequences using the cached prefix
   span<double> group_last_use;    //!< [group] [s] when its last user released it (LRU)
+  bool decode_pool = false;       //!< a decode replica of a disaggregated cluster
   // The step in flight.
   bool busy = false;
   double step_start_s = 0, step_end_s = 0;

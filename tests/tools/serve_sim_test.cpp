@@ -237,7 +237,52 @@ TEST_CASE("tools::serve_sim") {
     CHECK(r["replica"]["gpus"] == 5);
     CHECK(r["replica"]["disaggregated"]["prefill_replicas"] == 3);
     CHECK(r["replica"]["disaggregated"]["kv_transfer"]["bandwidth_gbps_per_gpu"] == 400);
+    CHECK_FALSE(r["replica"]["disaggregated"].contains("decode"));
     fs::remove_all(out);
+    // decode replicas of their own shape: two A100s at TP 2 behind three H100 prefill replicas
+    const auto mixed = gpuplan_cli_test::gpuplan(
+        pd_args + " --set 'disaggregated.decode={\"gpu\": \"A100-80GB\", \"tp\": 2}'");
+    CAPTURE(mixed.output);
+    REQUIRE(mixed.status == 0);
+    const json m = read_json(out / "result.json");
+    CHECK(m["replica"]["gpus"] == 3 + 2 * 2);
+    CHECK(m["replica"]["disaggregated"]["decode"]["gpu"] == "A100-80GB");
+    CHECK(m["replica"]["disaggregated"]["decode"]["tp"] == 2);
+    CHECK(m["replica"]["disaggregated"]["decode"]["fabric"] == "nvlink3");
+    CHECK(m["replica"]["disaggregated"]["kv_transfer"]["links"] == 1);  // the smaller group's
+    CHECK(m["metrics"]["kv_occupancy_peak"].get<double>() <= 1.0);
+    fs::remove_all(out);
+    // A decode pool too small for its prefill pool is saturated, by its own wait's growth (the
+    // prefill side keeps up): two A100 decode replicas cannot, three can.
+    for (const int decode : {2, 3}) {
+      CAPTURE(decode);
+      const auto run = gpuplan_cli_test::gpuplan(
+          pd_args + " --set 'disaggregated.decode={\"gpu\": \"A100-80GB\"}'" +
+          " --set disaggregated.decode_replicas=" + std::to_string(decode));
+      CAPTURE(run.output);
+      REQUIRE(run.status == 0);
+      const json d = read_json(out / "result.json");
+      CHECK(d["metrics"]["wait_growth"].get<double>() < 0.005);
+      CHECK((d["metrics"]["decode_wait_growth"].get<double>() > 0.005) == (decode == 2));
+      CHECK(d["metrics"]["saturated"] == (decode == 2));
+      fs::remove_all(out);
+    }
+    // bad decode shapes, each at its key and with no output: an unknown GPU, a GPU whose memory
+    // holds no KV block after the weights, an unknown key
+    const struct {
+      const char* decode;
+      const char* where;
+    } bad[] = {{R"({"gpu": "H900"})", "/disaggregated/decode/gpu"},
+               {R"({"gpu": "T4"})", "/disaggregated/decode/tp"},
+               {R"({"gpus": 2})", "/disaggregated/decode"}};
+    for (const auto& b : bad) {
+      CAPTURE(b.decode);
+      const auto run =
+          gpuplan_cli_test::gpuplan(pd_args + " --set 'disaggregated.decode=" + b.decode + "'");
+      CHECK(run.status == 2);
+      CHECK(run.output.find(b.where) != std::string::npos);
+      CHECK_FALSE(fs::exists(out));
+    }
   }
   SUBCASE("a queue that grows through the run is saturated, on both sides of the limit") {
     const fs::path dir = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving";

@@ -36,15 +36,27 @@ struct ServeSimFlags {
 
 void print_table(const ServingScenario& sc, const ServingStudy& s) {
   const ServingFigures& f = s.pooled;
-  std::printf("%s: %s on %u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
-              sc.model_id.c_str(), sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
-              static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
+  if (sc.decode)
+    std::printf(
+        "%s: %s on %u x %u %s (prefill) + %u x %u %s (decode), %llu requests x %u "
+        "replications\n",
+        sc.name.c_str(), sc.model_id.c_str(), sc.view.n_prefill, sc.tp, sc.gpu_id.c_str(),
+        sc.view.n_replicas - sc.view.n_prefill, sc.decode->tp, sc.decode->gpu_id.c_str(),
+        static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
+  else
+    std::printf("%s: %s on %u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
+                sc.model_id.c_str(), sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
+                static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
   if (sc.view.n_prefill > 0)
     std::printf(
         "disaggregated: %u prefill + %u decode replicas, KV transfer %.2f ms at the mean "
         "prompt\n",
         sc.view.n_prefill, sc.view.n_replicas - sc.view.n_prefill,
         1e3 * serving::kv_transfer_s(sc.view, s.mean_prompt));
+  if (sc.decode)
+    std::printf("decode replicas: %u x %s (%s), %u KV blocks each; prefill replicas %u KV blocks\n",
+                sc.decode->tp, sc.decode->gpu_id.c_str(), sc.decode->fabric.c_str(),
+                sc.view.decode_kv_blocks, sc.view.sched.kv_blocks);
   std::printf("%-10s %10s %10s %10s %10s\n", "[ms]", "mean", "p50", "p90", "p99");
   const auto row = [](const char* name, const LatencyFigures& l) {
     std::printf("%-10s %10.2f %10.2f %10.2f %10.2f\n", name, 1e3 * l.mean, 1e3 * l.p50, 1e3 * l.p90,
@@ -62,12 +74,16 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
       f.kv_occupancy_mean, f.kv_occupancy_peak, static_cast<unsigned long long>(f.preemptions),
       f.preemptions_per_1k, f.prefix_hit_rate,
       f.queue_overflow ? ", SATURATED: a waiting queue overflowed" : "");
-  if (f.saturated && !f.queue_overflow)
+  if (f.saturated && !f.queue_overflow) {
+    // NOTE: the pool whose wait grows faster is the one that cannot keep up.
+    const bool decode = f.decode_wait_growth > f.wait_growth;
+    const double g = decode ? f.decode_wait_growth : f.wait_growth;
     std::printf(
-        "SATURATED: the admission wait grows by %.3f s per second of arrivals, as when "
-        "the cluster is offered about %.3f times what it serves; the waits above grow "
-        "with the run's length\n",
-        f.wait_growth, 1 / (1 - std::min(f.wait_growth, 0.999)));
+        "SATURATED: the %s wait grows by %.3f s per second of arrivals, as when %s is "
+        "offered about %.3f times what it serves; the waits above grow with the run's length\n",
+        decode ? "decode replicas' admission" : "admission", g,
+        decode ? "the decode pool" : "the cluster", 1 / (1 - std::min(g, 0.999)));
+  }
   std::printf("roofline, one request alone at the mean lengths: TTFT %.2f ms, TPOT %.2f ms\n",
               1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
 }

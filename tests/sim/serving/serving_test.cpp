@@ -543,6 +543,52 @@ TEST_CASE("serving::disaggregated") {
     }
     CHECK(b.state.transfers.n == 0);
   }
+  SUBCASE(
+      "decode replicas of another GPU: TTFT from the prefill GPU, decodes at the decode GPU's") {
+    // Splitwise's mixed pools: prompts on an H100, decodes on an A100 (TP 1 each). One request
+    // takes the H100's colocated TTFT, then the transfer, then exactly the decoding time it has
+    // alone on an A100: its decode steps hold it alone, with the same contexts.
+    ServingView h100 = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    const ServingView a100 = view_of("llama-3-8b", "A100-80GB", "nvlink3", 1);
+    h100.load.n_requests = 1;
+    h100.load.prompt_a = 1000;
+    h100.load.output_a = 50;
+    ServingView a100_alone = a100;
+    a100_alone.load = h100.load;
+    ServingView mixed = disaggregated(h100, 1, 1);
+    mixed.decode_shape = true;
+    mixed.decode_step = a100.step;
+    mixed.decode_kv_blocks = a100.sched.kv_blocks;
+    mixed.decode_gpus_per_replica = 1;
+    REQUIRE(a100.step.bandwidth < h100.step.bandwidth);
+    const ServingStats st = run(mixed);
+    const ServingStats on_h100 = run(h100), on_a100 = run(a100_alone);
+    REQUIRE(on_a100.completed == 1);
+    REQUIRE(st.completed == 1);
+    CHECK(st.ttft.moments.sum == doctest::Approx(on_h100.ttft.moments.sum).epsilon(1e-12));
+    // after the KV transfer, its 49 decodes take what they take alone on an A100
+    const double decoding_on_a100 = on_a100.e2e.moments.sum - on_a100.ttft.moments.sum;
+    CHECK(st.e2e.moments.sum ==
+          doctest::Approx(on_h100.ttft.moments.sum + kv_transfer_s(mixed, 1000) + decoding_on_a100)
+              .epsilon(1e-12));
+    CHECK(decoding_on_a100 > on_h100.e2e.moments.sum - on_h100.ttft.moments.sum);
+    // the KV cache is measured against each replica's own: a decode replica's peak share is its
+    // blocks over the A100's, not the H100's
+    const double decode_blocks = std::ceil(1050.0 / 16);
+    CHECK(st.kv_peak_share >= decode_blocks / a100.sched.kv_blocks);
+    CHECK(cluster_gpus(mixed) == 2);
+    CHECK(cluster_kv_blocks(mixed) == double(h100.sched.kv_blocks) + double(a100.sched.kv_blocks));
+    // the same shape given as the decode pool's own changes nothing
+    ServingView same = disaggregated(h100, 1, 1);
+    const ServingStats plain = run(same);
+    same.decode_shape = true;
+    same.decode_step = h100.step;
+    same.decode_kv_blocks = h100.sched.kv_blocks;
+    const ServingStats explicit_same = run(same);
+    CHECK(explicit_same.e2e.moments.sum == plain.e2e.moments.sum);
+    CHECK(explicit_same.tpot.moments.sum == plain.tpot.moments.sum);
+    CHECK(explicit_same.kv_peak_share == plain.kv_peak_share);
+  }
   SUBCASE("a one-token answer ends on the prefill replica: nothing is transferred") {
     ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
     v.load.n_requests = 1;
