@@ -147,7 +147,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   }
   if (const json* x = f.get(root, "replicas"))
     if (auto s = f.integer(*x, "/replicas", 1, MAX_REPLICAS)) v.n_replicas = uint32_t(*s);
-  // Disaggregated prefill and decode: two pools of the same replica, the KV cache sent between.
+  // Disaggregated prefill and decode: two pools, the KV cache sent between; the decode pool has
+  // the replica's hardware unless `decode` gives its own.
   double kv_link_gbps = DEFAULT_KV_LINK_GBPS;
   if (const json* x = f.get(root, "disaggregated"); x && f.object(*x, "/disaggregated")) {
     f.check_keys(*x, "/disaggregated",
