@@ -19,10 +19,6 @@ using nlohmann::json;
 
 // ---- safe access: a missing key or a value of the wrong type reads as absent -----------------
 
-std::optional<double> number_at(const json& j, std::string_view dotted) {
-  return finite_number(find_path(j, dotted));
-}
-
 std::string string_at(const json& j, std::string_view dotted) {
   return string_value(find_path(j, dotted));
 }

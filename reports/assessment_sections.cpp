@@ -17,10 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<double> number_at(const json& j, std::string_view dotted) {
-  return finite_number(find_path(j, dotted));
-}
-
 //! The causes of `by_cause` with at least one failure, most first (ties by name).
 std::vector<std::pair<std::string, double>> causes_by_count(const json* by_cause) {
   std::vector<std::pair<std::string, double>> out;

@@ -71,7 +71,7 @@ struct Sweep {
   }
 };
 
-Sweep gather(const json& doc) {
+Sweep gather_sweep(const json& doc) {
   Sweep s;
   if (const json* seed = member(doc, "seed"); seed != nullptr && seed->is_number_integer())
     s.seed = seed->dump();
@@ -389,7 +389,7 @@ json indices(const std::vector<const Point*>& pts) {
 }  // namespace
 
 json assess_sweep(const json& sweep) {
-  const Sweep s = gather(sweep);
+  const Sweep s = gather_sweep(sweep);
   std::vector<const Point*> kept, front, front_useful, sat;
   for (const Point& p : s.points) {
     if (p.saturated()) sat.push_back(&p);

@@ -28,6 +28,10 @@ std::optional<double> finite_number(const json* v) {
   return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
 }
 
+std::optional<double> number_at(const json& j, std::string_view dotted) {
+  return finite_number(find_path(j, dotted));
+}
+
 std::string string_value(const json* v) {
   return v != nullptr && v->is_string() ? v->get<std::string>() : std::string{};
 }

@@ -18,6 +18,9 @@ namespace gpuplan::reports {
 //! *v when it is a finite number, else nullopt (also for a null v).
 [[nodiscard]] std::optional<double> finite_number(const nlohmann::json* v);
 
+//! The finite number at a dotted path, else nullopt.
+[[nodiscard]] std::optional<double> number_at(const nlohmann::json& j, std::string_view dotted);
+
 //! *v when it is a string, else "".
 [[nodiscard]] std::string string_value(const nlohmann::json* v);
 

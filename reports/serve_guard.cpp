@@ -18,7 +18,7 @@ std::string lowercase(std::string_view s) {
   return out;
 }
 
-std::string trimmed(std::string_view s) {
+std::string trimmed_header(std::string_view s) {
   const auto first = s.find_first_not_of(" \t");
   if (first == std::string_view::npos) return "";
   return std::string(s.substr(first, s.find_last_not_of(" \t") - first + 1));
@@ -91,7 +91,7 @@ std::optional<Reply> guard_request(const RequestHead& head, const std::vector<st
         head.hosts.empty()
             ? "the request has no Host header; open the page at " + page_address(hosts)
             : "the request has " + std::to_string(head.hosts.size()) + " Host headers; send one");
-  if (!accepted(hosts, lowercase(trimmed(head.hosts.front()))))
+  if (!accepted(hosts, lowercase(trimmed_header(head.hosts.front()))))
     return error_reply(403, "", "wrong_host",
                        "the Host header " + shown(head.hosts.front()) +
                            " does not name this server (a page on another site may only use "
@@ -100,7 +100,7 @@ std::optional<Reply> guard_request(const RequestHead& head, const std::vector<st
   if (head.origins.size() > 1)
     return error_reply(403, "", "wrong_origin", "the request has several Origin headers");
   if (!head.origins.empty()) {
-    const std::string origin = lowercase(trimmed(head.origins.front()));
+    const std::string origin = lowercase(trimmed_header(head.origins.front()));
     if (origin.rfind("http://", 0) != 0 || !accepted(hosts, origin.substr(7)))
       return error_reply(403, "", "wrong_origin",
                          "a request from the page " + shown(head.origins.front()) +
@@ -122,7 +122,7 @@ std::optional<Reply> guard_request(const RequestHead& head, const std::vector<st
   }
   if (method == "POST") {
     const std::string type = head.content_types.size() == 1
-                                 ? lowercase(trimmed(head.content_types.front().substr(
+                                 ? lowercase(trimmed_header(head.content_types.front().substr(
                                        0, head.content_types.front().find(';'))))
                                  : "";
     if (type != "application/json")

@@ -20,10 +20,6 @@ namespace {
 using economics::SECONDS_PER_HOUR;
 using nlohmann::json;
 
-json series(const Eigen::VectorXd& v) {
-  return json(std::vector<double>(v.data(), v.data() + v.size()));
-}
-
 //! Monthly, cumulative, total and NPV of one option's cost series, marked as serving the demand
 //! or not (with its unserved GPU-hours and the first month it falls short).
 json option_json(const Eigen::VectorXd& monthly, double rate, const Eigen::VectorXd& unserved,
@@ -37,8 +33,8 @@ json option_json(const Eigen::VectorXd& monthly, double rate, const Eigen::Vecto
                                   std::vector<double>(demand.data(), demand.data() + demand.size()),
                                   *short_month, demand[*short_month] - unserved[*short_month]))
                             : json(nullptr);
-  return {{"monthly_usd", series(monthly)},
-          {"cumulative_usd", series(sum->cumulative_usd)},
+  return {{"monthly_usd", json_series(monthly)},
+          {"cumulative_usd", json_series(sum->cumulative_usd)},
           {"total_usd", sum->total_usd},
           {"npv_usd", sum->npv_usd},
           {"serves_demand", !short_month.has_value()},
@@ -483,7 +479,7 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
        "their profiles x mean GPUs x mean duration, the same for every option"},
       {"served_gpu_hours_per_month", served}};
   if (!demand) return out;
-  out["demand_gpu_hours_per_month"] = series(*demand);
+  out["demand_gpu_hours_per_month"] = json_series(*demand);
 
   std::string source;
   const double month_s = economics::HOURS_PER_MONTH * SECONDS_PER_HOUR;

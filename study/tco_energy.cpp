@@ -13,11 +13,11 @@ namespace {
 using economics::HOURS_PER_MONTH;
 using nlohmann::json;
 
-json series(const Eigen::VectorXd& v) {
+}  // namespace
+
+json json_series(const Eigen::VectorXd& v) {
   return json(std::vector<double>(v.data(), v.data() + v.size()));
 }
-
-}  // namespace
 
 GpuHourEnergy& GpuHourEnergy::operator+=(const GpuHourEnergy& o) {
   busy_kwh += o.busy_kwh;
@@ -154,8 +154,8 @@ json energy_json(const MonthlyEnergy& e, const Eigen::VectorXd& monthly_usd) {
           {"tco2e", e.tco2e.sum()},
           {"embodied_tco2e", e.embodied_tco2e.sum()},
           {"power_cost_usd", e.power_usd.sum()},
-          {"monthly_kwh", series(e.kwh)},
-          {"monthly_tco2e", series(e.tco2e)},
+          {"monthly_kwh", json_series(e.kwh)},
+          {"monthly_tco2e", json_series(e.tco2e)},
           {"per_year", years}};
 }
 

@@ -74,6 +74,9 @@ struct MonthlyEnergy {
 [[nodiscard]] nlohmann::json energy_json(const MonthlyEnergy& e,
                                          const Eigen::VectorXd& monthly_usd);
 
+//! A monthly series as a JSON array.
+[[nodiscard]] nlohmann::json json_series(const Eigen::VectorXd& v);
+
 //! The projection's `energy_assumptions` keys.
 [[nodiscard]] nlohmann::json energy_assumptions_json(const TcoPower& power, bool has_on_prem);
 

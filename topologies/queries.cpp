@@ -12,8 +12,6 @@
 namespace gpuplan::topologies {
 namespace {
 
-constexpr double INF = std::numeric_limits<double>::infinity();
-
 auto index_map(const Graph& g) {
   return boost::get(boost::vertex_index, g);
 }
@@ -51,7 +49,7 @@ std::optional<uint32_t> hop_count(const Topology& t, uint32_t a, uint32_t b) {
 }
 
 double bottleneck_gbps(const Topology& t, uint32_t a, uint32_t b) {
-  if (a == b) return INF;
+  if (a == b) return UNLIMITED;
   const Graph& g = t.graph;
   std::vector<double> width(boost::num_vertices(g), 0.0);
   // NOTE: max-min "distance": compare prefers wider, combine takes the narrower link, an
@@ -63,14 +61,14 @@ double bottleneck_gbps(const Topology& t, uint32_t a, uint32_t b) {
           .distance_compare(std::greater<double>())
           .distance_combine([](double x, double y) { return std::min(x, y); })
           .distance_inf(0.0)
-          .distance_zero(INF));
+          .distance_zero(UNLIMITED));
   return width[t.hosts.at(b)];
 }
 
 double path_latency_s(const Topology& t, uint32_t a, uint32_t b) {
   if (a == b) return 0.0;
   const Graph& g = t.graph;
-  std::vector<double> dist(boost::num_vertices(g), INF);
+  std::vector<double> dist(boost::num_vertices(g), UNLIMITED);
   boost::dijkstra_shortest_paths(
       g, t.hosts.at(a),
       boost::weight_map(boost::get(&EdgeProps::latency_s, g))

@@ -3,6 +3,7 @@
 //! lose the cluster when switches or links fail. Bisection bandwidth lives in tables.h because
 //! it is computed from the per-level summary.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -10,6 +11,9 @@
 #include "topologies/topology.h"
 
 namespace gpuplan::topologies {
+
+//! +inf: no bound (the bandwidth inside one host, the distance between disconnected hosts).
+inline constexpr double UNLIMITED = std::numeric_limits<double>::infinity();
 
 //! Links (edges) on the shortest path between hosts `a` and `b` by breadth-first search; 0 for
 //! a == b; nullopt when they are disconnected.

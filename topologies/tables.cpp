@@ -11,8 +11,6 @@
 namespace gpuplan::topologies {
 namespace {
 
-constexpr double INF = std::numeric_limits<double>::infinity();
-
 // Keeps vertices of level <= max_level.
 struct AtOrBelow {
   const Graph* g = nullptr;
@@ -30,13 +28,13 @@ TopologyTables make_tables(const Topology& t) {
   tt.n_levels = t.max_level() + 1;
   tt.top_level = tt.n_levels;
   tt.group_of_host.assign(static_cast<size_t>(tt.n_levels) * tt.n_hosts, 0);
-  tt.level_bw_gbps.assign(tt.n_levels, INF);
+  tt.level_bw_gbps.assign(tt.n_levels, UNLIMITED);
   tt.level_latency_s.assign(tt.n_levels, 0.0);
   tt.level_group_size.assign(tt.n_levels, 0);
   // up_share[l] = min over level-l groups of (capacity to level > l) / hosts: the bandwidth each
   // host keeps when its whole group sends out of the group at once.
-  std::vector<double> up_share(tt.n_levels, INF);
-  double inside_level0 = INF;
+  std::vector<double> up_share(tt.n_levels, UNLIMITED);
+  double inside_level0 = UNLIMITED;
   for (uint32_t level = 0; level < tt.n_levels; ++level) {
     const AtOrBelow keep{&g, level};
     const boost::filtered_graph<Graph, boost::keep_all, AtOrBelow> fg(g, boost::keep_all(), keep);
@@ -75,7 +73,7 @@ TopologyTables make_tables(const Topology& t) {
       if (up_cap[gi] > 0) up_share[level] = std::min(up_share[level], up_cap[gi] / hosts_in[gi]);
   }
   tt.level_bw_gbps[0] = inside_level0;
-  double running = INF;
+  double running = UNLIMITED;
   for (uint32_t level = 1; level < tt.n_levels; ++level) {
     running = std::min(running, up_share[level - 1]);
     tt.level_bw_gbps[level] = running;
@@ -115,7 +113,7 @@ uint32_t gang_level(const TopologyTables& tt, std::span<const uint32_t> hosts) {
 }
 
 double gang_bottleneck_gbps(const TopologyTables& tt, std::span<const uint32_t> hosts) {
-  if (hosts.size() <= 1) return INF;
+  if (hosts.size() <= 1) return UNLIMITED;
   const uint32_t level = gang_level(tt, hosts);
   return level < tt.n_levels ? tt.level_bw_gbps[level] : 0.0;
 }

@@ -2,12 +2,11 @@
 
 #include <cmath>
 
+#include "models/economics/checks.h"
+
 namespace gpuplan::economics {
 namespace {
 
-bool non_negative(double x) {
-  return std::isfinite(x) && x >= 0.0;
-}
 bool positive(double x) {
   return std::isfinite(x) && x > 0.0;
 }

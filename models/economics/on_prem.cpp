@@ -3,13 +3,10 @@
 #include <cmath>
 
 #include "models/economics/billing.h"
+#include "models/economics/checks.h"
 
 namespace gpuplan::economics {
 namespace {
-
-bool non_negative(double x) {
-  return std::isfinite(x) && x >= 0.0;
-}
 
 bool valid(const OnPremNode& n) {
   return non_negative(n.server_capex_usd) && std::isfinite(n.depreciation_years) &&

@@ -5,13 +5,10 @@
 #include <vector>
 
 #include "models/economics/billing.h"
+#include "models/economics/checks.h"
 
 namespace gpuplan::economics {
 namespace {
-
-bool valid_demand(const Eigen::VectorXd& demand) {
-  return demand.size() > 0 && demand.allFinite() && (demand.array() >= 0.0).all();
-}
 
 //! Nodes bought together in one month; they are refreshed and retired together.
 struct Cohort {

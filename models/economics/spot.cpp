@@ -8,13 +8,10 @@
 #include <boost/math/special_functions/beta.hpp>
 
 #include "models/economics/billing.h"
+#include "models/economics/checks.h"
 
 namespace gpuplan::economics {
 namespace {
-
-bool non_negative(double x) {
-  return std::isfinite(x) && x >= 0.0;
-}
 
 // Type-7 (linear interpolation) quantile of sorted values.
 double sorted_quantile(const std::vector<double>& sorted, double p) {

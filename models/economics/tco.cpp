@@ -3,18 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/economics/checks.h"
+
 namespace gpuplan::economics {
-namespace {
-
-bool non_negative(double x) {
-  return std::isfinite(x) && x >= 0.0;
-}
-
-bool valid_demand(const Eigen::VectorXd& demand) {
-  return demand.size() > 0 && demand.allFinite() && (demand.array() >= 0.0).all();
-}
-
-}  // namespace
 
 std::optional<Eigen::VectorXd> monthly_demand_gpu_hours(const DemandGrowth& growth) {
   if (!non_negative(growth.initial_gpu_hours_per_month) ||

@@ -16,7 +16,7 @@ inline constexpr double MIN_GROWTH = -0.99;    // (1 + g) must stay positive
 inline constexpr double MAX_GROWTH = 10;       // 1,000 % a month
 
 // A CSV field as a finite number >= 0, or nullopt.
-std::optional<double> csv_number(std::string_view s) {
+std::optional<double> csv_non_negative(std::string_view s) {
   s = fields::trim(s);
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -42,7 +42,7 @@ std::optional<std::vector<ProfilePoint>> parse_schedule_csv(std::string_view csv
       csv, KIND, file, pointer, d,
       [&](std::string_view first, std::string_view second) -> std::optional<std::string> {
         const std::optional<double> at = parse_duration(first);
-        const std::optional<double> m = csv_number(second);
+        const std::optional<double> m = csv_non_negative(second);
         if (!at || !std::isfinite(*at))
           return "at_s " + in_quotes(escape_for_message(first)) +
                  " is not a time; write seconds (>= 0) or a duration such as \"30d\"";

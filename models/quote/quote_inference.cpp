@@ -15,7 +15,6 @@ using economics::HOURS_PER_MONTH;
 using economics::SECONDS_PER_HOUR;
 
 namespace {
-constexpr double INF = std::numeric_limits<double>::infinity();
 constexpr uint32_t MAX_INFERENCE_NODES = 100000;
 }  // namespace
 
@@ -71,7 +70,8 @@ InferenceOption price_inference(const InferenceRequest& req, const QuoteOptions&
   }
   if (!s.best) {
     opt.infeasible_reason = s.reason;
-    opt.miss_ratio = s.nearest_miss ? s.nearest_miss->miss_ratio : INF;
+    opt.miss_ratio =
+        s.nearest_miss ? s.nearest_miss->miss_ratio : std::numeric_limits<double>::infinity();
     if (s.nearest_miss) opt.miss_key = s.nearest_miss->miss_key;
     return opt;
   }

@@ -12,7 +12,7 @@
 namespace gpuplan {
 namespace {
 
-constexpr size_t NONE = static_cast<size_t>(-1);
+constexpr size_t NO_COLUMN = static_cast<size_t>(-1);
 constexpr uint32_t MAX_MODELS = 32;  // PodShape::gpu_types is a 32-bit mask
 constexpr uint64_t MAX_GPUS = 8;     // sharing::MAX_GPUS_PER_NODE
 constexpr uint64_t MILLI = 1000;
@@ -39,10 +39,10 @@ std::optional<Table> open_table(std::string_view csv, const std::vector<std::str
   for (auto& h : header) h = std::string(fields::trim(h));
   bool ok = true;
   for (const std::string& n : names) {
-    size_t c = NONE;
+    size_t c = NO_COLUMN;
     for (size_t k = 0; k < header.size(); ++k)
       if (header[k] == n) c = k;
-    if (c == NONE) {
+    if (c == NO_COLUMN) {
       ok = false;
       diags.add(Diagnostic{file, header_line, "", DiagCode::parse_error,
                            "column " + n + ": missing from the header row",

@@ -15,8 +15,6 @@ constexpr double Z90 = 1.2815515655446004;
 // Coprime to LENGTH_SAMPLE-sized strides: visits every output quantile once, out of step with
 // the prompt's.
 constexpr std::size_t SHUFFLE_STRIDE = 7919;
-// A wide lognormal's far tail is cut at the longest request a trace may hold.
-constexpr double MAX_TOKENS = 1e7;
 
 std::string tokens(double x) {
   char buf[32];
@@ -64,8 +62,8 @@ TokenLengths stratified_lengths(const LengthDistribution& in, const LengthDistri
   while (stride == 0 || std::gcd(stride, n) != 1) ++stride;
   const auto p = [n](std::size_t k) { return (static_cast<double>(k) + 0.5) / n; };
   for (std::size_t k = 0; k < n; ++k) {
-    t.in.push_back(std::clamp(std::round(in.quantile(p(k))), 0.0, MAX_TOKENS));
-    t.out.push_back(std::clamp(std::round(out.quantile(p(k * stride % n))), 1.0, MAX_TOKENS));
+    t.in.push_back(std::clamp(std::round(in.quantile(p(k))), 0.0, MAX_TRACE_TOKENS));
+    t.out.push_back(std::clamp(std::round(out.quantile(p(k * stride % n))), 1.0, MAX_TRACE_TOKENS));
   }
   summarize_lengths(t);
   return t;

@@ -13,8 +13,6 @@ namespace {
 
 constexpr std::string_view IN_COLUMN = "ContextTokens";
 constexpr std::string_view OUT_COLUMN = "GeneratedTokens";
-// Longer prompts or outputs than any served model's context are a broken row, not a request.
-constexpr double MAX_TOKENS = 1e7;
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -91,11 +89,11 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
       continue;
     }
     const auto in = whole_number(fields[*in_col]), out = whole_number(fields[*out_col]);
-    if (!in || *in > MAX_TOKENS) {
+    if (!in || *in > MAX_TRACE_TOKENS) {
       error(row_line, std::string(IN_COLUMN) + " must be a whole number of tokens up to 10^7");
       continue;
     }
-    if (!out || *out < 1 || *out > MAX_TOKENS) {
+    if (!out || *out < 1 || *out > MAX_TRACE_TOKENS) {
       error(row_line, std::string(OUT_COLUMN) + " must be a whole number from 1 to 10^7");
       continue;
     }

@@ -14,6 +14,10 @@
 
 namespace gpuplan::inference {
 
+//! [tokens] The longest prompt or output a trace row may hold: longer than any served model's
+//! context is a broken row, not a request (and where a fitted length distribution is cut).
+inline constexpr double MAX_TRACE_TOKENS = 1e7;
+
 //! The lengths of a trace's requests and the figures the sizing uses.
 struct TokenLengths {
   std::string path;             //!< where the file was found
