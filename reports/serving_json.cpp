@@ -1,7 +1,5 @@
 #include "reports/serving_json.h"
 
-#include <algorithm>
-
 namespace gpuplan::reports {
 namespace {
 
@@ -37,28 +35,25 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   out["gpuplan_version"] = GPUPLAN_VERSION;
   out["seed"] = sc.seed;
   out["replications"] = sc.replications;
-  out["replica"] = {
-      {"model", sc.model_id},
-      {"gpu", sc.gpu_id},
-      {"tp", sc.tp},
-      {"fabric", sc.fabric},
-      {"replicas", v.n_replicas},
-      {"gpus", sc.decode ? v.n_prefill * sc.tp + (v.n_replicas - v.n_prefill) * sc.decode->tp
-                         : v.n_replicas * sc.tp},
-      {"weights_gb", sc.replica.weight_bytes / 1e9},
-      {"kv_blocks", v.sched.kv_blocks},
-      {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
-      {"router", router_name(v.router)},
+  out["replica"] = {{"model", sc.model_id},
+                    {"gpu", sc.gpu_id},
+                    {"tp", sc.tp},
+                    {"fabric", sc.fabric},
+                    {"replicas", v.n_replicas},
+                    {"gpus", static_cast<uint64_t>(serving::cluster_gpus(v))},
+                    {"weights_gb", sc.replica.weight_bytes / 1e9},
+                    {"kv_blocks", v.sched.kv_blocks},
+                    {"kv_tokens", double(v.sched.kv_blocks) * v.sched.block_tokens},
+                    {"router", router_name(v.router)},
 
-      {"scheduler",
-       {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
-        {"max_num_seqs", v.sched.max_num_seqs},
-        {"block_size", v.sched.block_tokens},
-        {"chunked_prefill", v.sched.chunked_prefill},
-        {"prefix_caching", v.sched.prefix_caching}}}};
+                    {"scheduler",
+                     {{"max_num_batched_tokens", v.sched.max_num_batched_tokens},
+                      {"max_num_seqs", v.sched.max_num_seqs},
+                      {"block_size", v.sched.block_tokens},
+                      {"chunked_prefill", v.sched.chunked_prefill},
+                      {"prefix_caching", v.sched.prefix_caching}}}};
   if (v.n_prefill > 0) {
-    // NOTE: a transfer uses as many links as the smaller of the two groups has GPUs.
-    const uint32_t links = sc.decode ? std::min(sc.tp, sc.decode->tp) : sc.tp;
+    const uint32_t links = kv_transfer_links(sc);
     out["replica"]["disaggregated"] = {
         {"prefill_replicas", v.n_prefill},
         {"decode_replicas", v.n_replicas - v.n_prefill},

@@ -359,10 +359,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   v.step = sc.replica.step;
   v.step.overhead_s = sc.view.step.overhead_s;
   v.gpus_per_replica = sc.tp;
-  // Each GPU of the group sends its shard of the KV cache on its own link (with pools of other
-  // tensor parallelism, as many links as the smaller group has).
-  const uint32_t links = sc.decode ? std::min(sc.tp, sc.decode->tp) : sc.tp;
-  v.kv_transfer_bandwidth = double(links) * kv_link_gbps * 1e9 / 8;
+  v.kv_transfer_bandwidth = double(kv_transfer_links(sc)) * kv_link_gbps * 1e9 / 8;
   v.seed = sc.seed;
   const auto no_room = [&](const std::string& ptr, const inference::ServingReplicaModel& m,
                            const GpuSpec& gpu, const std::string& gpu_id, uint32_t tp) {

@@ -49,6 +49,12 @@ struct ServingScenario {
   uint32_t queue_capacity = 4096;           //!< waiting requests per replica before saturation
 };
 
+//! Links a KV transfer of `sc` uses: each GPU of a group sends its shard on its own link, and with
+//! a decode pool of other tensor parallelism, as many as the smaller group has GPUs.
+[[nodiscard]] inline uint32_t kv_transfer_links(const ServingScenario& sc) {
+  return sc.decode && sc.decode->tp < sc.tp ? sc.decode->tp : sc.tp;
+}
+
 //! The simulator's view of `sc`, its length table pointing into `sc.lengths`.
 [[nodiscard]] serving::ServingView serving_view(const ServingScenario& sc);
 
