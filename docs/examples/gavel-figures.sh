@@ -17,9 +17,9 @@ fig=$1 policy=$2
 # four replications instead of six.
 case $fig-$policy in
   8-fifo_perf) rates="0.4 2.8 3.6 4.0 4.4 4.8 5.2 5.6 6.0" reps=6 ;;
-  8-max_min_fairness_perf) rates="0.4 2.8 3.6 4.0 4.4 4.8 5.2 5.6" reps=4 ;;
+  8-max_min_fairness_perf) rates="0.4 2.8 3.6 4.0 4.4 4.8 5.2 5.6" reps=8 ;;
   9-fifo_perf) rates="0.2 1.0 1.4 1.8 2.0 2.2 2.4 2.6 2.8" reps=6 ;;
-  9-max_min_fairness_perf) rates="0.2 1.0 1.4 1.8 2.0 2.2 2.4 2.6 2.8" reps=4 ;;
+  9-max_min_fairness_perf) rates="0.2 1.0 1.4 1.8 2.0 2.2 2.4 2.6 2.8" reps=8 ;;
   *) echo "usage: $0 8|9 fifo_perf|max_min_fairness_perf" >&2; exit 2 ;;
 esac
 mkdir -p out

@@ -7,6 +7,7 @@
 #include "models/scenario/limits.h"
 #include "models/load/loader.h"
 #include "sim/core/event_queue.h"
+#include "sim/core/exponential.h"
 #include "sim/core/queue_index.h"
 #include "sim/core/state.h"
 
@@ -16,8 +17,6 @@ namespace {
 
 // -ln of the smallest uniform u01_first returns, (0 + 0.5) * 2^-53 (sim/core/rng.h).
 const double NEG_LN_U_MIN = 54 * std::log(2.0);
-// -ln of the largest, 1 - 2^-54: the smallest exponential multiple.
-const double NEG_LN_U_MAX = 0x1p-54;
 // Largest |z| of Box-Muller, sqrt(-2 ln u) with the smallest u.
 const double Z_MAX = std::sqrt(2 * NEG_LN_U_MIN);
 
@@ -28,7 +27,7 @@ SampleRange sample_range(DistKind kind, double a, double b, const std::vector<do
     case DistKind::fixed:
       return {a, a};
     case DistKind::exponential:
-      return {a * NEG_LN_U_MAX, a * NEG_LN_U_MIN};
+      return {a * UNIT_EXPONENTIAL_MIN, a * UNIT_EXPONENTIAL_MAX};
     case DistKind::uniform:
     case DistKind::loguniform:
       return {a, b};

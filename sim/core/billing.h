@@ -36,13 +36,9 @@ GPUPLAN_HD inline void set_pool_price(const ModelView& m, ReplicaState& s, uint3
   s.billing.pool_gpu_rate[p] = pool_gpu_rate(m, s, p);
 }
 
-//! Integrates the billing window totals over `dt` seconds inside [warmup, horizon).
-GPUPLAN_HD inline void accrue_billing(const ModelView& m, ReplicaState& s, double dt) {
-  for (uint32_t p = 0; p < m.pools.size; ++p) {
-    s.billing.pools[p].provisioned_gpu_s +=
-        double(s.pool_nodes_up[p]) * m.pools[p].gpus_per_node * dt;
-    s.billing.pools[p].provisioned_node_s += double(s.pool_nodes_up[p]) * dt;
-  }
+//! Integrates each class's busy GPUs and spend over `dt` seconds inside [warmup, horizon) (the
+//! pools' provisioned totals are integrated by advance_to, in its loop over the pools).
+GPUPLAN_HD inline void accrue_class_billing(const ModelView& m, ReplicaState& s, double dt) {
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     double gpus = 0, rate = 0;
     for (uint32_t p = 0; p < m.pools.size; ++p) {

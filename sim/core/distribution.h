@@ -1,7 +1,9 @@
 #pragma once
-//! Sampling the scenario's distributions from uniforms (inverse transform; Box-Muller for normal).
+//! Sampling the scenario's distributions from a draw (inverse transform; the ziggurat for the
+//! exponential; Box-Muller for the lognormal).
 #include <cmath>
 
+#include "sim/core/exponential.h"
 #include "sim/core/model.h"
 
 namespace gpuplan {
@@ -23,24 +25,30 @@ inline constexpr double TWO_PI = 6.283185307179586476925;
   return first + lo;
 }
 
-//! A value [s] of `d`, given two independent uniforms in (0, 1).
-[[nodiscard]] GPUPLAN_HD inline double sample(const ModelView& m, const DistSpec& d, double u1,
-                                              double u2) {
+//! A value [s] of `d` from `draw` for the kinds other than fixed and exponential.
+GPUPLAN_HD inline double sample_other(const ModelView& m, const DistSpec& d, const Draw& draw) {
+  const double u1 = u01_first(draw);
   switch (d.kind) {
-    case DistKind::fixed:
-      return d.a;
-    case DistKind::exponential:
-      return -d.a * log(u1);
     case DistKind::uniform:
       return d.a + (d.b - d.a) * u1;
     case DistKind::lognormal:
-      return exp(d.a + d.b * sqrt(-2.0 * log(u1)) * cos(TWO_PI * u2));
+      return exp(d.a + d.b * sqrt(-2.0 * log(u1)) * cos(TWO_PI * u01_second(draw)));
     case DistKind::loguniform:
       return d.a * exp(log(d.b / d.a) * u1);
     case DistKind::empirical:
       return m.dist_values[search_cumulative(m.dist_cum, d.table_idx, d.table_n, u1)];
+    default:
+      return d.a;
   }
-  return d.a;
+}
+
+//! A value [s] of `d` from `draw`: its first uniform (or its first unit exponential), and its
+//! second uniform for the lognormal's Box-Muller. NOTE: the two commonest kinds inline here.
+[[nodiscard]] GPUPLAN_HD inline double sample(const ModelView& m, const DistSpec& d,
+                                              const Draw& draw) {
+  if (d.kind == DistKind::exponential) return d.a * exponential_first(draw);
+  if (d.kind == DistKind::fixed) return d.a;
+  return sample_other(m, d, draw);
 }
 
 //! True when sample() reads its uniforms for `d`: every kind but a fixed value.

@@ -22,7 +22,7 @@ GPUPLAN_HD inline void start_provisioning(const ModelView& m, ReplicaState& s, u
   open_billing(m, s, n);
   const Draw d =
       philox_draw(m.seed, s.replica_idx, Stream::provisioning, n, s.capacity.node_draws[n]++);
-  const double delay = sample(m, m.pool_supply[p].provisioning_delay, u01_first(d), u01_second(d));
+  const double delay = sample(m, m.pool_supply[p].provisioning_delay, d);
   schedule_or_saturate(s, s.now + delay, EventKind::node_ready, n, 0);
 }
 

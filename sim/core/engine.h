@@ -35,8 +35,8 @@ GPUPLAN_HD inline void schedule_next_arrival(const ModelView& m, ReplicaState& s
     if (cls.rate <= 0) return;
     const Draw d = philox_draw(m.seed, s.replica_idx, Stream::arrivals, c, k);
     // NOTE: a constant rate keeps the flat formula, so flat scenarios draw the same times.
-    t = cls.profile_n == 0 ? s.now - log(u01_first(d)) / cls.rate
-                           : profile_arrival(m, cls, s.now, -log(u01_first(d)));
+    t = cls.profile_n == 0 ? s.now + exponential_first(d) / cls.rate
+                           : profile_arrival(m, cls, s.now, exponential_first(d));
   }
   if (t >= m.horizon) return;
   schedule_or_saturate(s, t, EventKind::job_arrival, c, 0);
@@ -88,7 +88,7 @@ GPUPLAN_HD inline void handle_arrival(const ModelView& m, ReplicaState& s, uint3
                          ? philox_draw(m.seed, s.replica_idx, Stream::job_duration, c, k)
                          : none;
     j.gpus = sample_gpus(m, cls, u01_first(size));
-    j.work = sample(m, cls.duration, u01_first(dur), u01_second(dur));
+    j.work = sample(m, cls.duration, dur);
   }
   if (j.counted) s.classes[c].submitted += 1;
   enqueue_arrival(m, s, slot);  // submission order, or rank order (sim/core/queue_order.h)

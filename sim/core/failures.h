@@ -13,6 +13,7 @@
 //! so scenarios without failures draw exactly what they drew before.
 #include <cmath>
 
+#include "sim/core/exponential.h"
 #include "sim/core/failure_spec.h"
 #include "sim/core/preemption.h"
 
@@ -122,7 +123,7 @@ GPUPLAN_HD inline void schedule_repair(const ModelView& m, ReplicaState& s, uint
   // NOTE: a group's counter serves its failure clock too; the two draw from different streams.
   const uint32_t sub = kind == EventKind::node_repair ? target : m.n_nodes + target;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::repairs, sub, k++);
-  const double t = s.now + sample(m, fs.repair, u01_first(d), u01_second(d));
+  const double t = s.now + sample(m, fs.repair, d);
   if (t < m.horizon) schedule_failure_event(s, t, kind, target, 0);
 }
 
@@ -134,7 +135,7 @@ GPUPLAN_HD inline void schedule_pool_failure(const ModelView& m, ReplicaState& s
   if (!(rate > 0) || m.pool_supply[p].elastic) return;
   const uint32_t k = s.failures.pool_draws[p]++;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::failures, p, k);
-  const SimTime t = s.now - log(u01_first(d)) / rate;
+  const SimTime t = s.now + exponential_first(d) / rate;
   if (t < m.horizon) schedule_failure_event(s, t, EventKind::node_failure, p, k);
 }
 
@@ -153,7 +154,7 @@ GPUPLAN_HD inline void schedule_switch_failure(const ModelView& m, ReplicaState&
   if (!(rate > 0)) return;
   const uint32_t k = s.failures.group_draws[g]++;
   const Draw d = philox_draw(m.seed, s.replica_idx, Stream::switch_failures, g, k);
-  const SimTime t = s.now - log(u01_first(d)) / rate;
+  const SimTime t = s.now + exponential_first(d) / rate;
   if (t < m.horizon) schedule_failure_event(s, t, EventKind::switch_failure, g, k);
 }
 

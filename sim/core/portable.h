@@ -16,6 +16,18 @@
 #define GPUPLAN_DEVICE_PASS 0
 #endif
 
+//! A function's rare path kept out of line, so that its caller's common path stays small enough
+//! to inline.
+#if defined(__CUDACC__)
+#define GPUPLAN_COLD __noinline__
+#else
+#define GPUPLAN_COLD __attribute__((noinline, cold))
+#endif
+
+//! A small function on the engine's hottest path that the compiler should always inline (nvcc
+//! reads the same attribute).
+#define GPUPLAN_HOT __attribute__((always_inline))
+
 #if defined(__CUDA_ARCH__)
 #define GPUPLAN_ASSERT(cond) ((void)0)
 #else

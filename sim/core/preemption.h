@@ -109,7 +109,7 @@ GPUPLAN_HD inline void reclaim_node(const ModelView& m, ReplicaState& s, uint32_
   if (in_window(m, s.now)) s.capacity.pools[p].reclaimed_nodes += 1;
   const Draw d =
       philox_draw(m.seed, s.replica_idx, Stream::spot_returns, n, s.capacity.node_draws[n]++);
-  const double delay = sample(m, m.pool_supply[p].return_delay, u01_first(d), u01_second(d));
+  const double delay = sample(m, m.pool_supply[p].return_delay, d);
   schedule_or_saturate(s, s.now + delay, EventKind::node_return, n, 0);
 }
 
@@ -118,7 +118,7 @@ GPUPLAN_HD inline void schedule_node_reclaim(const ModelView& m, ReplicaState& s
   const double rate = m.pool_supply[m.node_pool[n]].hazard_per_node_s;
   const Draw d =
       philox_draw(m.seed, s.replica_idx, Stream::preemptions, n, s.capacity.node_draws[n]++);
-  const SimTime t = s.now - log(u01_first(d)) / rate;
+  const SimTime t = s.now + exponential_first(d) / rate;
   if (t < m.horizon) schedule_or_saturate(s, t, EventKind::node_reclaim, n, 0);
 }
 
@@ -142,7 +142,7 @@ GPUPLAN_HD inline void handle_node_reclaim(const ModelView& m, ReplicaState& s, 
 //! Schedules pool p's next reclaim wave from now, using draw `d`'s second uniform.
 GPUPLAN_HD inline void schedule_wave(const ModelView& m, ReplicaState& s, uint32_t p,
                                      const Draw& d) {
-  const SimTime t = s.now - log(u01_second(d)) / m.pool_supply[p].wave_rate_per_s;
+  const SimTime t = s.now + exponential_second(d) / m.pool_supply[p].wave_rate_per_s;
   if (t < m.horizon) schedule_or_saturate(s, t, EventKind::reclaim_wave, p, 0);
 }
 

@@ -246,7 +246,7 @@ GPUPLAN_HD inline void enqueue_arrival(const ModelView& m, ReplicaState& s, uint
     const Draw d =
         philox_draw(m.seed, s.replica_idx, Stream::estimate_error, j.class_idx, j.job_idx);
     const DistSpec err{DistKind::lognormal, 0.0, m.sched.estimate_sigma, 0, 0};
-    factor = sample(m, err, u01_first(d), u01_second(d));
+    factor = sample(m, err, d);
   }
   pj.declared_s = j.work * factor;
   pj.run_s = pj.las_run_s = pj.las_wait_s = 0;

@@ -138,9 +138,11 @@ GPUPLAN_HD inline void advance_to(const ModelView& m, ReplicaState& s, SimTime t
       s.pool_cost_usd[p] += cost;
       s.totals.cost_usd += cost;
       s.totals.provisioned_gpu_s += pool_gpus * dt;
+      s.billing.pools[p].provisioned_gpu_s += pool_gpus * dt;
+      s.billing.pools[p].provisioned_node_s += double(s.pool_nodes_up[p]) * dt;
     }
   }
-  if (in_window) accrue_billing(m, s, dt);  // per-pool provisioned and per-class spend
+  if (in_window) accrue_class_billing(m, s, dt);  // per-class busy GPUs and spend
   if (s.now < s.bin_cursor.fast_end && hi <= s.bin_cursor.bin_end) {
     // NOTE: the one piece the walk below would give (most steps stay in one bin).
     const uint32_t b = s.bin_cursor.bin;

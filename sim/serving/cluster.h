@@ -7,6 +7,7 @@
 //! random numbers keyed by (seed, Monte Carlo replica): request k's numbers depend on k only.
 #include <cmath>
 
+#include "sim/core/exponential.h"
 #include "sim/core/rng.h"
 #include "sim/serving/replica.h"
 
@@ -50,7 +51,7 @@ struct ClusterState {
   const Draw l = philox_draw(v.seed, v.mc_replica, Stream::serving_lengths, hi, lo);
   Request q;
   q.id = k;
-  q.arrival_s = prev_arrival_s - log(u01_first(a)) / w.rate_per_s;
+  q.arrival_s = prev_arrival_s + exponential_first(a) / w.rate_per_s;
   if (w.prompt_kind == LengthKind::table && w.table.size > 0) {
     uint32_t row = static_cast<uint32_t>(u01_first(l) * w.table.size);
     if (row >= w.table.size) row = w.table.size - 1;

@@ -58,7 +58,7 @@ TEST_CASE("models::limits") {
     CHECK(b.at("/workload/0/duration").code == DiagCode::limit_exceeded);
   }
   SUBCASE("samples beyond limits.max_duration are refused until the limit is raised") {
-    // An exponential mean of 1e14 s reaches 37.4 x 1e14 s at the smallest uniform, > 1e15 s.
+    // An exponential mean of 1e14 s reaches 45.1 x 1e14 s in the ziggurat's tail, > 1e15 s.
     const Loaded a = load(BASE, {R"(workload.0.duration={"exponential": {"mean": 1e14}})"});
     CHECK(mentions(a.at("/workload/0/duration"), "beyond limits.max_duration"));
     const Loaded b = load(BASE, {R"(workload.0.duration={"exponential": {"mean": 1e14}})",
@@ -200,11 +200,11 @@ TEST_CASE("models::limits::messages") {
 }
 
 TEST_CASE("models::limits::sample_range") {
-  SUBCASE("an exponential spans 2^-54 to 37.4 times its mean") {
+  SUBCASE("an exponential spans 2^-54 x 0.064 to 45.1 times its mean") {
     const SampleRange r = sample_range(DistKind::exponential, 10, 0, {});
-    // -ln(2^-54) = 54 ln 2 = 37.43
-    CHECK(r.hi == doctest::Approx(374.3).epsilon(1e-3));
-    CHECK(r.lo > 0);
+    // the ziggurat's tail: r + 54 ln 2 = 7.697 + 37.43 = 45.13; its last layer is 0.0638 wide
+    CHECK(r.hi == doctest::Approx(451.3).epsilon(1e-3));
+    CHECK(r.lo == doctest::Approx(10 * 0x1p-54 * 0.06385).epsilon(1e-3));
   }
   SUBCASE("a lognormal spans exp(mu -/+ 8.65 sigma)") {
     const SampleRange r = sample_range(DistKind::lognormal, 0, 1, {});

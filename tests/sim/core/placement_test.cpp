@@ -1,6 +1,7 @@
 //! Placement policies on one job stream: fragmentation, waits and communication slowdown.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "models/compile/compile.h"
@@ -21,8 +22,9 @@ struct PolicyRun {
 //! 16 nodes of 8 GPUs under 4 leaves of 4 nodes at 3:1, a Philly-like mix with gangs of up to
 //! 32 GPUs (Gavel's GPU counts stretched to multi-node), offered load ~0.7, 30% of a step in
 //! network all-reduce for every gang; 60 simulated days, the same random stream for all.
-PolicyRun run_policy(Placement placement) {
+PolicyRun run_policy(Placement placement, uint64_t seed = 42) {
   Scenario sc = test::one_pool(16, 8, 60 * 86400.0, 2 * 86400.0);
+  sc.seed = seed;
   sc.topology.kind = TopologyKind::leaf_spine;
   sc.topology.nodes_per_leaf = 4;
   sc.topology.link_gbps = 400;
@@ -49,42 +51,45 @@ PolicyRun run_policy(Placement placement) {
 }  // namespace
 
 TEST_CASE("sim::placement") {
-  const PolicyRun best = run_policy(Placement::best_fit);
-  const PolicyRun pack = run_policy(Placement::pack);
-  const PolicyRun spread = run_policy(Placement::spread);
-  const PolicyRun topo = run_policy(Placement::topology_aware);
-  for (const auto& [name, r] : {std::pair{"best_fit", best}, std::pair{"pack", pack},
-                                std::pair{"spread", spread}, std::pair{"topology_aware", topo}})
-    MESSAGE(std::string(name) << ": stranded GPUs " << r.stranded_gpus << ", mean wait "
-                              << r.mean_wait_s << " s, mean comm slowdown " << r.mean_comm_slowdown
-                              << " over " << r.multi_node << " gangs");
-
-  SUBCASE("every policy runs the same gangs") {
+  // Eight independent streams (seeds 1-8): each comparison holds stream by stream, not on one
+  // stream's luck.
+  const uint32_t n_seeds = 8;
+  double diff_sum = 0, diff_sum2 = 0;  // topology_aware minus pack, mean comm slowdown
+  for (uint64_t seed = 1; seed <= n_seeds; ++seed) {
+    CAPTURE(seed);
+    const PolicyRun best = run_policy(Placement::best_fit, seed);
+    const PolicyRun pack = run_policy(Placement::pack, seed);
+    const PolicyRun spread = run_policy(Placement::spread, seed);
+    const PolicyRun topo = run_policy(Placement::topology_aware, seed);
+    for (const auto& [name, r] : {std::pair{"best_fit", best}, std::pair{"pack", pack},
+                                  std::pair{"spread", spread}, std::pair{"topology_aware", topo}})
+      MESSAGE(std::string(name) << ": stranded GPUs " << r.stranded_gpus << ", mean wait "
+                                << r.mean_wait_s << " s, mean comm slowdown "
+                                << r.mean_comm_slowdown << " over " << r.multi_node << " gangs");
     // Same seed, same stream: hundreds of multi-node jobs complete under each policy.
     CHECK(best.multi_node > 100);
     CHECK(spread.multi_node > 100);
-  }
-
-  SUBCASE("best fit and pack strand fewer free GPUs than spread") {
     // Worst fit (spread) breaks a fresh node for every small job while nodes are free, so
     // partly used nodes, and the GPUs they strand, pile up; best fit fills partial nodes first.
     CHECK(best.stranded_gpus < spread.stranded_gpus);
     CHECK(pack.stranded_gpus < spread.stranded_gpus);
-  }
-
-  SUBCASE("stranded GPUs make gangs wait longer under spread") {
     // A gang needs whole free nodes; spread leaves fewer of them, so queues are longer.
     CHECK(best.mean_wait_s < spread.mean_wait_s);
-  }
-
-  SUBCASE("topology_aware gives multi-node gangs the lowest mean comm slowdown") {
-    // It puts a gang under the smallest switch group that holds it, so fewer gangs cross the
-    // 3:1 uplinks; spread crosses them by design. Every slowdown is >= 1 (ideal = one leaf).
-    CHECK(topo.mean_comm_slowdown <= best.mean_comm_slowdown);
-    CHECK(topo.mean_comm_slowdown <= pack.mean_comm_slowdown);
+    // topology_aware puts a gang under the smallest switch group that holds it, so fewer gangs
+    // cross the 3:1 uplinks than under best fit, and spread crosses them by design. Every
+    // slowdown is >= 1 (ideal = one leaf).
+    CHECK(topo.mean_comm_slowdown < best.mean_comm_slowdown);
     CHECK(topo.mean_comm_slowdown < spread.mean_comm_slowdown);
     CHECK(topo.mean_comm_slowdown >= 1.0);
+    const double d = topo.mean_comm_slowdown - pack.mean_comm_slowdown;
+    diff_sum += d, diff_sum2 += d * d;
   }
+  // Pack fills nodes in index order, and a leaf's nodes are consecutive, so its gangs mostly
+  // stay under one leaf too: stream by stream either may come out ahead (by about 0.02), so
+  // topology_aware is held to pack's level within three standard errors of the paired mean.
+  const double mean = diff_sum / n_seeds;
+  const double se = std::sqrt((diff_sum2 / n_seeds - mean * mean) / (n_seeds - 1));
+  CHECK(mean <= 3 * se);
 }
 
 }  // namespace gpuplan
