@@ -25,10 +25,15 @@ inline constexpr double TWO_PI = 6.283185307179586476925;
   return first + lo;
 }
 
-//! A value [s] of `d` from `draw` for the kinds other than fixed and exponential.
-GPUPLAN_HD inline double sample_other(const ModelView& m, const DistSpec& d, const Draw& draw) {
+//! A value [s] of `d` from `draw`: its first uniform (or its first unit exponential), and its
+//! second uniform for the lognormal's Box-Muller.
+GPUPLAN_HD inline double sample_any(const ModelView& m, const DistSpec& d, const Draw& draw) {
   const double u1 = u01_first(draw);
   switch (d.kind) {
+    case DistKind::fixed:
+      return d.a;
+    case DistKind::exponential:
+      return d.a * exponential_first(draw);
     case DistKind::uniform:
       return d.a + (d.b - d.a) * u1;
     case DistKind::lognormal:
@@ -37,18 +42,17 @@ GPUPLAN_HD inline double sample_other(const ModelView& m, const DistSpec& d, con
       return d.a * exp(log(d.b / d.a) * u1);
     case DistKind::empirical:
       return m.dist_values[search_cumulative(m.dist_cum, d.table_idx, d.table_n, u1)];
-    default:
-      return d.a;
   }
+  return d.a;
 }
 
-//! A value [s] of `d` from `draw`: its first uniform (or its first unit exponential), and its
-//! second uniform for the lognormal's Box-Muller. NOTE: the two commonest kinds inline here.
+//! sample_any with its two commonest kinds inline at the caller (the whole switch is too large
+//! for the compiler to inline on the engine's hot path).
 [[nodiscard]] GPUPLAN_HD inline double sample(const ModelView& m, const DistSpec& d,
                                               const Draw& draw) {
   if (d.kind == DistKind::exponential) return d.a * exponential_first(draw);
   if (d.kind == DistKind::fixed) return d.a;
-  return sample_other(m, d, draw);
+  return sample_any(m, d, draw);
 }
 
 //! True when sample() reads its uniforms for `d`: every kind but a fixed value.
