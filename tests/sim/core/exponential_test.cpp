@@ -27,7 +27,7 @@ long double layer_edges(long double r, long double* x) {
   return expl(-x[255]) + v / x[255] - 1;
 }
 
-//! Four million exponentials from the arrival stream's draws, sorted.
+//! `n` exponentials from the arrival stream's draws, sorted.
 std::vector<double> sorted_draws(uint32_t n) {
   std::vector<double> out(n);
   for (uint32_t k = 0; k < n; ++k)
