@@ -2,6 +2,7 @@
 //! A read-only core span over a host vector: how the compile stage hands its arrays to sim/core/.
 #include <vector>
 
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

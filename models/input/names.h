@@ -11,15 +11,12 @@
 #include "models/economics/spot.h"
 #include "models/economics/tco.h"
 #include "models/input/plan_enums.h"
-#include "sim/core/failure_spec.h"
-#include "sim/core/maintenance_spec.h"
-#include "sim/core/team_spec.h"
-#include "sim/core/types.h"
 
 namespace gpuplan {
 
 //! The name table of a closed set: `what` names the set in messages ("unknown <what> ..."),
-//! `names[i]` is the scenario's word for enumerator i.
+//! `names[i]` is the scenario's word for enumerator i. GPUPLAN_ENUM_NAMES(E, what, names...)
+//! declares one; the engine's sets are in models/input/engine_names.h.
 template <class E>
 struct EnumTraits;
 
@@ -41,14 +38,6 @@ GPUPLAN_ENUM_NAMES(TcoOption, "TCO option", "cloud", "on_prem", "hybrid", "keep"
                    "reserve_1y", "reserve_3y", "burst");
 GPUPLAN_ENUM_NAMES(SloPeriod, "SLO period", "over_window", "every_month");
 GPUPLAN_ENUM_NAMES(FallbackTarget, "fallback target", "on_demand");
-GPUPLAN_ENUM_NAMES(QueuePolicy, "queue policy", "fifo", "backfill", "sjf", "srtf", "las",
-                   "fair_share", "fifo_perf", "max_min_fairness_perf");
-GPUPLAN_ENUM_NAMES(Placement, "placement", "best_fit", "pack", "spread", "topology_aware");
-GPUPLAN_ENUM_NAMES(ReclaimPolicy, "reclaim policy", "any", "lower_priority", "never");
-GPUPLAN_ENUM_NAMES(DistKind, "distribution", "fixed", "exponential", "uniform", "lognormal",
-                   "loguniform", "empirical");
-GPUPLAN_ENUM_NAMES(FailureScope, "failure scope", "node", "job", "switch");
-GPUPLAN_ENUM_NAMES(DrainPolicy, "drain policy", "checkpoint", "kill", "wait");
 GPUPLAN_ENUM_NAMES(Precision, "precision", "fp32", "tf32", "bf16", "fp8", "fp16");
 GPUPLAN_ENUM_NAMES(economics::BillingGranularity, "billing granularity", "second", "hour",
                    "millisecond");
@@ -56,8 +45,6 @@ GPUPLAN_ENUM_NAMES(economics::SpotAdvisorBand, "Spot Advisor band", "<5%", "5-10
                    "15-20%", ">20%");
 GPUPLAN_ENUM_NAMES(economics::CostBasis, "cost basis", "cash", "accrual");
 GPUPLAN_ENUM_NAMES(economics::SpotProvider, "spot provider", "aws", "gcp", "azure");
-
-#undef GPUPLAN_ENUM_NAMES
 
 //! Number of enumerators of E.
 template <class E>

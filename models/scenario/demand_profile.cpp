@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/core/arrival_profile.h"
+
 namespace gpuplan {
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/arrival_profile.h"
+#include "sim/core/arrival_segment.h"
 
 namespace gpuplan {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/scenario/scenario_economics.h"
-#include "sim/core/failure_spec.h"
+#include "sim/core/types.h"
 
 namespace gpuplan {
 

@@ -15,7 +15,7 @@
 #include "models/scenario/demand_profile.h"
 #include "models/scenario/failure_table.h"
 #include "models/scenario/maintenance_config.h"
-#include "models/input/names.h"
+#include "models/input/engine_names.h"
 #include "models/scenario/scenario_economics.h"
 #include "sim/core/team_spec.h"
 #include "models/scenario/scenario_energy.h"

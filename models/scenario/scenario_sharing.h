@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/shared_types.h"
+#include "sim/core/share_kinds.h"
 #include "sim/sharing/mig.h"
 
 namespace gpuplan {

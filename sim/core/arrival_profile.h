@@ -5,16 +5,10 @@
 //! class, the next arrival after `now` is the t where ∫_now^t rate = E (analytic per segment).
 #include <cmath>
 
+#include "sim/core/arrival_segment.h"
 #include "sim/core/model.h"
 
 namespace gpuplan {
-
-//! One piece of a class's arrival intensity, over [t0, next segment's t0) (the last: to horizon).
-struct ArrivalSegment {
-  SimTime t0;     //!< [s] start; the first segment of a class starts at 0
-  double rate0;   //!< [1/s] intensity at t0 (>= 0)
-  double growth;  //!< [1/s] b: the intensity is rate0 · e^{b (t − t0)} inside the segment
-};
 
 //! Expected arrivals [jobs] over `len` [s] from an instant where the intensity is `rate` [1/s]
 //! and grows with coefficient `growth` [1/s]: rate · (e^{b len} − 1) / b (rate · len when b = 0).

@@ -2,6 +2,7 @@
 //! Mutable per-replica state of billing: open billing intervals, current prices, and the
 //! provisioned and per-class spend totals (one field of ReplicaState; sim/replica_buffers.h
 //! allocates the arrays).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -2,6 +2,7 @@
 //! Mutable per-replica state of node capacity: each node's life cycle (up, provisioning,
 //! reclaimed, absent), elastic idle checks, spot draws and per-pool capacity totals
 //! (one field of ReplicaState; sim/replica_buffers.h allocates the arrays).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -4,6 +4,7 @@
 //! simultaneous events have one fixed order and the pop order does not depend on where an event
 //! is kept. NOTE: each class has exactly one pending arrival, and arrivals are half of all events;
 //! keeping them beside the heap spares them a sift each way.
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -216,11 +216,7 @@ inline constexpr uint32_t ZIGGURAT_TRIES = 16;
 //! Fresh random words for try `attempt` of the draw whose words were (hi, lo): one Philox block
 //! under a key of its own, so a retry depends on nothing but the draw.
 [[nodiscard]] GPUPLAN_HD inline Draw ziggurat_redraw(uint32_t hi, uint32_t lo, uint32_t attempt) {
-  r123::Philox4x32 gen;
-  const r123::Philox4x32::ctr_type ctr = {{hi, lo, attempt, 0}};
-  const r123::Philox4x32::key_type key = {{0x9E3779B9u, 0xBB67AE85u}};
-  const auto r = gen(ctr, key);
-  return Draw{{r[0], r[1], r[2], r[3]}};
+  return philox_block(hi, lo, attempt, 0, 0x9E3779B9u, 0xBB67AE85u);
 }
 
 //! The draws unit_exponential does not accept at once (2.2 %): those in the tail or in a wedge

@@ -8,13 +8,6 @@
 
 namespace gpuplan {
 
-//! What one failure takes down (docs/failures.md).
-enum class FailureScope : uint8_t {
-  node,         //!< the node: its jobs are interrupted and it is out until repaired or replaced
-  job,          //!< the jobs on the node (software, timeouts): the node stays up
-  switch_leaf,  //!< every node below one leaf switch, until the switch is repaired
-};
-
 //! One cause of failure with its rate.
 struct FailureCause {
   double rate_per_gpu_s;  //!< [1/(GPU·s)] events per GPU-second of serving nodes

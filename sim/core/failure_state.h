@@ -2,6 +2,7 @@
 //! Mutable per-replica state of hardware failures: which nodes are down and why, hot spares
 //! ready per pool, random-draw counters and the window totals (one field of ReplicaState;
 //! sim/replica_buffers.h allocates the arrays, empty when the scenario has no failures).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

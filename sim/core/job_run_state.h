@@ -2,6 +2,7 @@
 //! Mutable per-replica state of job runs: checkpoint/restart bookkeeping of each active job and
 //! per-class overhead totals (one field of ReplicaState; sim/replica_buffers.h allocates the
 //! arrays).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

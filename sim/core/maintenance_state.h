@@ -2,6 +2,7 @@
 //! Mutable per-replica state of planned maintenance: each node's part in a window and the window
 //! totals (one field of ReplicaState; sim/replica_buffers.h allocates the array, empty when the
 //! scenario has no maintenance).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

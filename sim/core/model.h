@@ -4,7 +4,8 @@
 #include "sim/core/network_types.h"
 #include "sim/core/scheduler_spec.h"
 #include "sim/core/shared_types.h"
-#include "sim/core/team_spec.h"
+#include "sim/core/team_view.h"
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -2,6 +2,7 @@
 //! Plain data of the network model: the compiled topology tables the core reads (NetworkView,
 //! filled only by models/compile/network_plan.cpp) and the per-replica link-sharing state
 //! (NetState). The logic lives in sim/core/placement.h and sim/core/network.h.
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

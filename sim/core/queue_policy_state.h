@@ -2,6 +2,7 @@
 //! Mutable per-replica state of the ranked queue policies (SJF, SRTF, 2D-LAS, class priorities):
 //! what each active job declared and attained, and the scratch arrays of a preemption decision
 //! (one field of ReplicaState; sim/replica_buffers.h allocates the arrays).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -2,6 +2,7 @@
 //! How the queue policy ranks jobs, as the core reads it (read-only, one per model): the 2D-LAS
 //! queue thresholds and starvation knob, the duration-estimate error, and whether class
 //! priorities preempt. models/compile/compile.cpp fills it; the defaults rank nothing (plain FIFO).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -2,6 +2,7 @@
 //! Mutable per-replica state of team quotas: the GPUs each team holds per flavor, its window
 //! totals and time bins, and the scratch arrays of a reclaim decision (one field of ReplicaState;
 //! sim/replica_buffers.h allocates the arrays, empty without teams).
+#include "sim/core/portable.h"
 #include "sim/core/types.h"
 
 namespace gpuplan {

@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "sim/core/portable.h"
-
 namespace gpuplan {
 
 using SimTime = double;  //!< [s] simulated time since the scenario start
@@ -48,25 +46,11 @@ enum class DistKind : uint8_t {
   empirical,    //!< step inverse CDF over a table of values
 };
 
-//! Named random streams: one Philox counter space per purpose, so purposes never share draws.
-enum class Stream : uint32_t {
-  arrivals = 1,
-  job_size = 2,
-  job_duration = 3,
-  preemptions = 4,      //!< per-node spot interruption times (sub = node)
-  reclaim_waves = 5,    //!< correlated reclaim waves: times, sizes, victims (sub = pool)
-  spot_returns = 6,     //!< delay until reclaimed capacity returns (sub = node)
-  provisioning = 7,     //!< elastic provisioning delays (sub = node)
-  failures = 8,         //!< hardware failures of a pool: times, node, cause (sub = pool)
-  switch_failures = 9,  //!< failures of a leaf switch: times, cause (sub = group)
-  repairs = 10,         //!< repair times of failed nodes and switches (sub = node or group)
-  estimate_error = 16,  //!< a job's duration-estimate error factor (sub = class, counter = job)
-  // Packing replays (sim/sharing/, study/pack_replay.h): their own studies, never a replica.
-  packing = 32,    //!< random packing choices of shared-GPU pods (counter = pod)
-  pod_order = 33,  //!< shuffled or resampled pod order (sub 0 = shuffle, 1 = resampling)
-  // LLM serving studies (sim/serving/): their own studies, never a replica of the engine.
-  serving_arrivals = 48,  //!< a request's arrival gap (counter = request)
-  serving_lengths = 49,   //!< a request's prompt and output lengths (counter = request)
+//! What one failure takes down (docs/failures.md).
+enum class FailureScope : uint8_t {
+  node,         //!< the node: its jobs are interrupted and it is out until repaired or replaced
+  job,          //!< the jobs on the node (software, timeouts): the node stays up
+  switch_leaf,  //!< every node below one leaf switch, until the switch is repaired
 };
 
 //! Why a replica stopped early or cannot be trusted.

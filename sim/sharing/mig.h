@@ -9,8 +9,6 @@
 //! Plain data, no allocation: usable from the engine later (host-side tables today).
 #include <cstdint>
 
-#include "sim/core/portable.h"
-
 namespace gpuplan::sharing {
 
 //! GPUs with MIG tables here.

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "models/input/field_reader.h"
-#include "models/input/names.h"
+#include "models/input/engine_names.h"
 
 using namespace gpuplan;
 
