@@ -80,7 +80,9 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
   if (const json* v = get(root, "tco")) load_tco(*v, sc);
   if (const json* v = get(root, "limits")) load_limits(*v, sc);
   if (const json* v = get(root, "topology")) load_topology(*v, sc);
-  load_teams(get(root, "teams"), sc);  // before recommend: SLOs may name per-team metrics
+  // Before recommend: SLOs may name per-team and per-cause metrics.
+  load_teams(get(root, "teams"), sc);
+  load_failures(get(root, "failures"), sc);
   if (sc.scheduler.queue == QueuePolicy::fair_share && sc.teams.empty()) {
     const json* sched = get(root, "scheduler");
     d_.error(sched && get(*sched, "policy") ? "/scheduler/policy" : "/scheduler/queue",
@@ -89,7 +91,6 @@ Scenario Loader::load(const json& root, const std::string& default_name) {
              "class's \"team\" (docs/teams.md), or choose another policy");
   }
   if (const json* v = get(root, "recommend")) load_recommend(*v, sc);
-  load_failures(get(root, "failures"), sc);
   check_sharing(sc);  // after pools, classes, scheduler, teams and failures (load_sharing.cpp)
   if (const json* v = get(root, "energy")) load_energy(*v, sc);
   // NOTE: the derived limits read finished values, so they are checked only when all are valid.

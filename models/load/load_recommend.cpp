@@ -2,33 +2,24 @@
 
 #include <algorithm>
 
+#include "sim/mc_metrics.h"
+
 namespace gpuplan::loading {
 
-// The metric paths an SLO may name: those of sim/mc_metrics.h metric_paths() for this scenario.
-std::vector<std::string> Loader::slo_metric_paths(const Scenario& sc) {
-  static const char* const DURATION_KEYS[] = {"mean", "p50", "p90", "p99"};
-  std::vector<std::string> p = {"metrics.jobs_completed",   "metrics.gpu_utilization",
-                                "metrics.mean_queued_jobs", "metrics.mean_jobs_in_system",
-                                "cost_usd.total",           "cost_usd.per_gpu_hour"};
-  for (const char* k : DURATION_KEYS) {
-    p.push_back(std::string("metrics.wait_s.") + k);
-    p.push_back(std::string("metrics.jct_s.") + k);
+Loader::SloMetrics Loader::slo_metrics(const Scenario& sc) {
+  MetricNames names;
+  for (const Pool& pool : sc.pools) names.pools.push_back(pool.name);
+  for (const JobClass& jc : sc.workload) names.classes.push_back(jc.name);
+  if (sc.failures) {
+    for (const FailureCauseConfig& c : sc.failures->causes) names.causes.push_back(c.name);
   }
-  for (const Pool& pool : sc.pools) p.push_back("per_pool." + pool.name + ".gpu_utilization");
-  for (const JobClass& jc : sc.workload) {
-    p.push_back("per_class." + jc.name + ".jobs_completed");
-    for (const char* k : DURATION_KEYS) {
-      p.push_back("per_class." + jc.name + ".wait_s." + k);
-      p.push_back("per_class." + jc.name + ".jct_s." + k);
-    }
+  for (const Team& t : sc.teams) names.teams.push_back(t.name);
+  SloMetrics out;
+  for (MetricColumn& c : metric_columns(names)) {
+    out.duration.push_back(c.unit == MetricUnit::seconds);
+    out.paths.push_back(std::move(c.path));
   }
-  for (const Team& t : sc.teams) {
-    for (const char* k : DURATION_KEYS) {
-      p.push_back("per_team." + t.name + ".wait_s." + k);
-      p.push_back("per_team." + t.name + ".jct_s." + k);
-    }
-  }
-  return p;
+  return out;
 }
 
 void Loader::load_recommend(const json& o, Scenario& sc) {
@@ -39,7 +30,7 @@ void Loader::load_recommend(const json& o, Scenario& sc) {
              {"slos", "probability", "candidates", "replications", "max_usd_per_month", "slos_hold",
               "purchases"});
   RecommendConfig r;
-  const std::vector<std::string> metrics = slo_metric_paths(sc);
+  const SloMetrics metrics = slo_metrics(sc);
   if (const json* v = need(o, p, "slos",
                            "at least one SLO, e.g. {\"metric\": "
                            "\"metrics.wait_s.p90\", \"max\": \"2h\"}")) {
@@ -98,18 +89,18 @@ void Loader::load_recommend_period(const json& o, const std::string& p, const Sc
   }
 }
 
-void Loader::load_slo(const json& o, const std::string& p, const std::vector<std::string>& metrics,
+void Loader::load_slo(const json& o, const std::string& p, const SloMetrics& metrics,
                       RecommendConfig& r) {
   if (!object(o, p, "an SLO, e.g. {\"metric\": \"metrics.wait_s.p90\", \"max\": \"2h\"}")) return;
   check_keys(o, p, {"metric", "min", "max"});
   RecommendSlo slo;
   const json* m = need(o, p, "metric", "a metric path, e.g. \"metrics.wait_s.p90\"");
   if (m == nullptr) return;
-  auto k = choice(*m, p + "/metric", "metric", metrics);
+  auto k = choice(*m, p + "/metric", "metric", metrics.paths);
   if (!k) return;
-  slo.metric = metrics[*k];
-  // NOTE: *_s.* metrics are durations, so their bounds read like every duration ("2h").
-  const bool is_duration = slo.metric.find("_s.") != std::string::npos;
+  slo.metric = metrics.paths[*k];
+  // NOTE: the bounds of a duration read like every duration ("2h").
+  const bool is_duration = metrics.duration[*k];
   for (auto [key, field] : {std::pair{"min", &slo.min}, std::pair{"max", &slo.max}}) {
     if (const json* v = get(o, key)) {
       *field =

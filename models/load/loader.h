@@ -151,10 +151,15 @@ class Loader : public FieldReader {
   bool load_energy_level(const json& o, const std::string& p, EnergyInput& in);
   void load_power_curve(const json& v, const std::string& p, EnergyInput& in);
   // load_recommend.cpp
-  static std::vector<std::string> slo_metric_paths(const Scenario& sc);
+  //! The metrics an SLO may name: the Monte Carlo summary's metric paths for this scenario's
+  //! pools, classes, failure causes and teams (sim/mc_metrics.h), and which of them are durations.
+  struct SloMetrics {
+    std::vector<std::string> paths;
+    std::vector<bool> duration;  //!< [paths] the value is in seconds ("2h" reads as a duration)
+  };
+  static SloMetrics slo_metrics(const Scenario& sc);
   void load_recommend(const json& o, Scenario& sc);
-  void load_slo(const json& o, const std::string& p, const std::vector<std::string>& metrics,
-                RecommendConfig& r);
+  void load_slo(const json& o, const std::string& p, const SloMetrics& metrics, RecommendConfig& r);
   void load_candidate(const json& o, const std::string& p, Scenario& sc, RecommendConfig& r);
   //! `slos_hold` and `purchases` of `recommend`, with their defaults under growth.
   void load_recommend_period(const json& o, const std::string& p, const Scenario& sc,

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "models/compile/compile.h"
 #include "models/scenario/demand_profile.h"
+#include "sim/mc_metrics.h"
 #include "study/recommend.h"
 
 using namespace gpuplan;
@@ -254,6 +256,56 @@ TEST_CASE("study::recommend::load") {
         hybrid_text("0", R"("candidates": [{"pool": "cloud"}])"), "memory.json", "", {}};
     CHECK_FALSE(study::load_variant(t, {}, d).has_value());
     CHECK(d.to_text().find("/pools/0/count") != std::string::npos);
+  }
+}
+
+TEST_CASE("study::recommend::slo_metrics") {
+  // TEXT with its SLOs replaced by `slos`.
+  const auto with_slos = [](const std::string& slos) {
+    std::string text = TEXT;
+    const std::string old = R"([{"metric": "metrics.wait_s.mean", "max": 0.05}])";
+    text.replace(text.find(old), old.size(), slos);
+    return text;
+  };
+  const auto load = [](const std::string& text, Diagnostics& d) {
+    return study::load_variant(study::ScenarioText{text, "memory.json", "", {}}, {}, d);
+  };
+
+  SUBCASE("an SLO may name every metric of the summary, and a duration reads as one") {
+    Diagnostics d;
+    const auto sc = load(with_slos(R"([{"metric": "cost_usd.per_useful_gpu_hour", "max": 3},
+                                       {"metric": "per_class.jobs.wait_s.p99", "max": "2h"},
+                                       {"metric": "per_pool.main.gpu_utilization", "min": 0.5}])"),
+                         d);
+    REQUIRE_MESSAGE(sc.has_value(), d.to_text());
+    REQUIRE(sc->recommend->slos.size() == 3);
+    CHECK(*sc->recommend->slos[0].max == 3);
+    CHECK(*sc->recommend->slos[1].max == 7200);
+    CHECK(*sc->recommend->slos[2].min == 0.5);
+    // Every metric an SLO may name is a column of the summary recommend reads, and the
+    // durations are exactly the columns in seconds.
+    const CompiledScenario cs = compile(*sc);
+    const std::vector<MetricColumn> columns = metric_columns(
+        {cs.pool_names, cs.class_names, cs.cause_names, cs.team_names}, metric_features(cs.view()));
+    for (const MetricColumn& c : columns) {
+      Diagnostics e;
+      const std::string bound = c.unit == MetricUnit::seconds ? R"("1h")" : "1e9";
+      const auto one =
+          load(with_slos(R"([{"metric": ")" + c.path + R"(", "max": )" + bound + "}]"), e);
+      INFO(c.path, ": ", e.to_text());
+      REQUIRE(one.has_value());
+      CHECK(*one->recommend->slos[0].max == (c.unit == MetricUnit::seconds ? 3600 : 1e9));
+    }
+  }
+
+  SUBCASE("a bound that is not a number of the metric's kind, or an unknown metric, is refused") {
+    Diagnostics d;
+    CHECK_FALSE(load(with_slos(R"([{"metric": "metrics.gpu_utilization", "min": "2h"}])"), d));
+    CHECK(d.to_text().find("/recommend/slos/0/min") != std::string::npos);
+    Diagnostics e;
+    CHECK_FALSE(load(with_slos(R"([{"metric": "metrics.wait.p90", "max": "2h"}])"), e));
+    CHECK(e.to_text().find("/recommend/slos/0/metric") != std::string::npos);
+    CHECK(e.to_text().find("metrics.wait_s.p90") != std::string::npos);  // the suggestion
   }
 }
 
