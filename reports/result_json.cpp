@@ -361,6 +361,49 @@ json band_json(const Band& b) {
   return {{"p10", b.p10}, {"p50", b.p50}, {"p90", b.p90}};
 }
 
+json energy_means_json(const study::EnergyMeans& e) {
+  return {{"kwh", e.kwh},
+          {"tco2e", e.tco2e},
+          {"power_cost_usd", e.power_cost_usd},
+          {"mean_power_kw", e.mean_power_kw}};
+}
+
+//! result.json's "energy" (docs/outputs.md, "Energy and carbon").
+json energy_json(const study::EnergySummary& e) {
+  json out = energy_means_json(e.total);
+  out["it_kwh"] = e.it_kwh;
+  out["embodied_tco2e"] = e.embodied_tco2e;
+  out["embodied_kgco2e_per_node"] = e.embodied_kgco2e_per_node;
+  out["embodied_life_years"] = e.embodied_life_years;
+  out["method"] =
+      "location-based: busy GPU-seconds at the busy slot power and idle ones at the idle slot "
+      "power (GPU curve plus node overhead), times PUE, times the grid factor (docs/energy.md)";
+  json pools = json::object();
+  for (const study::PoolEnergy& p : e.pools) {
+    json j = energy_means_json(p.figures);
+    j["idle_kwh"] = p.idle_kwh;
+    j["embodied_tco2e"] = p.embodied_tco2e;
+    j["power_cost_basis"] = p.power.power_billed ? "on_prem_site" : "in_instance_price";
+    j["node_idle_kw"] = p.power.node_idle_w() / 1000.0;
+    j["node_busy_kw"] = p.power.node_busy_w() / 1000.0;
+    j["pue"] = p.power.pue;
+    j["usd_per_kwh"] = p.power.usd_per_kwh;
+    j["g_co2e_per_kwh"] = p.power.g_co2e_per_kwh;
+    j["grid_region"] = p.power.region;
+    j["grid_source"] = p.power.grid_source;
+    j["power_source"] = p.power.power_source;
+    pools[p.name] = j;
+  }
+  out["per_pool"] = pools;
+  json classes = json::object();
+  for (const study::ClassEnergy& c : e.classes) classes[c.name] = energy_means_json(c.figures);
+  out["per_class"] = classes;
+  if (e.grid_series_hours > 0)
+    out["grid_series"] = {{"file", e.grid_series_file}, {"hours", e.grid_series_hours}};
+  out["replications"] = e.replications;
+  return out;
+}
+
 json summary_section(const Summary& s) {
   json out = json::object();
   for (std::size_t i = 0; i < s.stats.paths.size(); ++i)
@@ -445,7 +488,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   }
   r["summary"] = summary_section(s);
   if (!s.tco.is_null()) r["tco"] = s.tco;
-  if (!s.energy.is_null()) r["energy"] = s.energy;
+  if (s.energy) r["energy"] = energy_json(*s.energy);
   if (s.info.monte_carlo) r["monte_carlo"] = monte_carlo_section(s);
   r["scenario_echo"] = effective_scenario_json(sc);
   r["warnings"] = s.warnings;

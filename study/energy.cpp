@@ -11,7 +11,6 @@ namespace {
 
 using energy::EnergyFigures;
 using energy::PoolPower;
-using nlohmann::json;
 
 //! The figures of one replication.
 struct ReplicaEnergy {
@@ -151,7 +150,7 @@ struct Collector {
 
 void summarize_energy(const Scenario& sc, const CompiledScenario& cs, const McStudy& st,
                       Summary& s) {
-  s.energy = nullptr;
+  s.energy.reset();
   s.energy_stats.clear();
   s.power_kw.clear();
   s.power_band = {};
@@ -186,47 +185,29 @@ void summarize_energy(const Scenario& sc, const CompiledScenario& cs, const McSt
   }
   const double window_h = (sc.horizon_s - sc.warmup_s) / 3600.0;
   const auto figures = [&](const std::string& prefix) {
-    return json{{"kwh", mean[prefix + "kwh"]},
-                {"tco2e", mean[prefix + "tco2e"]},
-                {"power_cost_usd", mean[prefix + "power_cost_usd"]},
-                {"mean_power_kw", window_h > 0 ? mean[prefix + "kwh"] / window_h : 0.0}};
+    return EnergyMeans{mean[prefix + "kwh"], mean[prefix + "tco2e"],
+                       mean[prefix + "power_cost_usd"],
+                       window_h > 0 ? mean[prefix + "kwh"] / window_h : 0.0};
   };
-  json out = figures("energy.");
-  out["it_kwh"] = mean["energy.it_kwh"];
-  out["embodied_tco2e"] = mean["energy.embodied_tco2e"];
-  out["embodied_kgco2e_per_node"] = embodied.first;
-  out["embodied_life_years"] = embodied.second;
-  out["method"] =
-      "location-based: busy GPU-seconds at the busy slot power and idle ones at the idle slot "
-      "power (GPU curve plus node overhead), times PUE, times the grid factor (docs/energy.md)";
-  json pools = json::object();
+  EnergySummary out;
+  out.total = figures("energy.");
+  out.it_kwh = mean["energy.it_kwh"];
+  out.embodied_tco2e = mean["energy.embodied_tco2e"];
+  out.embodied_kgco2e_per_node = embodied.first;
+  out.embodied_life_years = embodied.second;
   for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    const PoolPower& pp = powers[p];
     const std::string q = "energy.per_pool." + sc.pools[p].name + ".";
-    json j = figures(q);
-    j["idle_kwh"] = mean[q + "idle_kwh"];
-    j["embodied_tco2e"] = mean[q + "embodied_tco2e"];
-    j["power_cost_basis"] = pp.power_billed ? "on_prem_site" : "in_instance_price";
-    j["node_idle_kw"] = pp.node_idle_w() / 1000.0;
-    j["node_busy_kw"] = pp.node_busy_w() / 1000.0;
-    j["pue"] = pp.pue;
-    j["usd_per_kwh"] = pp.usd_per_kwh;
-    j["g_co2e_per_kwh"] = pp.g_co2e_per_kwh;
-    j["grid_region"] = pp.region;
-    j["grid_source"] = pp.grid_source;
-    j["power_source"] = pp.power_source;
-    pools[sc.pools[p].name] = j;
+    out.pools.push_back(PoolEnergy{sc.pools[p].name, figures(q), mean[q + "idle_kwh"],
+                                   mean[q + "embodied_tco2e"], powers[p]});
   }
-  out["per_pool"] = pools;
-  json classes = json::object();
   for (const JobClass& jc : sc.workload)
-    classes[jc.name] = figures("energy.per_class." + jc.name + ".");
-  out["per_class"] = classes;
-  if (!sc.energy.grid_series.empty())
-    out["grid_series"] = {{"file", sc.energy.grid_series_file},
-                          {"hours", sc.energy.grid_series.size()}};
-  out["replications"] = s.stats.in_statistics.size();
-  s.energy = out;
+    out.classes.push_back(ClassEnergy{jc.name, figures("energy.per_class." + jc.name + ".")});
+  if (!sc.energy.grid_series.empty()) {
+    out.grid_series_file = sc.energy.grid_series_file;
+    out.grid_series_hours = sc.energy.grid_series.size();
+  }
+  out.replications = s.stats.in_statistics.size();
+  s.energy = std::move(out);
 }
 
 }  // namespace gpuplan::study

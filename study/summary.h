@@ -14,6 +14,7 @@
 #include "sim/mc_stats.h"
 #include "sim/mc_summary.h"
 #include "sim/single_run.h"
+#include "study/energy_summary.h"
 
 namespace gpuplan::study {
 
@@ -72,8 +73,9 @@ struct Summary {
   //! Those of them a comparison pairs ("tco.options.<name>.npv_usd", ".total_usd"): each
   //! replication's value, in the order of stats.in_statistics.
   std::vector<std::pair<std::string, std::vector<double>>> tco_values;
-  //! Energy and carbon (docs/energy.md, result.json "energy"): means over the replications.
-  nlohmann::json energy;
+  //! Energy and carbon (docs/energy.md, result.json "energy"): means over the replications;
+  //! absent when the study has no replication in statistics or no pool.
+  std::optional<EnergySummary> energy;
   //! Statistics of energy figures across replications ("energy.kwh", ...).
   std::vector<std::pair<std::string, Statistic>> energy_stats;
   //! [kW] facility power per time bin (result.json timeseries.power_kw): the energy model applied
