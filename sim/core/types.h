@@ -1,5 +1,7 @@
 #pragma once
-//! Plain types shared by every part of the portable core.
+//! The vocabulary the portable core shares with the scenario: time, "none" and "never", queue
+//! policies, placements, distribution kinds, failure scopes. It includes nothing of the engine, so
+//! the stages that only read scenarios do not recompile when the engine changes.
 #include <cstdint>
 #include <limits>
 
