@@ -162,11 +162,15 @@ ImportedFile import_aws_price_list(const json& doc, const std::string& file, con
     }
     if (od)
       f.prices.push_back(
-          {inst->id, Pricing::on_demand, od->hourly, region, "terms.OnDemand hourly rate"});
+          {inst->id, Pricing::on_demand, od->hourly, region, "terms.OnDemand hourly rate", {}});
     for (const auto& [lease, b] : best)
       f.prices.push_back(
-          {inst->id, lease == "1yr" ? Pricing::reserved_1y : Pricing::reserved_3y, std::get<1>(b),
-           region, "terms.Reserved " + std::get<2>(b) + " (hourly + upfront / 8,760 h per year)"});
+          {inst->id,
+           lease == "1yr" ? Pricing::reserved_1y : Pricing::reserved_3y,
+           std::get<1>(b),
+           region,
+           "terms.Reserved " + std::get<2>(b) + " (hourly + upfront / 8,760 h per year)",
+           {}});
   }
   return f;
 }

@@ -96,7 +96,7 @@ ImportedFile import_azure_retail_prices(const json& doc, const std::string& file
       f.unmapped.push_back({file, id, sku + " (" + text(item, "skuName") + ")", region, reason});
       continue;
     }
-    f.prices.push_back({inst->id, *t.term, *price / t.hours, region, t.rule});
+    f.prices.push_back({inst->id, *t.term, *price / t.hours, region, t.rule, {}});
     newest = std::max(newest, date_part(text(item, "effectiveStartDate")));
   }
   f.as_of = newest;

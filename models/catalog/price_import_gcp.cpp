@@ -191,10 +191,14 @@ ImportedFile import_gcp_billing_catalog(const json& doc, const std::string& file
         const double price =
             m.gpus * got[0]->first + m.vcpus * got[1]->first + m.mem_gib * got[2]->first;
         for (const auto* g : got) newest = std::max(newest, g->second);
-        f.prices.push_back({m.id, term, price, r,
+        f.prices.push_back({m.id,
+                            term,
+                            price,
+                            r,
                             std::to_string(m.gpus) + " x GPU + " + std::to_string(m.vcpus) + " x " +
                                 m.family + " vCPU + " + fields::num(m.mem_gib) + " GiB x " +
-                                m.family + " RAM SKUs"});
+                                m.family + " RAM SKUs",
+                            {}});
       }
     }
   }
