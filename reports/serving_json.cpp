@@ -75,11 +75,19 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
     out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
                                      {"balance_abs_threshold", v.cache_aware.balance_abs},
                                      {"balance_rel_threshold", v.cache_aware.balance_rel}};
-  out["workload"] = {
-      {"rate_per_s", v.load.rate_per_s},           {"requests", v.load.n_requests},
-      {"warmup_requests", v.load.warmup_requests}, {"lengths", sc.lengths_source},
-      {"mean_prompt_tokens", s.mean_prompt},       {"mean_output_tokens", s.mean_output},
-      {"ttft_slo_s", v.load.ttft_slo_s},           {"tpot_slo_s", v.load.tpot_slo_s}};
+  out["workload"] = {{"rate_per_s", v.load.rate_per_s},
+                     {"requests", v.load.n_requests},
+                     {"warmup_requests", v.load.warmup_requests},
+                     {"lengths", sc.lengths_source},
+                     {"mean_prompt_tokens", s.mean_prompt},
+                     {"mean_output_tokens", s.mean_output},
+                     {"ttft_slo_s", v.load.ttft_slo_s},
+                     {"tpot_slo_s", v.load.tpot_slo_s},
+                     {"arrivals", sc.arrival_times.empty() ? "poisson" : "trace"}};
+  if (!sc.arrival_times.empty()) {
+    out["workload"]["rate_scale"] = sc.rate_scale;
+    out["workload"]["replayed_s"] = sc.arrival_times.back();
+  }
   out["metrics"] = {{"requests_completed", f.completed},
                     {"requests_counted", f.counted},
                     {"ttft_s", latency(f.ttft)},

@@ -58,6 +58,26 @@ std::optional<std::string> fabric_named(FieldReader& f, Diagnostics& d, const js
   return std::nullopt;
 }
 
+//! The arrivals of a replayed trace `t` at `rate_scale` times its pace: every row, or the first
+//! `requests` (`given`), which must not be more than it has.
+void replay_arrivals(const inference::TokenLengths& t, double rate_scale, bool given,
+                     ServingScenario& sc, Diagnostics& d) {
+  serving::Workload& w = sc.view.load;
+  if (!given) w.n_requests = t.at_s.size();
+  if (w.n_requests > t.at_s.size()) {
+    d.error("/workload/requests", DiagCode::out_of_range,
+            "the trace replayed has " + num(double(t.at_s.size())) + " requests, fewer than the " +
+                num(double(w.n_requests)) + " asked for; drop \"requests\" to replay them all");
+    return;
+  }
+  sc.arrival_times.reserve(w.n_requests);
+  for (uint64_t k = 0; k < w.n_requests; ++k) sc.arrival_times.push_back(t.at_s[k] / rate_scale);
+  // NOTE: the mean rate of what is replayed, for the figures that read one (offered load).
+  const double span_s = sc.arrival_times.back();
+  w.rate_per_s = span_s > 0 ? double(w.n_requests - 1) / span_s : double(w.n_requests);
+  sc.rate_scale = rate_scale;
+}
+
 }  // namespace
 
 serving::ServingView serving_view(const ServingScenario& sc) {
@@ -66,6 +86,8 @@ serving::ServingView serving_view(const ServingScenario& sc) {
     v.load.prompt_kind = serving::LengthKind::table;
     v.load.table = {sc.lengths.data(), static_cast<uint32_t>(sc.lengths.size())};
   }
+  if (!sc.arrival_times.empty())
+    v.load.arrival_s = {sc.arrival_times.data(), static_cast<uint32_t>(sc.arrival_times.size())};
   return v;
 }
 
@@ -283,21 +305,47 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   std::string lengths_ptr = "/workload";
   if (const json* x = f.need(root, "", "workload", "arrivals and lengths");
       x && f.object(*x, "/workload")) {
-    f.check_keys(
-        *x, "/workload",
-        {"rate", "requests", "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"});
-    if (const json* y = f.need(*x, "/workload", "rate", "requests per second, e.g. \"20/s\""))
+    f.check_keys(*x, "/workload",
+                 {"rate", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in",
+                  "tokens_out", "trace", "prefix"});
+    // Arrivals: Poisson at `rate`, or the trace's own timestamps replayed (`rate_scale` times as
+    // fast), each request with its row's lengths.
+    bool replay = false;
+    if (const json* y = f.get(*x, "arrivals")) {
+      if (auto a = f.string(*y, "/workload/arrivals")) {
+        if (*a == "trace") {
+          replay = true;
+        } else if (*a != "poisson") {
+          d.unknown_name("/workload/arrivals", "arrival process", *a, {"poisson", "trace"});
+        }
+      }
+    }
+    double rate_scale = 1;
+    if (const json* y = f.get(*x, "rate_scale")) {
+      if (!replay)
+        d.error("/workload/rate_scale", DiagCode::infeasible,
+                "rate_scale speeds up a replayed trace (\"arrivals\": \"trace\"); Poisson "
+                "arrivals take their \"rate\" directly");
+      else if (auto r = f.number(*y, "/workload/rate_scale", 1e-6, 1e6))
+        rate_scale = *r;
+    }
+    if (replay) {
+      if (f.get(*x, "rate"))
+        d.error("/workload/rate", DiagCode::infeasible,
+                "a replayed trace's timestamps give the arrivals; drop \"rate\" (scale them with "
+                "\"rate_scale\")");
+      if (!f.get(*x, "trace"))
+        d.error("/workload", DiagCode::missing_key,
+                "\"arrivals\": \"trace\" replays a trace's timestamps; name it in \"trace\"");
+    } else if (const json* y =
+                   f.need(*x, "/workload", "rate", "requests per second, e.g. \"20/s\"")) {
       if (auto r = f.rate(*y, "/workload/rate")) w.rate_per_s = *r;
+    }
     if (const json* y = f.get(*x, "requests"))
       if (auto n = f.integer(*y, "/workload/requests", 1, MAX_REQUESTS)) w.n_requests = *n;
     if (const json* y = f.get(*x, "warmup_requests"))
       if (auto n = f.integer(*y, "/workload/warmup_requests", 0, MAX_REQUESTS))
         w.warmup_requests = *n;
-    if (w.warmup_requests >= w.n_requests)
-      d.error("/workload/warmup_requests", DiagCode::out_of_range,
-              "warmup_requests " + num(double(w.warmup_requests)) +
-                  " leaves no request counted of the " + num(double(w.n_requests)) +
-                  " requests; use fewer");
     const json* trace = f.get(*x, "trace");
     const json* tin = f.get(*x, "tokens_in");
     const json* tout = f.get(*x, "tokens_out");
@@ -307,12 +355,14 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         d.error(tin ? "/workload/tokens_in" : "/workload/tokens_out", DiagCode::infeasible,
                 "the trace gives the lengths; drop tokens_in and tokens_out");
       if (auto ref = f.string(*trace, "/workload/trace"))
-        if (auto t = inference::load_token_trace(*ref, base_dir, data_path, "/workload/trace", d)) {
+        if (auto t = inference::load_token_trace(*ref, base_dir, data_path, "/workload/trace", d,
+                                                 replay)) {
           sc.lengths_source = *ref;
           sc.lengths.reserve(t->in.size());
           for (size_t i = 0; i < t->in.size(); ++i)
             sc.lengths.push_back({static_cast<uint32_t>(std::max(1.0, std::round(t->in[i]))),
                                   static_cast<uint32_t>(std::max(1.0, std::round(t->out[i])))});
+          if (replay) replay_arrivals(*t, rate_scale, f.get(*x, "requests") != nullptr, sc, d);
         }
     } else {
       sc.lengths_source = "fixed";
@@ -330,6 +380,12 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
             "missing \"tokens_out\": give fixed lengths (tokens_in, tokens_out) or a \"trace\"");
       }
     }
+    // NOTE: after the trace, whose length a replay takes as its number of requests.
+    if (w.warmup_requests >= w.n_requests)
+      d.error("/workload/warmup_requests", DiagCode::out_of_range,
+              "warmup_requests " + num(double(w.warmup_requests)) +
+                  " leaves no request counted of the " + num(double(w.n_requests)) +
+                  " requests; use fewer");
     if (const json* p = f.get(*x, "prefix"); p && f.object(*p, "/workload/prefix")) {
       f.check_keys(*p, "/workload/prefix", {"share", "groups", "tokens"});
       if (auto r = f.opt_number(*p, "/workload/prefix", "share", 0, 1)) w.prefix_share = *r;

@@ -46,7 +46,11 @@ struct ServingScenario {
   serving::ServingView view;
   std::vector<serving::LengthRow> lengths;  //!< rows of the trace (empty: fixed lengths)
   std::string lengths_source;               //!< the trace file, or "fixed"
-  uint32_t queue_capacity = 4096;           //!< waiting requests per replica before saturation
+  //! [s] A replayed trace's arrival times (`"arrivals": "trace"`), its timestamps after the first
+  //! over `rate_scale`; empty: Poisson arrivals.
+  std::vector<double> arrival_times;
+  double rate_scale = 1;           //!< how many times faster than recorded the trace is replayed
+  uint32_t queue_capacity = 4096;  //!< waiting requests per replica before saturation
 };
 
 //! Links a KV transfer of `sc` uses: each GPU of a group sends its shard on its own link, and with

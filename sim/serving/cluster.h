@@ -42,7 +42,7 @@ struct ClusterState {
   return 1;
 }
 
-//! Request `k`, arriving after `prev_arrival_s`.
+//! Request `k`, arriving after `prev_arrival_s` (or at its time in a replayed trace).
 [[nodiscard]] GPUPLAN_HD inline Request draw_request(const ServingView& v, uint64_t k,
                                                      double prev_arrival_s) {
   const Workload& w = v.load;
@@ -51,9 +51,10 @@ struct ClusterState {
   const Draw l = philox_draw(v.seed, v.mc_replica, Stream::serving_lengths, hi, lo);
   Request q;
   q.id = k;
-  q.arrival_s = prev_arrival_s + exponential_first(a) / w.rate_per_s;
+  const bool replay = k < w.arrival_s.size;
+  q.arrival_s = replay ? w.arrival_s[lo] : prev_arrival_s + exponential_first(a) / w.rate_per_s;
   if (w.prompt_kind == LengthKind::table && w.table.size > 0) {
-    uint32_t row = static_cast<uint32_t>(u01_first(l) * w.table.size);
+    uint32_t row = replay ? lo : static_cast<uint32_t>(u01_first(l) * w.table.size);
     if (row >= w.table.size) row = w.table.size - 1;
     q.prompt = w.table[row].prompt;
     q.output = w.table[row].output;

@@ -54,9 +54,13 @@ struct LengthRow {
   uint32_t output = 1;
 };
 
-//! The workload: Poisson arrivals of `n_requests`, lengths, shared prefixes, SLOs.
+//! The workload: Poisson arrivals of `n_requests` (or a trace's, replayed), lengths, shared
+//! prefixes, SLOs.
 struct Workload {
-  double rate_per_s = 1;         //!< [1/s] Poisson arrivals of the cluster
+  double rate_per_s = 1;  //!< [1/s] Poisson arrivals of the cluster (a replay: its mean rate)
+  //! [s] A replayed trace: request k arrives at arrival_s[k] with the lengths of table row k
+  //! (n_requests <= its size); empty: Poisson arrivals at rate_per_s, rows drawn uniformly.
+  span<const double> arrival_s;
   uint64_t n_requests = 0;       //!< requests in the run
   uint64_t warmup_requests = 0;  //!< the first ones are served but not counted
   LengthKind prompt_kind = LengthKind::fixed;

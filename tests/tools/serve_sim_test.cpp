@@ -325,4 +325,41 @@ TEST_CASE("tools::serve_sim") {
     CHECK(run.output.find("/model:") != std::string::npos);
     CHECK(run.output.find("did you mean") != std::string::npos);
   }
+  SUBCASE("a trace's timestamps replayed: every row at its time over rate_scale, and the misuses") {
+    const fs::path dir =
+        fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "replay.csv") << "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                                         "2023-11-16 18:00:00.0,512,16\n"
+                                         "2023-11-16 18:00:02.5,256,8\n"
+                                         "2023-11-16 18:00:10.0,1024,32\n";
+    const auto scenario = [](const std::string& workload) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,
+        "workload": {"trace": "replay.csv", )" +
+             workload + "}}";
+    };
+    const auto ok = run_text(scenario(R"("arrivals": "trace", "rate_scale": 2)"), "replay");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json w = read_json(dir / "replay" / "result.json")["workload"];
+    CHECK(w["arrivals"] == "trace");
+    CHECK(w["requests"] == 3);  // every row, without "requests"
+    CHECK(w["rate_scale"] == 2);
+    CHECK(w["replayed_s"] == doctest::Approx(5.0).epsilon(1e-12));      // 10 s at twice the pace
+    CHECK(w["rate_per_s"] == doctest::Approx(2 / 5.0).epsilon(1e-12));  // 2 gaps over 5 s
+    CHECK(w["mean_prompt_tokens"] == doctest::Approx((512 + 256 + 1024) / 3.0).epsilon(1e-12));
+    const auto refused = [&](const std::string& workload, const std::string& name) {
+      const auto run = run_text(scenario(workload), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(R"("arrivals": "trace", "rate": "1/s")", "r1").find("/workload/rate:") !=
+          std::string::npos);
+    CHECK(refused(R"("arrivals": "trace", "requests": 4)", "r2").find("/workload/requests:") !=
+          std::string::npos);
+    CHECK(refused(R"("rate": "1/s", "rate_scale": 2)", "r3").find("/workload/rate_scale:") !=
+          std::string::npos);
+    CHECK(refused(R"("arrivals": "tarce")", "r4").find("did you mean \"trace\"") !=
+          std::string::npos);
+  }
 }

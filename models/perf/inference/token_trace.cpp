@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 
 #include "models/input/csv_records.h"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr std::string_view IN_COLUMN = "ContextTokens";
 constexpr std::string_view OUT_COLUMN = "GeneratedTokens";
+constexpr std::string_view TIME_COLUMN = "TIMESTAMP";
 
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -35,10 +37,48 @@ double quantile(std::vector<double> v, double q) {
   return *at;
 }
 
+//! The whole number of exactly `n` digits at `s[at]`, or -1.
+int digits(std::string_view s, size_t at, size_t n) {
+  if (at + n > s.size()) return -1;
+  int v = 0;
+  for (size_t k = at; k < at + n; ++k) {
+    if (s[k] < '0' || s[k] > '9') return -1;
+    v = 10 * v + (s[k] - '0');
+  }
+  return v;
+}
+
 }  // namespace
 
+std::optional<double> parse_timestamp(std::string_view s) {
+  s = trimmed(s);
+  // NOTE: fixed positions: "YYYY-MM-DD HH:MM:SS", then an optional fraction of any length.
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||
+      s[13] != ':' || s[16] != ':')
+    return std::nullopt;
+  const int y = digits(s, 0, 4), mo = digits(s, 5, 2), da = digits(s, 8, 2);
+  const int h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
+  if (y < 0 || mo < 0 || da < 0 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
+    return std::nullopt;
+  const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{unsigned(mo)},
+                                        std::chrono::day{unsigned(da)}};
+  if (!ymd.ok()) return std::nullopt;
+  double fraction = 0;
+  if (s.size() > 19) {
+    if (s[19] != '.' || s.size() == 20) return std::nullopt;
+    double scale = 0.1;
+    for (size_t k = 20; k < s.size(); ++k, scale /= 10) {
+      if (s[k] < '0' || s[k] > '9') return std::nullopt;
+      fraction += (s[k] - '0') * scale;
+    }
+  }
+  const auto days = std::chrono::sys_days{ymd}.time_since_epoch().count();
+  return double(days) * 86400.0 + h * 3600.0 + mi * 60.0 + se + fraction;
+}
+
 std::optional<TokenLengths> read_token_trace(std::string_view text, const std::string& file,
-                                             const std::string& pointer, Diagnostics& d) {
+                                             const std::string& pointer, Diagnostics& d,
+                                             bool times) {
   text = csv::without_bom(text);
   const size_t before = d.size();
   const auto error = [&](int line, std::string message) {
@@ -71,8 +111,17 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
                            " (output tokens), as the Azure LLM inference traces have");
     return std::nullopt;
   }
+  const auto time_col = times ? column(TIME_COLUMN) : std::nullopt;
+  if (times && !time_col) {
+    error(header_line, "replaying the trace's arrivals needs a " + std::string(TIME_COLUMN) +
+                           " column (\"2023-11-16 18:15:46.6805900\", as the Azure LLM inference "
+                           "traces have); without one, use Poisson arrivals at a \"rate\"");
+    return std::nullopt;
+  }
+  const size_t last_col = std::max({*in_col, *out_col, time_col.value_or(0)});
   TokenLengths t;
   t.path = file;
+  double first_s = 0, previous_s = 0;
   for (;;) {
     const int row_line = line;
     const csv::Record r = csv::next_record(text, i, line, fields);
@@ -82,7 +131,7 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
       break;
     }
     if (csv::blank(fields)) continue;
-    if (fields.size() <= std::max(*in_col, *out_col)) {
+    if (fields.size() <= last_col) {
       error(row_line, "the row has " + std::to_string(fields.size()) +
                           " fields, fewer than the "
                           "header");
@@ -96,6 +145,25 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
     if (!out || *out < 1 || *out > MAX_TRACE_TOKENS) {
       error(row_line, std::string(OUT_COLUMN) + " must be a whole number from 1 to 10^7");
       continue;
+    }
+    if (time_col) {
+      const auto at = parse_timestamp(fields[*time_col]);
+      if (!at) {
+        error(row_line, std::string(TIME_COLUMN) +
+                            " must be a time \"YYYY-MM-DD HH:MM:SS[.fraction]\", not \"" +
+                            std::string(trimmed(fields[*time_col])) + "\"");
+        continue;
+      }
+      if (t.at_s.empty()) first_s = previous_s = *at;
+      if (*at < previous_s) {
+        error(row_line, std::string(TIME_COLUMN) +
+                            " is before the row above it; a replay takes the rows in time order, "
+                            "so sort the file by " +
+                            std::string(TIME_COLUMN));
+        continue;
+      }
+      previous_s = *at;
+      t.at_s.push_back(*at - first_s);
     }
     t.in.push_back(*in);
     t.out.push_back(*out);
@@ -127,12 +195,13 @@ void summarize_lengths(TokenLengths& t) {
 
 std::optional<TokenLengths> load_token_trace(const std::string& ref, const std::string& base_dir,
                                              const std::vector<std::string>& data_path,
-                                             const std::string& pointer, Diagnostics& d) {
+                                             const std::string& pointer, Diagnostics& d,
+                                             bool times) {
   const auto path = find_data_file(ref, base_dir, data_path, "token trace", pointer, d);
   if (!path) return std::nullopt;
   const auto text = read_input_file(*path, MAX_TRACE_BYTES, "token trace", pointer, d);
   if (!text) return std::nullopt;
-  return read_token_trace(*text, *path, pointer, d);
+  return read_token_trace(*text, *path, pointer, d, times);
 }
 
 }  // namespace gpuplan::inference

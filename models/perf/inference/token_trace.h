@@ -22,6 +22,9 @@ inline constexpr double MAX_TRACE_TOKENS = 1e7;
 struct TokenLengths {
   std::string path;             //!< where the file was found
   std::vector<double> in, out;  //!< per request: prompt and output tokens
+  //! [s] per request: its `TIMESTAMP` after the first row's, when the reader was asked for them
+  //! (a replay of the trace's arrivals); else empty.
+  std::vector<double> at_s;
   double mean_in = 0, mean_out = 0;
   double p50_in = 0, p99_in = 0;  //!< prompt length quantiles
   double p99_out = 0;
@@ -31,15 +34,21 @@ struct TokenLengths {
 void summarize_lengths(TokenLengths& t);
 
 //! Reads a trace's text (`file` and `pointer` label messages): each bad row is an error at
-//! file:line; nullopt when any row is bad, a column is missing or no request has lengths.
+//! file:line; nullopt when any row is bad, a column is missing or no request has lengths. With
+//! `times`, each row also needs a `TIMESTAMP` ("2023-11-16 18:15:46.6805900", as the Azure traces
+//! write it, UTC), none before the row above it.
 [[nodiscard]] std::optional<TokenLengths> read_token_trace(std::string_view text,
                                                            const std::string& file,
                                                            const std::string& pointer,
-                                                           Diagnostics& d);
+                                                           Diagnostics& d, bool times = false);
 
 //! Finds `ref` beside `base_dir` or on `data_path` (models/input/data_files.h) and reads it.
 [[nodiscard]] std::optional<TokenLengths> load_token_trace(
     const std::string& ref, const std::string& base_dir, const std::vector<std::string>& data_path,
-    const std::string& pointer, Diagnostics& d);
+    const std::string& pointer, Diagnostics& d, bool times = false);
+
+//! [s] since 1970-01-01 UTC of a timestamp "YYYY-MM-DD HH:MM:SS[.fraction]" (a 'T' may stand
+//! for the space); nullopt when it is not one.
+[[nodiscard]] std::optional<double> parse_timestamp(std::string_view s);
 
 }  // namespace gpuplan::inference

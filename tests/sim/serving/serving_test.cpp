@@ -419,6 +419,41 @@ TEST_CASE("serving::wait_trend") {
   }
 }
 
+TEST_CASE("serving::replay") {
+  // A replayed trace: request k arrives at arrival_s[k] with row k's lengths, whatever the seed.
+  const std::vector<double> at = {0.0, 0.0, 5.0, 5.0, 12.5};
+  const std::vector<LengthRow> rows = {{100, 4}, {200, 5}, {300, 6}, {400, 7}, {500, 8}};
+  ServingView v = toy_view(0.01, 1u << 16);
+  v.load.prompt_kind = LengthKind::table;
+  v.load.table = {rows.data(), uint32_t(rows.size())};
+  v.load.arrival_s = {at.data(), uint32_t(at.size())};
+  v.load.n_requests = at.size();
+  SUBCASE("each request is its row at its time, for any seed") {
+    for (uint64_t seed : {1u, 2u, 99u}) {
+      v.seed = seed;
+      for (uint64_t k = 0; k < at.size(); ++k) {
+        const Request q = draw_request(v, k, k > 0 ? at[k - 1] : 0.0);
+        CHECK(q.arrival_s == at[k]);
+        CHECK(q.prompt == rows[k].prompt);
+        CHECK(q.output == rows[k].output);
+      }
+    }
+  }
+  SUBCASE(
+      "run as one step of 10 ms at a time: every request is served, and only the ones that "
+      "arrive together wait for each other") {
+    v.sched.max_num_seqs = 1;  // one sequence at a time: a request arriving with another waits
+    v.sched.max_num_batched_tokens = 1024;
+    const ServingStats st = run(v);
+    CHECK(st.counted == at.size());
+    CHECK(st.preemptions == 0);
+    // Alone, a request takes one prefill step and output - 1 decode steps of 10 ms; two arriving
+    // at 0 s: the second starts after the first's 4 steps; at 5 s, after 6 steps.
+    CHECK(st.wait.moments.max == doctest::Approx(0.06).epsilon(1e-9));
+    CHECK(st.wait.moments.sum == doctest::Approx(0.04 + 0.06).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("serving::erlang_c") {
   SUBCASE("with c slots, Poisson arrivals and memoryless lengths the mean wait is Erlang C's") {
     // M/M/c: every step takes T = 2 ms whatever its batch, prompts of 1 token, outputs geometric

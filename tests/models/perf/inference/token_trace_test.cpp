@@ -58,4 +58,48 @@ TEST_CASE("models::inference::token_trace") {
     CHECK_FALSE(read_token_trace("ContextTokens,GeneratedTokens\n", "t.csv", "/p", d));
     CHECK(d.size() == 1);
   }
+  SUBCASE("timestamps, when asked for: seconds after the first row, in file order") {
+    Diagnostics d;
+    const auto t = read_token_trace(
+        "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+        "2023-11-16 23:59:59.5000000,10,1\n2023-11-17 00:00:01.2500000,20,2\n"
+        "2023-11-17T00:00:01.25,30,3\n",
+        "t.csv", "/p", d, true);
+    REQUIRE(t);
+    REQUIRE(t->at_s.size() == 3);
+    CHECK(t->at_s[0] == 0);
+    CHECK(t->at_s[1] == doctest::Approx(1.75).epsilon(1e-9));  // across midnight
+    CHECK(t->at_s[2] == t->at_s[1]);                           // equal times keep file order
+    // Without asking, the column is not read (the quote's readers).
+    const auto plain = read_token_trace("TIMESTAMP,ContextTokens,GeneratedTokens\nnot a time,1,1\n",
+                                        "t.csv", "/p", d);
+    REQUIRE(plain);
+    CHECK(plain->at_s.empty());
+  }
+  SUBCASE("parse_timestamp: the epoch, a leap day, and what is not a time") {
+    CHECK(parse_timestamp("1970-01-01 00:00:00") == 0.0);
+    CHECK(parse_timestamp("2024-03-01 00:00:00").value() -
+              parse_timestamp("2024-02-28 00:00:00").value() ==
+          2 * 86400.0);
+    CHECK(parse_timestamp("2023-11-16 18:15:46.68059").value() ==
+          doctest::Approx(1700158546.68059).epsilon(1e-15));
+    for (const char* bad : {"2023-11-16", "2023-02-30 00:00:00", "2023-11-16 24:00:00",
+                            "2023-11-16 18:15:46.", "2023-11-16 18:15:46.5x", "16/11/2023 18:15"})
+      CHECK_FALSE(parse_timestamp(bad));
+  }
+  SUBCASE("a replay refuses a trace without timestamps, a bad one and one out of order") {
+    Diagnostics d;
+    CHECK_FALSE(read_token_trace("ContextTokens,GeneratedTokens\n1,1\n", "t.csv", "/p", d, true));
+    REQUIRE(d.size() == 1);
+    CHECK(d.sorted()[0].message.find("TIMESTAMP") != std::string::npos);
+    Diagnostics e;
+    CHECK_FALSE(
+        read_token_trace("TIMESTAMP,ContextTokens,GeneratedTokens\n"
+                         "2023-11-16 18:00:02,1,1\n2023-11-16 18:00:01,1,1\nsoon,1,1\n",
+                         "t.csv", "/p", e, true));
+    REQUIRE(e.size() == 2);
+    CHECK(e.sorted()[0].line == 3);
+    CHECK(e.sorted()[0].message.find("before the row above") != std::string::npos);
+    CHECK(e.sorted()[1].line == 4);
+  }
 }
