@@ -1,5 +1,7 @@
 #include "reports/serving_json.h"
 
+#include "models/input/names.h"
+
 namespace gpuplan::reports {
 namespace {
 
@@ -112,6 +114,17 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                     {"queue_overflow", f.queue_overflow},
                     {"wait_growth", f.wait_growth}};
   if (v.n_prefill > 0) out["metrics"]["decode_wait_growth"] = f.decode_wait_growth;
+  if (sc.price) {
+    out["price"] = {{"instance", sc.price->instance},
+                    {"pricing", enum_name(sc.price->pricing)},
+                    {"usd_per_gpu_hour", sc.price->usd_per_gpu_hour},
+                    {"derived", sc.price->derived},
+                    {"gpus", serving::cluster_gpus(v)},
+                    {"as_of", sc.price->as_of},
+                    {"source", sc.price->source}};
+    out["metrics"]["usd_per_hour"] = f.usd_per_hour;
+    out["metrics"]["usd_per_million_output_tokens"] = f.usd_per_million_output_tokens;
+  }
   out["summary"] = {{"metrics.ttft_s.mean", interval(s.ttft_mean)},
                     {"metrics.ttft_s.p99", interval(s.ttft_p99)},
                     {"metrics.itl_s.mean", interval(s.itl_mean)},
@@ -120,6 +133,9 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                     {"metrics.e2e_s.p99", interval(s.e2e_p99)},
                     {"metrics.goodput_rps", interval(s.goodput_rps)},
                     {"metrics.slo_attainment", interval(s.slo_attainment)}};
+  if (sc.price)
+    out["summary"]["metrics.usd_per_million_output_tokens"] =
+        interval(s.usd_per_million_output_tokens);
   out["roofline"] = {{"note", "one request alone at the mean lengths (models/perf/inference/)"},
                      {"ttft_s", s.roofline_ttft_s},
                      {"tpot_s", s.roofline_tpot_s}};

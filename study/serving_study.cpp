@@ -82,6 +82,14 @@ Estimate estimate(const std::vector<ServingFigures>& rs, Get get) {
   return e;
 }
 
+//! Sets f's cost figures for GPUs costing `usd_per_gpu_hour`, `gpus` of them, always on.
+void price_figures(double gpus, double usd_per_gpu_hour, ServingFigures& f) {
+  f.usd_per_hour = gpus * usd_per_gpu_hour;
+  const double tokens_per_hour = f.output_tokens_per_s * 3600.0;
+  f.usd_per_million_output_tokens =
+      tokens_per_hour > 0 ? f.usd_per_hour / tokens_per_hour * 1e6 : 0;
+}
+
 }  // namespace
 
 ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
@@ -143,6 +151,11 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   p.first_counted_arrival_s = p.end_s - window;
   out.pooled = figures_of(base, p);
   out.pooled.simulated_s = p.end_s / std::max<uint32_t>(sc.replications, 1);
+  if (sc.price) {
+    const double gpus = serving::cluster_gpus(base);
+    price_figures(gpus, sc.price->usd_per_gpu_hour, out.pooled);
+    for (ServingFigures& f : out.replicas) price_figures(gpus, sc.price->usd_per_gpu_hour, f);
+  }
   const auto& rs = out.replicas;
   out.ttft_mean = estimate(rs, [](const ServingFigures& f) { return f.ttft.mean; });
   out.ttft_p99 = estimate(rs, [](const ServingFigures& f) { return f.ttft.p99; });
@@ -152,10 +165,13 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   out.e2e_p99 = estimate(rs, [](const ServingFigures& f) { return f.e2e.p99; });
   out.goodput_rps = estimate(rs, [](const ServingFigures& f) { return f.goodput_rps; });
   out.slo_attainment = estimate(rs, [](const ServingFigures& f) { return f.slo_attainment; });
+  out.usd_per_million_output_tokens =
+      estimate(rs, [](const ServingFigures& f) { return f.usd_per_million_output_tokens; });
   // NOTE: the t interval is symmetric; a figure near its bound would reach past it (a share above
   // 1, a latency below 0), so each is clipped to what the figure can be.
-  for (Estimate* e : {&out.ttft_mean, &out.ttft_p99, &out.itl_mean, &out.itl_p99, &out.e2e_mean,
-                      &out.e2e_p99, &out.goodput_rps, &out.slo_attainment})
+  for (Estimate* e :
+       {&out.ttft_mean, &out.ttft_p99, &out.itl_mean, &out.itl_p99, &out.e2e_mean, &out.e2e_p99,
+        &out.goodput_rps, &out.slo_attainment, &out.usd_per_million_output_tokens})
     e->ci95_low = std::max(0.0, e->ci95_low);
   out.slo_attainment.ci95_high = std::min(1.0, out.slo_attainment.ci95_high);
 

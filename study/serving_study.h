@@ -49,6 +49,11 @@ struct ServingFigures {
   //! [s/s] disaggregated: the same for a decode replica's wait to admit a request whose KV
   //! cache has arrived (a decode pool too small for its prefill pool)
   double decode_wait_growth = 0;
+  //! [USD/h] the cluster's GPUs at the scenario's price (0 without one)
+  double usd_per_hour = 0;
+  //! [USD] per million output tokens: usd_per_hour over the output tokens the cluster generated
+  //! per hour in the run (0 without a price)
+  double usd_per_million_output_tokens = 0;
   bool queue_overflow = false;  //!< a waiting queue overflowed and the run stopped there
   //! queue_overflow, or wait_growth or decode_wait_growth above WAIT_GROWTH_LIMIT
   bool saturated = false;
@@ -59,6 +64,7 @@ struct ServingStudy {
   ServingFigures pooled;                 //!< latencies from the merged sketches, others summed
   std::vector<ServingFigures> replicas;  //!< one per Monte Carlo replica
   Estimate ttft_mean, ttft_p99, itl_mean, itl_p99, e2e_mean, e2e_p99, goodput_rps, slo_attainment;
+  Estimate usd_per_million_output_tokens;  //!< zero without a price
   // The roofline beside it: one request alone with the mean lengths.
   double roofline_ttft_s = 0, roofline_tpot_s = 0;
   double mean_prompt = 0, mean_output = 0;  //!< [tokens] of the workload

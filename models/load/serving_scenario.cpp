@@ -78,6 +78,62 @@ void replay_arrivals(const inference::TokenLengths& t, double rate_scale, bool g
   sc.rate_scale = rate_scale;
 }
 
+//! `instance` and `pricing`: the catalog row that prices the cluster's GPUs, which must be those
+//! of the scenario (and of a disaggregated decode pool).
+void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenario& sc) {
+  const json* x = f.get(root, "instance");
+  const json* y = f.get(root, "pricing");
+  if (!x) {
+    if (y)
+      d.error("/pricing", DiagCode::missing_key,
+              "a pricing needs the \"instance\" it prices, e.g. \"instance\": \"p5.48xlarge\"");
+    return;
+  }
+  const auto id = f.string(*x, "/instance");
+  if (!id) return;
+  const InstanceType* it = builtin_catalog().find_instance(*id);
+  if (!it) {
+    std::vector<std::string> known;
+    for (const InstanceType& t : builtin_catalog().instances)
+      if (t.gpu == sc.gpu_id) known.push_back(t.id);
+    d.unknown_name("/instance", "instance type with " + sc.gpu_id + " GPUs", *id, known);
+    return;
+  }
+  if (it->gpu != sc.gpu_id) {
+    d.error("/instance", DiagCode::infeasible,
+            *id + " holds " + it->gpu + " GPUs, not the scenario's " + sc.gpu_id +
+                "; name an instance type of " + sc.gpu_id);
+    return;
+  }
+  if (sc.decode && sc.decode->gpu_id != sc.gpu_id) {
+    d.error("/instance", DiagCode::infeasible,
+            "the decode pool runs on " + sc.decode->gpu_id + " and " + *id +
+                " prices only the scenario's " + sc.gpu_id +
+                "; pricing two GPU types in one serving scenario is not supported");
+    return;
+  }
+  ServingPrice price;
+  price.instance = *id;
+  if (y) {
+    const auto k = f.enumerator<Pricing>(*y, "/pricing");
+    if (!k) return;
+    price.pricing = *k;
+  }
+  const auto node = price_of(it->price_per_hour, price.pricing);
+  if (!node) {
+    d.error(y ? "/pricing" : "/instance", DiagCode::infeasible,
+            *id + " has no " + std::string(enum_name(price.pricing)) +
+                " price in the catalog; choose a pricing it has (gpuplan catalog --gpu " +
+                sc.gpu_id + ")");
+    return;
+  }
+  price.usd_per_gpu_hour = *node / it->gpus_held();
+  price.derived = it->derived_rule(price.pricing) != nullptr;
+  price.as_of = it->as_of;
+  price.source = it->source;
+  sc.price = price;
+}
+
 }  // namespace
 
 serving::ServingView serving_view(const ServingScenario& sc) {
@@ -105,9 +161,10 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   const json& root = doc->value;
   if (!f.object(root, "")) return std::nullopt;
   f.check_keys(root, "",
-               {"name", "seed", "replications", "model", "gpu", "fabric", "tp", "precision",
-                "replicas", "disaggregated", "router", "cache_aware", "memory_share", "efficiency",
-                "scheduler", "workload", "slo", "queue_capacity"});
+               {"name",       "seed",          "replications", "model",       "gpu",
+                "instance",   "pricing",       "fabric",       "tp",          "precision",
+                "replicas",   "disaggregated", "router",       "cache_aware", "memory_share",
+                "efficiency", "scheduler",     "workload",     "slo",         "queue_capacity"});
   ServingScenario sc;
   serving::ServingView& v = sc.view;
   if (const json* x = f.need(root, "", "name", "a name for the output folder"))
@@ -494,6 +551,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                 " blocks (" + num(double(v.decode_kv_blocks) * s.block_tokens) + " tokens after " +
                 num(std::round(sc.decode->replica.weight_bytes / GB * 10) / 10) +
                 " GB of weights); use a larger tp for the decode pool or shorter requests");
+  load_price(f, d, root, sc);
   if (!d.ok()) return std::nullopt;
   return sc;
 }

@@ -27,6 +27,16 @@ struct DecodeShape {
   inference::ServingReplicaModel replica;  //!< step model and KV blocks of one decode replica
 };
 
+//! What the cluster's GPUs cost (`instance` and `pricing`): the catalog's price of the instance
+//! type, per GPU-hour, with the row's date and source.
+struct ServingPrice {
+  std::string instance;  //!< catalog id, e.g. "p5.48xlarge"
+  Pricing pricing = Pricing::on_demand;
+  double usd_per_gpu_hour = 0;  //!< [USD per GPU-hour] node price / GPUs per node
+  bool derived = false;         //!< the catalog derived this price; the provider publishes none
+  std::string as_of, source;
+};
+
 //! A loaded serving scenario.
 struct ServingScenario {
   std::string name;
@@ -51,6 +61,8 @@ struct ServingScenario {
   std::vector<double> arrival_times;
   double rate_scale = 1;           //!< how many times faster than recorded the trace is replayed
   uint32_t queue_capacity = 4096;  //!< waiting requests per replica before saturation
+  //! The GPUs' price when the scenario names an `instance`; the cost figures need it.
+  std::optional<ServingPrice> price;
 };
 
 //! Links a KV transfer of `sc` uses: each GPU of a group sends its shard on its own link, and with

@@ -362,4 +362,39 @@ TEST_CASE("tools::serve_sim") {
     CHECK(refused(R"("arrivals": "tarce")", "r4").find("did you mean \"trace\"") !=
           std::string::npos);
   }
+  SUBCASE("an instance prices the cluster: its cost per hour and per million output tokens") {
+    const auto priced = [](const std::string& extra) {
+      std::string s = base("llama-3-8b", "H100-SXM", 1, 2048, true);
+      s.insert(1, extra + ", ");
+      return s;
+    };
+    const auto ok = run_text(priced(R"("instance": "p5.48xlarge", "replicas": 2)"), "priced");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json r =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "priced" / "result.json");
+    // p5.48xlarge on demand, $55.04 per node-hour over 8 GPUs (the catalog row); two replicas
+    // of TP 1: two GPUs, always on.
+    CHECK(r["price"]["usd_per_gpu_hour"] == doctest::Approx(55.04 / 8).epsilon(1e-12));
+    CHECK(r["price"]["derived"] == false);
+    const json& m = r["metrics"];
+    CHECK(m["usd_per_hour"] == doctest::Approx(2 * 55.04 / 8).epsilon(1e-12));
+    CHECK(m["usd_per_million_output_tokens"] ==
+          doctest::Approx(m["usd_per_hour"].get<double>() /
+                          (m["output_tokens_per_s"].get<double>() * 3600) * 1e6)
+              .epsilon(1e-12));
+    const auto refused = [&](const std::string& extra, const std::string& name) {
+      const auto run = run_text(priced(extra), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(R"("instance": "p4d.24xlarge")", "p1").find("/instance:") != std::string::npos);
+    CHECK(refused(R"("pricing": "spot")", "p2").find("/pricing:") != std::string::npos);
+    CHECK(
+        refused(R"("instance": "p5.4xlarge", "pricing": "reserved_1y")", "p3").find("/pricing:") !=
+        std::string::npos);
+    CHECK(refused(R"("instance": "p5.48xlarg")", "p4").find("did you mean \"p5.48xlarge\"") !=
+          std::string::npos);
+  }
 }

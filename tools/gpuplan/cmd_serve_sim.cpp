@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/input/input_file.h"
+#include "models/input/names.h"
 #include "models/load/serving_scenario.h"
 #include "reports/serving_html.h"
 #include "reports/serving_json.h"
@@ -69,6 +70,14 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
   row("wait", f.wait);
   std::printf("SLO attainment %.4f, goodput %.3f req/s (%.4f per GPU), %.0f output tokens/s\n",
               f.slo_attainment, f.goodput_rps, f.goodput_rps_per_gpu, f.output_tokens_per_s);
+  if (sc.price)
+    std::printf(
+        "cost $%.2f/h (%.0f GPUs of %s, %s, $%.4f per GPU-hour%s, prices of %s): $%.4f per "
+        "million output tokens\n",
+        f.usd_per_hour, serving::cluster_gpus(sc.view), sc.price->instance.c_str(),
+        std::string(enum_name(sc.price->pricing)).c_str(), sc.price->usd_per_gpu_hour,
+        sc.price->derived ? ", derived: the provider publishes none" : "", sc.price->as_of.c_str(),
+        f.usd_per_million_output_tokens);
   std::printf(
       "KV occupancy mean %.3f peak %.3f, preemptions %llu (%.2f per 1k), prefix hits %.3f%s\n",
       f.kv_occupancy_mean, f.kv_occupancy_peak, static_cast<unsigned long long>(f.preemptions),
