@@ -178,13 +178,17 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   // The roofline of one request alone at the workload's mean lengths.
   double in = base.load.prompt_a, outn = base.load.output_a;
   if (!sc.lengths.empty()) {
+    // NOTE: a replay takes the first n_requests rows in order; Poisson arrivals draw any row.
+    const size_t rows = sc.arrival_times.empty()
+                            ? sc.lengths.size()
+                            : std::min<size_t>(sc.lengths.size(), base.load.n_requests);
     double si = 0, so = 0;
-    for (const auto& r : sc.lengths) {
-      si += r.prompt;
-      so += r.output;
+    for (size_t k = 0; k < rows; ++k) {
+      si += sc.lengths[k].prompt;
+      so += sc.lengths[k].output;
     }
-    in = si / double(sc.lengths.size());
-    outn = so / double(sc.lengths.size());
+    in = si / double(rows);
+    outn = so / double(rows);
   }
   in += base.load.prefix_share * base.load.prefix_tokens;
   out.mean_prompt = in;

@@ -361,6 +361,12 @@ TEST_CASE("tools::serve_sim") {
           std::string::npos);
     CHECK(refused(R"("arrivals": "tarce")", "r4").find("did you mean \"trace\"") !=
           std::string::npos);
+    // --requests past the last row has nothing to replay.
+    const auto over =
+        gpuplan_cli_test::gpuplan("serve-sim " + (dir / "replay.json").string() +
+                                  " --requests 4 --quiet --out " + (dir / "r5").string());
+    CHECK(over.status == 2);
+    CHECK(over.output.find("--requests 4: the trace replayed has 3 requests") != std::string::npos);
   }
   SUBCASE("an instance prices the cluster: its cost per hour and per million output tokens") {
     const auto priced = [](const std::string& extra) {

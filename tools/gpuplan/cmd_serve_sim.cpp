@@ -68,6 +68,11 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
   row("TPOT", f.tpot);
   row("E2E", f.e2e);
   row("wait", f.wait);
+  if (!sc.arrival_times.empty() && sc.replications > 1)
+    std::printf(
+        "arrivals: the trace's timestamps at %g times their pace, the same in every "
+        "replication (the intervals cover the shared-prefix draws only)\n",
+        sc.rate_scale);
   std::printf("SLO attainment %.4f, goodput %.3f req/s (%.4f per GPU), %.0f output tokens/s\n",
               f.slo_attainment, f.goodput_rps, f.goodput_rps_per_gpu, f.output_tokens_per_s);
   if (sc.price)
@@ -113,6 +118,12 @@ int run_serve_sim(const ServeSimFlags& fl) {
   if (fl.seed) sc->seed = sc->view.seed = *fl.seed;
   if (fl.replications) sc->replications = *fl.replications;
   if (fl.requests) {
+    // NOTE: a replay has one arrival per row; past the last there is nothing to replay.
+    if (!sc->arrival_times.empty() && *fl.requests > sc->arrival_times.size()) {
+      std::cerr << "--requests " << *fl.requests << ": the trace replayed has "
+                << sc->arrival_times.size() << " requests; ask for at most that many\n";
+      return 2;
+    }
     sc->view.load.n_requests = *fl.requests;
     if (sc->view.load.warmup_requests >= *fl.requests) sc->view.load.warmup_requests = 0;
   }
