@@ -136,6 +136,8 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   if (sc.price)
     out["summary"]["metrics.usd_per_million_output_tokens"] =
         interval(s.usd_per_million_output_tokens);
+  out["timeseries"] = {
+      {"bin_s", s.series_bin_s}, {"kv_occupancy", s.kv_occupancy}, {"preemptions", s.preemptions}};
   out["roofline"] = {{"note", "one request alone at the mean lengths (models/perf/inference/)"},
                      {"ttft_s", s.roofline_ttft_s},
                      {"tpot_s", s.roofline_tpot_s}};

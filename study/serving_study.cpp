@@ -82,6 +82,39 @@ Estimate estimate(const std::vector<ServingFigures>& rs, Get get) {
   return e;
 }
 
+//! Adds `from`'s bins to `into`'s, the finer of the two widened to the other's width (widths
+//! are the same first width doubled, so the bins line up).
+void merge_series(serving::ServingSeries& into, serving::ServingSeries from) {
+  while (into.width_s < from.width_s) serving::series_widen(into);
+  while (from.width_s < into.width_s) serving::series_widen(from);
+  for (uint32_t b = 0; b < serving::SERIES_BINS; ++b) {
+    into.kv_block_s[b] += from.kv_block_s[b];
+    into.preemptions[b] += from.preemptions[b];
+  }
+}
+
+//! Fills the study's time series from the replicas' series merged, up to the last completion.
+void series_of(const serving::ServingView& v, const std::vector<serving::ServingStats*>& stats,
+               ServingStudy& out) {
+  if (stats.empty()) return;
+  serving::ServingSeries all = stats[0]->series;
+  double end = stats[0]->end_s;
+  for (size_t k = 1; k < stats.size(); ++k) {
+    merge_series(all, stats[k]->series);
+    end = std::max(end, stats[k]->end_s);
+  }
+  const double w = all.width_s, n = double(stats.size()), blocks = serving::cluster_kv_blocks(v);
+  const auto bins = std::min<uint32_t>(serving::SERIES_BINS, uint32_t(std::ceil(end / w)));
+  out.series_bin_s = w;
+  for (uint32_t b = 0; b < bins; ++b) {
+    // NOTE: the last bin is cut at the last completion.
+    const double span = std::min(w, end - b * w);
+    out.kv_occupancy.push_back(span > 0 && blocks > 0 ? all.kv_block_s[b] / (span * blocks * n)
+                                                      : 0.0);
+    out.preemptions.push_back(double(all.preemptions[b]) / n);
+  }
+}
+
 //! Sets f's cost figures for GPUs costing `usd_per_gpu_hour`, `gpus` of them, always on.
 void price_figures(double gpus, double usd_per_gpu_hour, ServingFigures& f) {
   f.usd_per_hour = gpus * usd_per_gpu_hour;
@@ -151,6 +184,11 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   p.first_counted_arrival_s = p.end_s - window;
   out.pooled = figures_of(base, p);
   out.pooled.simulated_s = p.end_s / std::max<uint32_t>(sc.replications, 1);
+  {
+    std::vector<serving::ServingStats*> all;
+    for (const auto& st : stats) all.push_back(st.get());
+    series_of(base, all, out);
+  }
   if (sc.price) {
     const double gpus = serving::cluster_gpus(base);
     price_figures(gpus, sc.price->usd_per_gpu_hour, out.pooled);

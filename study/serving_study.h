@@ -68,6 +68,10 @@ struct ServingStudy {
   // The roofline beside it: one request alone with the mean lengths.
   double roofline_ttft_s = 0, roofline_tpot_s = 0;
   double mean_prompt = 0, mean_output = 0;  //!< [tokens] of the workload
+  //! Over time, per bin of series_bin_s from 0 to the last completion, means over the replicas:
+  //! the share of the cluster's KV blocks in use (time-weighted) and the preemptions.
+  double series_bin_s = 0;
+  std::vector<double> kv_occupancy, preemptions;
 };
 
 //! Simulates `sc` over its replications (threads: 0 = all cores).

@@ -28,6 +28,16 @@ struct ClusterState {
   span<double> tree_tokens;  //!< [replica] prompt tokens its tree holds
 };
 
+//! [s] The first bin width of a run's series: the arrivals' expected span (a replay: its last
+//! arrival) over half the bins, so the arrivals and the drain after them fit without widening.
+[[nodiscard]] GPUPLAN_HD inline double series_width(const ServingView& v) {
+  const Workload& w = v.load;
+  double span = w.arrival_s.size > 0 ? w.arrival_s[w.arrival_s.size - 1]
+                                     : double(w.n_requests) / w.rate_per_s;
+  if (!(span > 0)) span = 1;
+  return span / (SERIES_BINS / 2);
+}
+
 //! A length of kind `kind` with parameter `a` from uniform `u`.
 [[nodiscard]] GPUPLAN_HD inline uint32_t draw_length(LengthKind kind, double a, double u) {
   switch (kind) {

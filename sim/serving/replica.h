@@ -93,6 +93,7 @@ struct ServingView {
 GPUPLAN_HD inline void account_kv(const ServingView& v, ReplicaState& r, ServingStats& st,
                                   double now) {
   st.kv_block_s += double(used_blocks(r)) * (now - r.kv_since_s);
+  series_add_blocks(st.series, r.kv_since_s, now, double(used_blocks(r)));
   r.kv_since_s = now;
   if (used_blocks(r) > st.kv_peak_blocks) st.kv_peak_blocks = used_blocks(r);
   const double share = double(used_blocks(r)) / replica_kv_blocks(v, r);
@@ -151,6 +152,7 @@ GPUPLAN_HD inline void preempt(ReplicaState& r, ServingStats& st, uint32_t i, do
   s.kv_ready = false;  // recomputed here, prompt and all
   s.preemptions += 1;
   st.preemptions += 1;
+  series_add_preemption(st.series, now);
   remove_running(r, i);
   r.wait_head = (r.wait_head + r.waiting.size - 1) % r.waiting.size;
   r.waiting[r.wait_head] = idx;

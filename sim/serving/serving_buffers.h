@@ -29,6 +29,7 @@ class ClusterBuffers {
     tree_tokens_.assign(R, 0.0);
     replicas_.resize(R);
     stats_ = std::make_unique<ServingStats>();
+    stats_->series.width_s = series_width(v);
     for (uint32_t r = 0; r < R; ++r) {
       ReplicaState& s = replicas_[r];
       s.seqs = {seqs_.data() + size_t(r) * S, S};

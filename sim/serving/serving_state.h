@@ -155,6 +155,57 @@ GPUPLAN_HD inline void merge(WaitTrend& t, const WaitTrend& o) {
   t.sxy += o.sxy;
 }
 
+//! Bins of a run's time series (ServingSeries): their width doubles as the run goes on, so the
+//! series covers the whole run in fixed memory.
+inline constexpr uint32_t SERIES_BINS = 128;
+
+//! KV blocks in use and preemptions over a run, all replicas together: SERIES_BINS bins of
+//! `width_s` from time 0. A time past the last bin merges the bins in pairs and doubles the width.
+struct ServingSeries {
+  double width_s = 1;                      //!< [s] of each bin
+  double kv_block_s[SERIES_BINS] = {};     //!< [block·s] blocks in use integrated over the bin
+  uint32_t preemptions[SERIES_BINS] = {};  //!< sequences preempted in the bin
+};
+
+//! Doubles the width of `s`, merging its bins in pairs.
+GPUPLAN_HD inline void series_widen(ServingSeries& s) {
+  for (uint32_t b = 0; b < SERIES_BINS / 2; ++b) {
+    s.kv_block_s[b] = s.kv_block_s[2 * b] + s.kv_block_s[2 * b + 1];
+    s.preemptions[b] = s.preemptions[2 * b] + s.preemptions[2 * b + 1];
+  }
+  for (uint32_t b = SERIES_BINS / 2; b < SERIES_BINS; ++b) {
+    s.kv_block_s[b] = 0;
+    s.preemptions[b] = 0;
+  }
+  s.width_s *= 2;
+}
+
+//! Widens `s` until time `t` [s] falls inside its bins.
+GPUPLAN_HD inline void series_cover(ServingSeries& s, double t) {
+  while (t >= s.width_s * SERIES_BINS) series_widen(s);
+}
+
+//! Adds `blocks` in use over [t0, t1) [s] to the bins the interval crosses.
+GPUPLAN_HD inline void series_add_blocks(ServingSeries& s, double t0, double t1, double blocks) {
+  if (!(t1 > t0) || blocks == 0) return;
+  series_cover(s, t1);
+  uint32_t b = static_cast<uint32_t>(t0 / s.width_s);
+  for (double t = t0; t < t1 && b < SERIES_BINS; ++b) {
+    const double end = (b + 1) * s.width_s;
+    if (end <= t) continue;  // NOTE: t0 / width can round down at an exact bin edge
+    const double upto = t1 < end ? t1 : end;
+    s.kv_block_s[b] += blocks * (upto - t);
+    t = upto;
+  }
+}
+
+//! Counts a preemption at time `t` [s].
+GPUPLAN_HD inline void series_add_preemption(ServingSeries& s, double t) {
+  series_cover(s, t);
+  const uint32_t b = static_cast<uint32_t>(t / s.width_s);
+  s.preemptions[b < SERIES_BINS ? b : SERIES_BINS - 1] += 1;
+}
+
 //! The statistics of a run, flat in the number of requests.
 struct ServingStats {
   Latency ttft;  //!< [s] arrival -> first token
@@ -180,6 +231,7 @@ struct ServingStats {
   uint32_t kv_peak_blocks = 0;     //!< most blocks in use (private + cached) in one replica
   double kv_peak_share = 0;        //!< the largest share of its own KV cache a replica used
   double kv_block_s = 0;           //!< [block·s] blocks in use integrated over time, all replicas
+  ServingSeries series;            //!< the same blocks and the preemptions over time
   double busy_s = 0;               //!< [s] replica time spent in steps
   double first_counted_arrival_s = -1;  //!< NOTE: -1 until a counted request arrives
   double end_s = 0;                     //!< [s] last completion

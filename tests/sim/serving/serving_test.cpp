@@ -538,6 +538,47 @@ TEST_CASE("serving::invariants") {
       CHECK(s.cached_blocks == s.evictable_blocks);
       CHECK(s.outstanding_tokens == 0);
     }
+    // The time series holds the same block-seconds and preemptions as the totals, in bins that
+    // widened from the arrivals' expected span (500 s over 64 bins) to cover the whole run.
+    double block_s = 0;
+    uint64_t preempted = 0;
+    for (uint32_t k = 0; k < SERIES_BINS; ++k) {
+      block_s += st.series.kv_block_s[k];
+      preempted += st.series.preemptions[k];
+    }
+    CHECK(block_s == doctest::Approx(st.kv_block_s).epsilon(1e-9));
+    CHECK(preempted == st.preemptions);
+    CHECK(st.series.width_s * SERIES_BINS > st.end_s);
+    CHECK(st.series.width_s / series_width(v) ==
+          std::exp2(std::round(std::log2(st.series.width_s / series_width(v)))));
+  }
+}
+
+TEST_CASE("serving::series") {
+  ServingSeries s;
+  s.width_s = 1;
+  SUBCASE("an interval is split over the bins it crosses") {
+    series_add_blocks(s, 0.5, 3.5, 2);
+    CHECK(s.kv_block_s[0] == 1.0);
+    CHECK(s.kv_block_s[1] == 2.0);
+    CHECK(s.kv_block_s[2] == 2.0);
+    CHECK(s.kv_block_s[3] == 1.0);
+    series_add_blocks(s, 4, 4, 7);  // an empty interval adds nothing
+    CHECK(s.kv_block_s[4] == 0.0);
+  }
+  SUBCASE("a time past the last bin doubles the width until it fits, keeping every total") {
+    series_add_blocks(s, 0.5, 3.5, 2);
+    series_add_preemption(s, 2.5);
+    series_add_preemption(s, 1000);  // 1,000 s needs 8 s bins (128 x 8 = 1,024)
+    CHECK(s.width_s == 8);
+    CHECK(s.kv_block_s[0] == 6.0);
+    CHECK(s.preemptions[0] == 1);
+    CHECK(s.preemptions[125] == 1);       // 1,000 / 8
+    series_add_blocks(s, 1020, 1030, 1);  // crosses the end: widens to 16 s first
+    CHECK(s.width_s == 16);
+    CHECK(s.kv_block_s[63] == doctest::Approx(4.0).epsilon(1e-12));  // [1008, 1024)
+    CHECK(s.kv_block_s[64] == doctest::Approx(6.0).epsilon(1e-12));  // [1024, 1040)
+    CHECK(s.preemptions[62] == 1);                                   // 1,000 / 16
   }
 }
 
