@@ -99,8 +99,15 @@
   }
 
   // ---- KV cache and batching ------------------------------------------------------------------------
+  const SERIES = GP.isObj(R.timeseries) && Array.isArray(R.timeseries.kv_occupancy) ? R.timeseries : null;
   function cache() {
-    return GP.section('cache', 'KV cache and batching', [GP.tiles([
+    const over = SERIES && SERIES.kv_occupancy.length > 0
+      ? [GPCharts.figure('series', true, 'KV cache over time',
+                         'Share of the cluster\u2019s KV blocks in use (time-weighted) and preemptions, per ' + duration(SERIES.bin_s) +
+                         ' of simulated time, means over the replications.',
+                         'Line chart of the KV cache in use and bar chart of the preemptions over simulated time')]
+      : [];
+    return GP.section('cache', 'KV cache and batching', [...over, GP.tiles([
       {label: 'KV cache in use', value: percent(num(M, 'kv_occupancy_mean'), 1), detail: 'time-weighted mean; peak ' + percent(num(M, 'kv_occupancy_peak'), 1) +
        ' of ' + count(num(R, 'replica.kv_tokens')) + ' tokens per replica'},
       {label: 'Preemptions', value: count(num(M, 'preemptions')), detail: number(num(M, 'preemptions_per_1k_requests'), 2) +
@@ -108,6 +115,18 @@
       {label: 'Prefix cache hits', value: percent(num(M, 'prefix_hit_rate'), 1), detail: 'of the prompt tokens admitted'},
       {label: 'Steps', value: count(num(M, 'steps')),
        detail: 'iterations of all replicas' + (num(M, 'simulated_s') > 0 ? ' over ' + duration(num(M, 'simulated_s')) + ' simulated' : '')}])]);
+  }
+  function chartSeries() {
+    const w = SERIES.bin_s;
+    const labels = SERIES.kv_occupancy.map((_, b) => duration((b + 1) * w));
+    return {type: 'line',
+      data: {labels,
+             datasets: [{label: 'KV cache in use', data: SERIES.kv_occupancy.map(v => 100 * v), borderColor: GPCharts.PALETTE[0],
+                         pointRadius: 0, yAxisID: 'y'},
+                        {type: 'bar', label: 'Preemptions', data: SERIES.preemptions, backgroundColor: GPCharts.PALETTE[3], yAxisID: 'y2'}]},
+      options: {scales: {x: {title: {display: true, text: 'simulated time (end of bin)'}},
+                         y: {min: 0, max: 100, title: {display: true, text: '% of KV blocks'}},
+                         y2: {position: 'right', min: 0, grid: {drawOnChartArea: false}, title: {display: true, text: 'preemptions per bin'}}}}};
   }
 
   // ---- what ran -------------------------------------------------------------------------------------
@@ -129,9 +148,16 @@
           (ca ? ' (cache threshold ' + number(ca.cache_threshold, 2) + ', balance thresholds ' + count(ca.balance_abs_threshold) + ' and ' + number(ca.balance_rel_threshold, 2) + '×)' : '')),
       row('Scheduler', 'max_num_batched_tokens ' + count(sched.max_num_batched_tokens) + ', max_num_seqs ' + count(sched.max_num_seqs) + ', block size ' +
           count(sched.block_size) + ', chunked prefill ' + (sched.chunked_prefill ? 'on' : 'off') + ', prefix caching ' + (sched.prefix_caching ? 'on' : 'off')),
-      row('Workload', 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s, ' + count(num(R, 'workload.requests')) + ' requests (the first ' +
+      row('Workload', (str(R, 'workload.arrivals') === 'trace'
+            ? 'the trace\u2019s arrivals replayed at ' + number(num(R, 'workload.rate_scale'), 2) + '\u00d7 their pace (' +
+              number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average over ' + duration(num(R, 'workload.replayed_s')) + ', the same in every replication)'
+            : 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s') +
+          ', ' + count(num(R, 'workload.requests')) + ' requests (the first ' +
           count(num(R, 'workload.warmup_requests')) + ' not counted); lengths ' + str(R, 'workload.lengths') + ', mean prompt ' +
           count(num(R, 'workload.mean_prompt_tokens')) + ' and output ' + count(num(R, 'workload.mean_output_tokens')) + ' tokens'),
+      ...(GP.isObj(R.price) ? [row('Price', str(R, 'price.instance') + ', ' + str(R, 'price.pricing') + ': ' + GP.money(num(R, 'price.usd_per_gpu_hour')) +
+          ' per GPU-hour' + (R.price.derived === true ? ' (derived: the provider publishes none)' : '') + ', prices of ' + str(R, 'price.as_of') + '; ' +
+          GP.money(num(M, 'usd_per_hour')) + ' per hour for the cluster, ' + GP.money(num(M, 'usd_per_million_output_tokens')) + ' per million output tokens')] : []),
       row('Monte Carlo', plural(replications, 'replication', 'replications') + (Number.isInteger(R.seed) ? ', seed ' + R.seed : '') +
           '; 95 % intervals across the replications where shown')];
     return GP.section('setup', 'What ran', [el('div', {class: 'card table-card'}, el('table', {}, el('tbody', {}, rows))),
@@ -140,6 +166,6 @@
 
   GP.append(document.getElementById('gp-main'), [summary(), latency(), cache(), setup()]);
   GP.append(document.getElementById('gp-footer'), el('p', {}, 'gpuplan ' + str(R, 'gpuplan_version') + ' · serve-sim'));
-  GPCharts.draw({latency: chartLatency}, [680, 300]);
+  GPCharts.draw(SERIES && SERIES.kv_occupancy.length > 0 ? {latency: chartLatency, series: chartSeries} : {latency: chartLatency}, [680, 300]);
   GP.selftest();
 })();

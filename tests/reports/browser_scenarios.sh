@@ -102,9 +102,19 @@ for scenario in scenarios/serving/*.json; do
   [[ "$name" == *.expected ]] && continue
   "$bin" serve-sim "$scenario" --requests 3000 --quiet --out "$out/serving-$name"
   bash "$here/browser_check.sh" "$out/serving-$name/report.html" "$out/serving-$name.png" \
-    "Goodput" "Latency percentiles" "KV cache and batching" "What ran" "!Saturated"
+    "Goodput" "Latency percentiles" "KV cache and batching" "KV cache over time" "What ran" \
+    "!Saturated"
   n=$((n + 1))
 done
+# A replayed trace says so where the workload is described, and a priced cluster shows its cost.
+bash "$here/browser_check.sh" "$out/serving-chat_8b_h100_replay/report.html" \
+  "$out/serving-replay-check.png" "arrivals replayed at" "!Poisson arrivals"
+n=$((n + 1))
+"$bin" serve-sim scenarios/serving/chat_8b_h100.json --requests 3000 --set instance=p5.48xlarge \
+  --quiet --out "$out/serving-priced"
+bash "$here/browser_check.sh" "$out/serving-priced/report.html" "$out/serving-priced.png" \
+  "p5.48xlarge, on_demand" "per million output tokens"
+n=$((n + 1))
 "$bin" serve-sim scenarios/serving/chat_8b_h100.json --requests 20000 --set workload.rate=2000/s \
   --set queue_capacity=64 --quiet --out "$out/serving-saturated"
 bash "$here/browser_check.sh" "$out/serving-saturated/report.html" "$out/serving-saturated.png" \
