@@ -26,8 +26,4 @@ std::optional<TraceData> parse_trace(std::string_view csv, const TraceFormat& fm
                                      const std::string& file, const std::string& pointer,
                                      Diagnostics& diags);
 
-//! Seconds since 1970-01-01 00:00:00 UTC of "YYYY-MM-DD HH:MM:SS" (a 'T' separator, fractional
-//! seconds and a trailing 'Z' are accepted); nullopt when malformed or not a calendar date.
-std::optional<double> parse_datetime(std::string_view text);
-
 }  // namespace gpuplan

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 
 #include "models/input/csv_records.h"
 #include "models/input/data_files.h"
+#include "models/input/datetime.h"
 #include "models/input/input_file.h"
 
 namespace gpuplan::inference {
@@ -37,44 +37,7 @@ double quantile(std::vector<double> v, double q) {
   return *at;
 }
 
-//! The whole number of exactly `n` digits at `s[at]`, or -1.
-int digits(std::string_view s, size_t at, size_t n) {
-  if (at + n > s.size()) return -1;
-  int v = 0;
-  for (size_t k = at; k < at + n; ++k) {
-    if (s[k] < '0' || s[k] > '9') return -1;
-    v = 10 * v + (s[k] - '0');
-  }
-  return v;
-}
-
 }  // namespace
-
-std::optional<double> parse_timestamp(std::string_view s) {
-  s = trimmed(s);
-  // NOTE: fixed positions: "YYYY-MM-DD HH:MM:SS", then an optional fraction of any length.
-  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||
-      s[13] != ':' || s[16] != ':')
-    return std::nullopt;
-  const int y = digits(s, 0, 4), mo = digits(s, 5, 2), da = digits(s, 8, 2);
-  const int h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
-  if (y < 0 || mo < 0 || da < 0 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 60)
-    return std::nullopt;
-  const std::chrono::year_month_day ymd{std::chrono::year{y}, std::chrono::month{unsigned(mo)},
-                                        std::chrono::day{unsigned(da)}};
-  if (!ymd.ok()) return std::nullopt;
-  double fraction = 0;
-  if (s.size() > 19) {
-    if (s[19] != '.' || s.size() == 20) return std::nullopt;
-    double scale = 0.1;
-    for (size_t k = 20; k < s.size(); ++k, scale /= 10) {
-      if (s[k] < '0' || s[k] > '9') return std::nullopt;
-      fraction += (s[k] - '0') * scale;
-    }
-  }
-  const auto days = std::chrono::sys_days{ymd}.time_since_epoch().count();
-  return double(days) * 86400.0 + h * 3600.0 + mi * 60.0 + se + fraction;
-}
 
 std::optional<TokenLengths> read_token_trace(std::string_view text, const std::string& file,
                                              const std::string& pointer, Diagnostics& d,
@@ -147,7 +110,7 @@ std::optional<TokenLengths> read_token_trace(std::string_view text, const std::s
       continue;
     }
     if (time_col) {
-      const auto at = parse_timestamp(fields[*time_col]);
+      const auto at = parse_datetime(fields[*time_col]);
       if (!at) {
         error(row_line, std::string(TIME_COLUMN) +
                             " must be a time \"YYYY-MM-DD HH:MM:SS[.fraction]\", not \"" +

@@ -47,8 +47,4 @@ void summarize_lengths(TokenLengths& t);
     const std::string& ref, const std::string& base_dir, const std::vector<std::string>& data_path,
     const std::string& pointer, Diagnostics& d, bool times = false);
 
-//! [s] since 1970-01-01 UTC of a timestamp "YYYY-MM-DD HH:MM:SS[.fraction]" (a 'T' may stand
-//! for the space); nullopt when it is not one.
-[[nodiscard]] std::optional<double> parse_timestamp(std::string_view s);
-
 }  // namespace gpuplan::inference

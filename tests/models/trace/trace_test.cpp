@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "models/input/datetime.h"
 #include "models/trace/trace.h"
 #include "tests/data_files.h"
 

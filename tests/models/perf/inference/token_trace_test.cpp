@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/input/datetime.h"
 #include "models/perf/inference/token_trace.h"
 #include "tests/data_files.h"
 
@@ -76,16 +77,16 @@ TEST_CASE("models::inference::token_trace") {
     REQUIRE(plain);
     CHECK(plain->at_s.empty());
   }
-  SUBCASE("parse_timestamp: the epoch, a leap day, and what is not a time") {
-    CHECK(parse_timestamp("1970-01-01 00:00:00") == 0.0);
-    CHECK(parse_timestamp("2024-03-01 00:00:00").value() -
-              parse_timestamp("2024-02-28 00:00:00").value() ==
+  SUBCASE("parse_datetime: the epoch, a leap day, and what is not a time") {
+    CHECK(parse_datetime("1970-01-01 00:00:00") == 0.0);
+    CHECK(parse_datetime("2024-03-01 00:00:00").value() -
+              parse_datetime("2024-02-28 00:00:00").value() ==
           2 * 86400.0);
-    CHECK(parse_timestamp("2023-11-16 18:15:46.68059").value() ==
+    CHECK(parse_datetime("2023-11-16 18:15:46.68059").value() ==
           doctest::Approx(1700158546.68059).epsilon(1e-15));
     for (const char* bad : {"2023-11-16", "2023-02-30 00:00:00", "2023-11-16 24:00:00",
                             "2023-11-16 18:15:46.", "2023-11-16 18:15:46.5x", "16/11/2023 18:15"})
-      CHECK_FALSE(parse_timestamp(bad));
+      CHECK_FALSE(parse_datetime(bad));
   }
   SUBCASE("a replay refuses a trace without timestamps, a bad one and one out of order") {
     Diagnostics d;
