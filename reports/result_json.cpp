@@ -11,6 +11,7 @@
 #include "reports/assessment.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"
+#include "reports/tco_json.h"
 #include "sim/core/sketch.h"
 #include "sim/mc_metrics.h"
 
@@ -487,7 +488,7 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
     if (!s.power_kw.empty()) r["bands"]["power_kw"] = band_json(s.power_band);
   }
   r["summary"] = summary_section(s);
-  if (!s.tco.is_null()) r["tco"] = s.tco;
+  if (s.tco) r["tco"] = reports::tco_json(*s.tco);
   if (s.energy) r["energy"] = energy_json(*s.energy);
   if (s.info.monte_carlo) r["monte_carlo"] = monte_carlo_section(s);
   r["scenario_echo"] = effective_scenario_json(sc);

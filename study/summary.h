@@ -8,13 +8,12 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/mc_run.h"
 #include "sim/mc_stats.h"
 #include "sim/mc_summary.h"
 #include "sim/single_run.h"
 #include "study/energy_summary.h"
+#include "study/tco_result.h"
 
 namespace gpuplan::study {
 
@@ -66,8 +65,9 @@ struct Summary {
   //! N = 1 (study::run): the replication itself, whose state holds the run-only detail (
   //! quantiles, billing, per-pool and per-class preemption, placement).
   std::shared_ptr<const SingleRun> single;
-  //! The TCO projection (docs/outputs.md, "tco"); null when the scenario has no `tco` section.
-  nlohmann::json tco;
+  //! The TCO projection (docs/outputs.md, "tco"): means over the replications in statistics;
+  //! absent when the scenario has no `tco` section.
+  std::optional<TcoProjection> tco;
   //! Statistics of TCO figures across replications ("tco.options.<name>.npv_usd", ...).
   std::vector<std::pair<std::string, Statistic>> tco_stats;
   //! Those of them a comparison pairs ("tco.options.<name>.npv_usd", ".total_usd"): each

@@ -18,57 +18,58 @@ namespace gpuplan::study {
 namespace {
 
 using economics::SECONDS_PER_HOUR;
-using nlohmann::json;
+//! Why an option has no figures when its prices or fleet cannot be costed.
+constexpr const char* INVALID = "the option's inputs are invalid";
+
+//! An option whose figures cannot be given, and why.
+TcoOptionResult invalid_option(std::string why) {
+  TcoOptionResult o;
+  o.error = std::move(why);
+  return o;
+}
 
 //! Monthly, cumulative, total and NPV of one option's cost series, marked as serving the demand
 //! or not (with its unserved GPU-hours and the first month it falls short).
-json option_json(const Eigen::VectorXd& monthly, double rate, const Eigen::VectorXd& unserved,
-                 const Eigen::VectorXd& demand) {
+TcoOptionResult option_costs(const Eigen::VectorXd& monthly, double rate,
+                             const Eigen::VectorXd& unserved, const Eigen::VectorXd& demand) {
   const auto sum = economics::summarize_costs(monthly, rate);
-  if (!sum) return json{{"error", "the cost series is not finite"}, {"serves_demand", false}};
+  if (!sum) return invalid_option("the cost series is not finite");
   const std::optional<uint32_t> short_month = economics::first_unserved_month(unserved, demand);
-  // NOTE: in the first short month the option serves all it can, so what it serves is its capacity.
-  const json runs_out = short_month
-                            ? json(economics::run_out_month(
-                                  std::vector<double>(demand.data(), demand.data() + demand.size()),
-                                  *short_month, demand[*short_month] - unserved[*short_month]))
-                            : json(nullptr);
-  return {{"monthly_usd", json_series(monthly)},
-          {"cumulative_usd", json_series(sum->cumulative_usd)},
-          {"total_usd", sum->total_usd},
-          {"npv_usd", sum->npv_usd},
-          {"serves_demand", !short_month.has_value()},
-          {"unserved_gpu_hours", short_month ? unserved.sum() : 0.0},
-          {"stops_keeping_up_month", short_month ? json(*short_month) : json(nullptr)},
-          {"runs_out_month", runs_out}};
-}
-
-//! A node count: an integer when whole (a replication's fleet), else the number (a mean).
-json count_json(double n) {
-  return n == std::floor(n) && std::abs(n) < 1e15 ? json(static_cast<int64_t>(n)) : json(n);
+  TcoOptionResult o;
+  o.monthly_usd = series(monthly);
+  o.cumulative_usd = series(sum->cumulative_usd);
+  o.total_usd = sum->total_usd;
+  o.npv_usd = sum->npv_usd;
+  o.serves_demand = !short_month.has_value();
+  o.unserved_gpu_hours = short_month ? unserved.sum() : 0.0;
+  if (short_month) {
+    o.stops_keeping_up_month = *short_month;
+    // NOTE: in the first short month the option serves all it can, so what it serves is its
+    // capacity.
+    o.runs_out_month = economics::run_out_month(series(demand), *short_month,
+                                                demand[*short_month] - unserved[*short_month]);
+  }
+  return o;
 }
 
 //! The months in which an installed-node series rises, and by how much: the purchase schedule
 //! (the `owned` servers installed in month 0 were bought before it).
-json purchases_json(const std::vector<double>& nodes, double owned) {
-  json out = json::array();
+std::vector<TcoFleet::Purchase> purchases_of(const std::vector<double>& nodes, double owned) {
+  std::vector<TcoFleet::Purchase> out;
   double held = nodes.empty() ? 0 : std::min(owned, nodes.front());
   for (std::size_t m = 0; m < nodes.size(); ++m) {
-    if (nodes[m] > held) out.push_back({{"month", m}, {"nodes", count_json(nodes[m] - held)}});
+    if (nodes[m] > held) out.push_back({uint32_t(m), nodes[m] - held});
     held = std::max(held, nodes[m]);
   }
   return out;
 }
 
-//! The fleet keys of an on-prem or hybrid option: its largest fleet, the installed nodes per
-//! month and the purchases.
-void add_fleet(json& o, const Eigen::VectorXd& nodes, double owned) {
-  const std::vector<double> v(nodes.data(), nodes.data() + nodes.size());
-  json by_month = json::array();
-  for (const double n : v) by_month.push_back(count_json(n));
-  o["nodes"] = count_json(nodes.size() > 0 ? nodes.maxCoeff() : 0.0);
-  o["nodes_by_month"] = by_month;
-  o["purchases"] = purchases_json(v, owned);
+//! An on-prem or hybrid option's fleet: the installed nodes per month and the purchases.
+TcoFleet fleet_of(const Eigen::VectorXd& nodes, double owned) {
+  TcoFleet f;
+  f.nodes_by_month = series(nodes);
+  f.purchases = purchases_of(f.nodes_by_month, owned);
+  return f;
 }
 
 //! A mean of per-GPU-hour prices weighted by busy GPU-seconds, or by GPUs when nothing ran.
@@ -155,60 +156,6 @@ economics::CloudMix cloud_mix(const Scenario& sc, const CompiledScenario& cs, co
   return mix;
 }
 
-//! The option with the lowest NPV among those that serve the demand; null when none does.
-json cheapest_of(const json& options) {
-  std::string best;
-  double best_npv = 0;
-  for (const auto& [name, o] : options.items()) {
-    if (!o.value("serves_demand", false) || !o.contains("npv_usd")) continue;
-    if (best.empty() || o["npv_usd"].get<double>() < best_npv) {
-      best = name;
-      best_npv = o["npv_usd"].get<double>();
-    }
-  }
-  return best.empty() ? json(nullptr) : json(best);
-}
-
-//! Element-wise mean of documents of one shape: numbers averaged (kept as they are when all equal),
-//! arrays and objects member by member, anything else (strings, nulls) taken from the first.
-json mean_document(const std::vector<json>& docs) {
-  const json& first = docs.front();
-  if (first.is_number()) {
-    // NOTE: a figure every replication shares (months, a fixed fleet) keeps its exact value.
-    if (std::all_of(docs.begin(), docs.end(), [&](const json& d) { return d == first; }))
-      return first;
-    double sum = 0;
-    for (const json& d : docs) sum += d.is_number() ? d.get<double>() : 0.0;
-    return sum / double(docs.size());
-  }
-  // NOTE: where the shapes differ no mean is meaningful, and the first document stands.
-  if (first.is_array()) {
-    json out = json::array();
-    for (std::size_t i = 0; i < first.size(); ++i) {
-      std::vector<json> parts;
-      for (const json& d : docs) {
-        if (!d.is_array() || d.size() != first.size()) return first;
-        parts.push_back(d[i]);
-      }
-      out.push_back(mean_document(parts));
-    }
-    return out;
-  }
-  if (first.is_object()) {
-    json out = json::object();
-    for (const auto& [key, value] : first.items()) {
-      std::vector<json> parts;
-      for (const json& d : docs) {
-        if (!d.is_object() || !d.contains(key)) return first;
-        parts.push_back(d[key]);
-      }
-      out[key] = mean_document(parts);
-    }
-    return out;
-  }
-  return first;
-}
-
 //! What every option is priced from: the projected demand, the cloud mix, the power model.
 struct Options {
   const Scenario& sc;
@@ -241,48 +188,50 @@ struct Options {
 };
 
 //! The GPU-hours served in total and the cost per served GPU-hour beside an option's costs.
-void add_served(json& o, const Eigen::VectorXd& demand, const Eigen::VectorXd& unserved) {
-  if (!o.contains("total_usd")) return;
-  const double served = demand.sum() - unserved.sum();
-  o["served_gpu_hours"] = served;
-  o["usd_per_served_gpu_hour"] = served > 0 ? json(o["total_usd"].get<double>() / served) : json();
+void add_served(TcoOptionResult& o, const Eigen::VectorXd& demand,
+                const Eigen::VectorXd& unserved) {
+  if (!o.has_costs()) return;
+  o.served_gpu_hours = demand.sum() - unserved.sum();
+  if (o.served_gpu_hours > 0) o.usd_per_served_gpu_hour = o.total_usd / o.served_gpu_hours;
 }
 
-json cloud_option(const Options& x) {
+TcoOptionResult cloud_option(const Options& x) {
   const auto c = economics::cloud_monthly_cost(x.mix, x.demand, x.basis);
-  if (!c) return {};
+  if (!c) return invalid_option(INVALID);
   const Eigen::VectorXd none = Eigen::VectorXd::Zero(x.months());
-  json o = option_json(c->total_usd, x.tco().discount_rate, none, x.demand);
-  o["description"] =
-      "all cloud: the scenario's reserved GPUs, the rest spot and on-demand as needed";
-  o["cost_by_purchase_usd"] = {{"reserved", c->reserved_usd.sum()},
-                               {"spot", c->spot_usd.sum()},
-                               {"on_demand", c->on_demand_usd.sum()}};
-  o["energy"] = energy_json(cloud_energy(x.power.cloud_hour, x.mix, x.demand), c->total_usd);
+  TcoOptionResult o = option_costs(c->total_usd, x.tco().discount_rate, none, x.demand);
+  if (!o.has_costs()) return o;
+  o.description = "all cloud: the scenario's reserved GPUs, the rest spot and on-demand as needed";
+  o.cost_by_purchase = TcoCostByPurchase{std::nullopt, c->reserved_usd.sum(), c->spot_usd.sum(),
+                                         c->on_demand_usd.sum()};
+  o.energy = tco_energy(cloud_energy(x.power.cloud_hour, x.mix, x.demand), c->total_usd);
   add_served(o, x.demand, none);
   return o;
 }
 
 //! An on-prem fleet alone: what it cannot serve is unserved.
-json fleet_option(const Options& x, const Eigen::VectorXd& nodes, const char* sizing,
-                  const std::string& description) {
+TcoOptionResult fleet_option(const Options& x, const Eigen::VectorXd& nodes, const char* sizing,
+                             const std::string& description) {
   const economics::OnPremFleet fleet = x.fleet(nodes);
   const auto c = economics::on_prem_monthly_cost(fleet, x.demand, x.basis);
-  if (!c) return {};
-  json o = option_json(c->total_usd, x.tco().discount_rate, c->unserved_gpu_hours, x.demand);
-  o["sizing"] = sizing;
-  o["description"] = description;
-  add_fleet(o, fleet.nodes, fleet.owned_nodes);
-  o["energy"] = energy_json(fleet_energy(x.power, fleet, *c), c->total_usd);
+  if (!c) return invalid_option(INVALID);
+  TcoOptionResult o =
+      option_costs(c->total_usd, x.tco().discount_rate, c->unserved_gpu_hours, x.demand);
+  if (!o.has_costs()) return o;
+  o.sizing = sizing;
+  o.description = description;
+  o.fleet = fleet_of(fleet.nodes, fleet.owned_nodes);
+  o.energy = tco_energy(fleet_energy(x.power, fleet, *c), c->total_usd);
   add_served(o, x.demand, c->unserved_gpu_hours);
   return o;
 }
 
 //! The owned servers (or `base` nodes) first, then `cloud` up to `cap_gpu_hours` a month
 //! (unbounded when nullopt); the rest is unserved.
-json fleet_and_cloud_option(const Options& x, const Eigen::VectorXd& base,
-                            const economics::CloudMix& cloud, std::optional<double> cap_gpu_hours,
-                            const char* sizing, const std::string& description) {
+TcoOptionResult fleet_and_cloud_option(const Options& x, const Eigen::VectorXd& base,
+                                       const economics::CloudMix& cloud,
+                                       std::optional<double> cap_gpu_hours, const char* sizing,
+                                       const std::string& description) {
   const bool on_prem = x.node() != nullptr;
   std::optional<economics::OnPremMonthly> local;
   economics::OnPremFleet fleet;
@@ -290,29 +239,29 @@ json fleet_and_cloud_option(const Options& x, const Eigen::VectorXd& base,
     fleet = x.fleet(base);
     local = economics::on_prem_monthly_cost(fleet, x.demand, x.basis);
   }
-  if (on_prem && !local) return {};
+  if (on_prem && !local) return invalid_option(INVALID);
   const Eigen::VectorXd above = local ? local->unserved_gpu_hours : x.demand;
   Eigen::VectorXd burst = above;
   if (cap_gpu_hours) burst = above.array().min(*cap_gpu_hours).matrix();
   const auto c = economics::cloud_monthly_cost(cloud, burst, x.basis);
-  if (!c) return {};
+  if (!c) return invalid_option(INVALID);
   const Eigen::VectorXd unserved = above - burst;
   const Eigen::VectorXd total =
       (local ? local->total_usd : Eigen::VectorXd::Zero(x.months())) + c->total_usd;
-  json o = option_json(total, x.tco().discount_rate, unserved, x.demand);
-  o["sizing"] = sizing;
-  o["description"] = description;
-  if (on_prem) add_fleet(o, fleet.nodes, fleet.owned_nodes);
-  o["burst_gpu_hours"] = burst.sum();
-  o["burst_usd"] = c->total_usd.sum();
-  o["cost_by_purchase_usd"] = {{"on_prem", local ? local->total_usd.sum() : 0.0},
-                               {"reserved", c->reserved_usd.sum()},
-                               {"spot", c->spot_usd.sum()},
-                               {"on_demand", c->on_demand_usd.sum()}};
+  TcoOptionResult o = option_costs(total, x.tco().discount_rate, unserved, x.demand);
+  if (!o.has_costs()) return o;
+  o.sizing = sizing;
+  o.description = description;
+  if (on_prem) o.fleet = fleet_of(fleet.nodes, fleet.owned_nodes);
+  o.burst_gpu_hours = burst.sum();
+  o.burst_usd = c->total_usd.sum();
+  o.cost_by_purchase =
+      TcoCostByPurchase{local ? local->total_usd.sum() : 0.0, c->reserved_usd.sum(),
+                        c->spot_usd.sum(), c->on_demand_usd.sum()};
   const MonthlyEnergy cloud_part = cloud_energy(x.power.cloud_hour, cloud, burst);
-  o["energy"] =
-      energy_json(local ? fleet_energy(x.power, fleet, *local) + cloud_part : cloud_part, total);
-  o["energy"]["burst_kwh"] = cloud_part.kwh.sum();
+  o.energy =
+      tco_energy(local ? fleet_energy(x.power, fleet, *local) + cloud_part : cloud_part, total);
+  o.energy->burst_kwh = cloud_part.kwh.sum();
   add_served(o, x.demand, unserved);
   return o;
 }
@@ -325,7 +274,7 @@ std::string owned_text(const Options& x) {
 
 //! The reserve options: the owned servers, then `nodes` of the reserved instance committed for
 //! every hour of each term (renewed at its end); demand above both is unserved.
-json reserve_option(const Options& x, double term_years) {
+TcoOptionResult reserve_option(const Options& x, double term_years) {
   const TcoReservation& r = *x.tco().reserve;
   const Pricing term = term_years == 1 ? Pricing::reserved_1y : Pricing::reserved_3y;
   const double gpn = r.type.gpus_per_node;
@@ -334,19 +283,21 @@ json reserve_option(const Options& x, double term_years) {
   reserved.reserved_per_gpu = {term_years, 0.0,
                                price_of(r.type.price_per_hour, term).value_or(0) / gpn};
   const double cap = reserved.reserved_gpus * economics::HOURS_PER_MONTH;
-  json o = fleet_and_cloud_option(x, x.owned(), reserved, cap, "fixed",
-                                  owned_text(x) + " and " + grouped_number(r.nodes, 0) + " " +
-                                      r.type.id + " reserved for " + grouped_number(term_years, 0) +
-                                      (term_years == 1 ? " year, renewed" : " years") +
-                                      ", billed every hour of the term; nothing beyond");
-  o["reserved_nodes"] = r.nodes;
-  o["reserved_instance"] = r.type.id;
+  TcoOptionResult o = fleet_and_cloud_option(
+      x, x.owned(), reserved, cap, "fixed",
+      owned_text(x) + " and " + grouped_number(r.nodes, 0) + " " + r.type.id + " reserved for " +
+          grouped_number(term_years, 0) + (term_years == 1 ? " year, renewed" : " years") +
+          ", billed every hour of the term; nothing beyond");
+  if (o.has_costs()) {
+    o.reserved_nodes = r.nodes;
+    o.reserved_instance = r.type.id;
+  }
   return o;
 }
 
 //! The burst option: the owned servers, then the elastic cloud pools up to their maximum nodes
 //! (spot for the spot-tolerant work, on-demand for the rest); demand above both is unserved.
-json burst_option(const Options& x) {
+TcoOptionResult burst_option(const Options& x) {
   double cap_gpus = 0;
   for (size_t p = 0; p < x.sc.pools.size(); ++p) {
     const Pool& pool = x.sc.pools[p];
@@ -358,18 +309,18 @@ json burst_option(const Options& x) {
   // NOTE: spot GPU-hours include the work lost to reclaims, so fewer useful hours fit the cap.
   const double cap =
       cap_gpus * economics::HOURS_PER_MONTH / (1.0 + burst.spot_share * burst.spot_overhead);
-  json o = fleet_and_cloud_option(
+  TcoOptionResult o = fleet_and_cloud_option(
       x, x.owned(), burst, cap, "fixed",
       owned_text(x) + ", then burst to the elastic cloud pools up to their maximum (" +
           grouped_number(cap_gpus, 0) + " GPUs), spot for the spot-tolerant work");
-  o["burst_cap_gpus"] = cap_gpus;
+  if (o.has_costs()) o.burst_cap_gpus = cap_gpus;
   return o;
 }
 
-//! One compared option's projection; {"error": ...} when its inputs are invalid.
-json option_projection(const Options& x, TcoOption option) {
+//! One compared option's projection; an error when its inputs are invalid.
+TcoOptionResult option_projection(const Options& x, TcoOption option) {
   const TcoConfig& t = x.tco();
-  json o;
+  std::optional<TcoOptionResult> o;
   const bool on_prem = x.node() != nullptr;
   const auto staged = [&](double floor) {
     return economics::staged_fleet_nodes(x.demand, x.node()->gpus_per_node, 1.0, t.fill_target,
@@ -435,26 +386,197 @@ json option_projection(const Options& x, TcoOption option) {
       o = burst_option(x);
       break;
   }
-  if (o.is_null()) return {{"error", "the option's inputs are invalid"}, {"serves_demand", false}};
+  TcoOptionResult out = o ? std::move(*o) : invalid_option(INVALID);
+  out.option = option;
+  return out;
+}
+
+//! Mean of one figure over the replications: exact when they all agree (months, a fixed fleet),
+//! else their sum over their count.
+double mean_of(const std::vector<double>& v) {
+  if (std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); })) return v.front();
+  double sum = 0;
+  for (const double x : v) sum += x;
+  return sum / double(v.size());
+}
+
+//! The mean over `all` of the figure `get` picks from each.
+template <class T, class Get>
+double mean_by(const std::vector<const T*>& all, Get get) {
+  std::vector<double> v;
+  v.reserve(all.size());
+  for (const T* x : all) v.push_back(get(*x));
+  return mean_of(v);
+}
+
+//! The element-wise mean over `all` of the series `get` picks; the first one's when the lengths
+//! differ (no mean is meaningful then).
+template <class T, class Get>
+std::vector<double> mean_series(const std::vector<const T*>& all, Get get) {
+  const std::vector<double>& first = get(*all.front());
+  for (const T* x : all)
+    if (get(*x).size() != first.size()) return first;
+  std::vector<double> out(first.size());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = mean_by(all, [&](const T& x) { return get(x)[i]; });
+  return out;
+}
+
+//! The mean energy of one option over the replications.
+TcoEnergy mean_energy(const std::vector<const TcoEnergy*>& all) {
+  TcoEnergy e = *all.front();
+  e.kwh = mean_by(all, [](const TcoEnergy& x) { return x.kwh; });
+  e.tco2e = mean_by(all, [](const TcoEnergy& x) { return x.tco2e; });
+  e.embodied_tco2e = mean_by(all, [](const TcoEnergy& x) { return x.embodied_tco2e; });
+  e.power_cost_usd = mean_by(all, [](const TcoEnergy& x) { return x.power_cost_usd; });
+  e.monthly_kwh = mean_series(
+      all, [](const TcoEnergy& x) -> auto& { return x.monthly_kwh; });
+  e.monthly_tco2e = mean_series(
+      all, [](const TcoEnergy& x) -> auto& { return x.monthly_tco2e; });
+  for (std::size_t y = 0; y < e.per_year.size(); ++y) {
+    const auto year = [&](const TcoEnergy& x) -> const TcoEnergy::Year& { return x.per_year[y]; };
+    e.per_year[y].usd = mean_by(all, [&](const TcoEnergy& x) { return year(x).usd; });
+    e.per_year[y].kwh = mean_by(all, [&](const TcoEnergy& x) { return year(x).kwh; });
+    e.per_year[y].tco2e = mean_by(all, [&](const TcoEnergy& x) { return year(x).tco2e; });
+    e.per_year[y].embodied_tco2e =
+        mean_by(all, [&](const TcoEnergy& x) { return year(x).embodied_tco2e; });
+  }
+  if (e.burst_kwh) e.burst_kwh = mean_by(all, [](const TcoEnergy& x) { return *x.burst_kwh; });
+  return e;
+}
+
+//! The mean of an optional figure over the replications; absent when the first has none.
+template <class T, class Get>
+std::optional<double> mean_optional(const std::vector<const T*>& all, Get get) {
+  if (!get(*all.front())) return std::nullopt;
+  return mean_by(all, [&](const T& x) { return get(x).value_or(0.0); });
+}
+
+//! One option's figures as means over the replications (the first's when some have none); its
+//! serving and months are set by the caller.
+TcoOptionResult mean_option(const std::vector<const TcoOptionResult*>& all) {
+  TcoOptionResult o = *all.front();
+  for (const TcoOptionResult* x : all)
+    if (!x->has_costs() || x->fleet.has_value() != o.fleet.has_value() ||
+        x->energy.has_value() != o.energy.has_value())
+      return o;
+  using R = TcoOptionResult;
+  o.monthly_usd = mean_series(
+      all, [](const R& x) -> auto& { return x.monthly_usd; });
+  o.cumulative_usd = mean_series(
+      all, [](const R& x) -> auto& { return x.cumulative_usd; });
+  o.total_usd = mean_by(all, [](const R& x) { return x.total_usd; });
+  o.npv_usd = mean_by(all, [](const R& x) { return x.npv_usd; });
+  o.unserved_gpu_hours = mean_by(all, [](const R& x) { return x.unserved_gpu_hours; });
+  o.served_gpu_hours = mean_by(all, [](const R& x) { return x.served_gpu_hours; });
+  o.usd_per_served_gpu_hour =
+      mean_optional(all, [](const R& x) { return x.usd_per_served_gpu_hour; });
+  o.burst_gpu_hours = mean_optional(all, [](const R& x) { return x.burst_gpu_hours; });
+  o.burst_usd = mean_optional(all, [](const R& x) { return x.burst_usd; });
+  o.burst_cap_gpus = mean_optional(all, [](const R& x) { return x.burst_cap_gpus; });
+  if (o.fleet)
+    o.fleet->nodes_by_month = mean_series(
+        all, [](const R& x) -> auto& { return x.fleet->nodes_by_month; });
+  if (o.cost_by_purchase) {
+    TcoCostByPurchase& c = *o.cost_by_purchase;
+    c.on_prem = mean_optional(all, [](const R& x) { return x.cost_by_purchase->on_prem; });
+    c.reserved = mean_by(all, [](const R& x) { return x.cost_by_purchase->reserved; });
+    c.spot = mean_by(all, [](const R& x) { return x.cost_by_purchase->spot; });
+    c.on_demand = mean_by(all, [](const R& x) { return x.cost_by_purchase->on_demand; });
+  }
+  if (o.energy) {
+    std::vector<const TcoEnergy*> energies;
+    for (const R* x : all) energies.push_back(&*x->energy);
+    o.energy = mean_energy(energies);
+  }
   return o;
+}
+
+//! The mean power assumptions over the replications (sources from the first).
+TcoEnergyAssumptions mean_assumptions(const std::vector<const TcoProjection*>& all) {
+  using P = TcoProjection;
+  TcoEnergyAssumptions a = all.front()->energy;
+  const auto hour = [&](TcoGpuHourAssumptions& h, auto pick) {
+    h.busy_kwh = mean_by(all, [&](const P& x) { return pick(x).busy_kwh; });
+    h.idle_kwh = mean_by(all, [&](const P& x) { return pick(x).idle_kwh; });
+    h.busy_kg_co2e = mean_by(all, [&](const P& x) { return pick(x).busy_kg_co2e; });
+    h.embodied_kg_co2e = mean_by(all, [&](const P& x) { return pick(x).embodied_kg_co2e; });
+  };
+  hour(a.cloud, [](const P& x) -> const TcoGpuHourAssumptions& { return x.energy.cloud; });
+  a.embodied_kgco2e_per_node =
+      mean_by(all, [](const P& x) { return x.energy.embodied_kgco2e_per_node; });
+  a.embodied_life_years = mean_by(all, [](const P& x) { return x.energy.embodied_life_years; });
+  if (a.on_prem) {
+    for (const P* x : all)
+      if (!x->energy.on_prem) return a;
+    hour(a.on_prem->hour,
+         [](const P& x) -> const TcoGpuHourAssumptions& { return x.energy.on_prem->hour; });
+    TcoEnergyAssumptions::OnPrem& o = *a.on_prem;
+    o.node_idle_kw = mean_by(all, [](const P& x) { return x.energy.on_prem->node_idle_kw; });
+    o.node_busy_kw = mean_by(all, [](const P& x) { return x.energy.on_prem->node_busy_kw; });
+    o.pue = mean_by(all, [](const P& x) { return x.energy.on_prem->pue; });
+    o.usd_per_kwh = mean_by(all, [](const P& x) { return x.energy.on_prem->usd_per_kwh; });
+    o.g_co2e_per_kwh = mean_by(all, [](const P& x) { return x.energy.on_prem->g_co2e_per_kwh; });
+  }
+  return a;
+}
+
+//! The mean cloud mix over the replications (the price source from the first).
+TcoCloudAssumptions mean_cloud(const std::vector<const TcoProjection*>& all) {
+  using P = TcoProjection;
+  TcoCloudAssumptions c = all.front()->cloud;
+  c.on_demand_usd_per_gpu_hour =
+      mean_by(all, [](const P& x) { return x.cloud.on_demand_usd_per_gpu_hour; });
+  c.spot_usd_per_gpu_hour = mean_by(all, [](const P& x) { return x.cloud.spot_usd_per_gpu_hour; });
+  c.spot_share = mean_by(all, [](const P& x) { return x.cloud.spot_share; });
+  c.spot_overhead = mean_by(all, [](const P& x) { return x.cloud.spot_overhead; });
+  c.spot_tolerant_share = mean_by(all, [](const P& x) { return x.cloud.spot_tolerant_share; });
+  return c;
 }
 
 }  // namespace
 
-void choose_cheapest(json& out) {
-  out["cheapest_by_npv"] = nullptr;
-  out.erase("cheapest_note");
-  if (!(out.value("initial_demand_gpu_hours_per_month", 0.0) > 0)) {
-    out["cheapest_note"] = "the workload offers no GPU-hours, so there is no demand to project";
-    return;
-  }
-  out["cheapest_by_npv"] = cheapest_of(out["options"]);
-  if (out["cheapest_by_npv"].is_null())
-    out["cheapest_note"] = "no compared option serves the projected demand";
+double TcoFleet::nodes() const {
+  return nodes_by_month.empty() ? 0.0
+                                : *std::max_element(nodes_by_month.begin(), nodes_by_month.end());
 }
 
-json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
-                    const std::vector<double>& pool_busy_gpu_s) {
+TcoOptionResult* TcoProjection::find(TcoOption o) {
+  for (TcoOptionResult& r : options)
+    if (r.option == o) return &r;
+  return nullptr;
+}
+
+const TcoOptionResult* TcoProjection::find(TcoOption o) const {
+  for (const TcoOptionResult& r : options)
+    if (r.option == o) return &r;
+  return nullptr;
+}
+
+void choose_cheapest(TcoProjection& p) {
+  p.cheapest_by_npv.reset();
+  p.cheapest_note.clear();
+  if (!(p.initial_demand_gpu_hours_per_month > 0)) {
+    p.cheapest_note = "the workload offers no GPU-hours, so there is no demand to project";
+    return;
+  }
+  // NOTE: equal NPVs go to the option first by name, so the answer does not depend on the order
+  // the scenario compares them in.
+  const TcoOptionResult* best = nullptr;
+  for (const TcoOptionResult& o : p.options) {
+    if (!o.serves_demand || !o.has_costs()) continue;
+    if (best == nullptr || o.npv_usd < best->npv_usd ||
+        (o.npv_usd == best->npv_usd && enum_name(o.option) < enum_name(best->option)))
+      best = &o;
+  }
+  if (best != nullptr)
+    p.cheapest_by_npv = best->option;
+  else
+    p.cheapest_note = "no compared option serves the projected demand";
+}
+
+TcoProjection tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHours& all,
+                             const std::vector<double>& pool_busy_gpu_s) {
   const TcoConfig& t = *sc.tco;
   const double window_h = (sc.horizon_s - sc.warmup_s) / SECONDS_PER_HOUR;
   const uint32_t months = t.years * 12;
@@ -463,137 +585,157 @@ json tco_projection(const Scenario& sc, const CompiledScenario& cs, const GpuHou
   // for every option. NOTE: month 0's, so growth inside the run is not counted twice.
   const double month0_work =
       offered_work_rate(sc, 0, economics::HOURS_PER_MONTH * SECONDS_PER_HOUR);
-  const double served = window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h : 0;
   const double d0 = month0_work * economics::HOURS_PER_MONTH;
   const auto demand = economics::monthly_demand_gpu_hours({d0, t.demand_growth_per_month, months});
-  const economics::CostBasis basis =
-      t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash;
-  json out = {
-      {"months", months},
-      {"basis", t.accrual ? "accrual" : "cash"},
-      {"discount_rate", t.discount_rate},
-      {"demand_growth_per_month", t.demand_growth_per_month},
-      {"initial_demand_gpu_hours_per_month", d0},
-      {"demand_source",
-       "offered GPU-hours of the workload in the run's first month (730 h): arrival rates under "
-       "their profiles x mean GPUs x mean duration, the same for every option"},
-      {"served_gpu_hours_per_month", served}};
+  TcoProjection out;
+  out.months = months;
+  out.accrual = t.accrual;
+  out.discount_rate = t.discount_rate;
+  out.demand_growth_per_month = t.demand_growth_per_month;
+  out.initial_demand_gpu_hours_per_month = d0;
+  out.served_gpu_hours_per_month =
+      window_h > 0 ? all.useful * economics::HOURS_PER_MONTH / window_h : 0;
   if (!demand) return out;
-  out["demand_gpu_hours_per_month"] = json_series(*demand);
+  out.demand_gpu_hours_per_month = series(*demand);
 
   std::string source;
   const double month_s = economics::HOURS_PER_MONTH * SECONDS_PER_HOUR;
   const double tolerant_share =
       month0_work > 0 ? offered_spot_tolerant_work_rate(sc, 0, month_s) / month0_work : 1.0;
   const economics::CloudMix mix = cloud_mix(sc, cs, all, pool_busy_gpu_s, tolerant_share, source);
-  out["cloud_assumptions"] = {{"on_demand_usd_per_gpu_hour", mix.on_demand_usd_per_gpu_hour},
-                              {"spot_usd_per_gpu_hour", mix.spot_usd_per_gpu_hour},
-                              {"spot_share", mix.spot_share},
-                              {"spot_overhead", mix.spot_overhead},
-                              {"reserved_gpus", mix.reserved_gpus},
-                              {"spot_tolerant_share", tolerant_share},
-                              {"price_source", source}};
+  out.cloud = {mix.on_demand_usd_per_gpu_hour,
+               mix.spot_usd_per_gpu_hour,
+               mix.spot_share,
+               mix.spot_overhead,
+               mix.reserved_gpus,
+               tolerant_share,
+               source};
 
   const TcoPower power = tco_power(sc, pool_busy_gpu_s);
-  out["energy_assumptions"] = energy_assumptions_json(power, t.server_pool_idx.has_value());
-  if (t.owned_nodes > 0) out["owned_nodes"] = t.owned_nodes;
+  out.energy = energy_assumptions(power, t.server_pool_idx.has_value());
+  out.owned_nodes = t.owned_nodes;
   if (std::any_of(t.compare.begin(), t.compare.end(),
                   [](TcoOption o) { return o == TcoOption::on_prem || o == TcoOption::staged; }))
-    out["fill_target"] = t.fill_target;
+    out.fill_target = t.fill_target;
+  const economics::CostBasis basis =
+      t.accrual ? economics::CostBasis::accrual : economics::CostBasis::cash;
   const Options ctx{sc, cs, *demand, basis, mix, power};
-  json options = json::object();
-  for (const TcoOption option : t.compare)
-    options[std::string(enum_name(option))] = option_projection(ctx, option);
-  out["options"] = options;
-  std::optional<Eigen::VectorXd> cloud_cum;
-  if (options.contains("cloud") && options["cloud"].contains("cumulative_usd")) {
-    const auto cum = options["cloud"]["cumulative_usd"].get<std::vector<double>>();
-    cloud_cum = Eigen::Map<const Eigen::VectorXd>(cum.data(), Eigen::Index(cum.size()));
+  for (const TcoOption option : t.compare) out.options.push_back(option_projection(ctx, option));
+  const TcoOptionResult* cloud = out.find(TcoOption::cloud);
+  if (cloud != nullptr && cloud->has_costs()) {
+    const Eigen::Map<const Eigen::VectorXd> cloud_cum(cloud->cumulative_usd.data(),
+                                                      Eigen::Index(cloud->cumulative_usd.size()));
+    for (const TcoOptionResult& o : out.options) {
+      // NOTE: an option that leaves demand unserved is cheap because it does less; no break-even.
+      if (o.option == TcoOption::cloud || !o.serves_demand) continue;
+      const auto m = economics::break_even_month(
+          Eigen::Map<const Eigen::VectorXd>(o.cumulative_usd.data(),
+                                            Eigen::Index(o.cumulative_usd.size())),
+          cloud_cum);
+      out.break_even.push_back({o.option, m ? std::optional<double>(*m) : std::nullopt});
+    }
   }
-  json breakeven = json::object();
-  for (const auto& [name, o] : options.items()) {
-    // NOTE: an option that leaves demand unserved is cheap because it does less; no break-even.
-    if (name == "cloud" || !o.value("serves_demand", false) || !cloud_cum) continue;
-    const auto& cum = o["cumulative_usd"].get<std::vector<double>>();
-    const auto m = economics::break_even_month(
-        Eigen::Map<const Eigen::VectorXd>(cum.data(), cum.size()), *cloud_cum);
-    breakeven[std::string(name) + "_vs_cloud"] = m ? json(*m) : json(nullptr);
-  }
-  out["break_even_month"] = breakeven;
   choose_cheapest(out);
   return out;
 }
 
 void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy& st, Summary& s) {
-  s.tco = nullptr;
+  s.tco.reset();
   s.tco_stats.clear();
   s.tco_values.clear();
   if (!sc.tco) return;
-  std::vector<json> docs;
+  std::vector<TcoProjection> runs;
   for (const std::size_t k : s.stats.in_statistics) {
     const ReplicaMetrics& m = st.replicas[k].metrics;
     std::vector<double> busy;
     for (const PoolMetrics& p : m.pools) busy.push_back(p.busy_gpu_s);
-    docs.push_back(tco_projection(sc, cs, m.gpu_hours, busy));
+    runs.push_back(tco_projection(sc, cs, m.gpu_hours, busy));
   }
-  if (docs.empty()) return;
-  const bool spread = docs.size() > 1;
-  json out = mean_document(docs);
-  out["replications"] = docs.size();
-  if (!out.contains("options")) {
-    s.tco = out;
+  if (runs.empty()) return;
+  const bool spread = runs.size() > 1;
+  std::vector<const TcoProjection*> all;
+  for (const TcoProjection& r : runs) all.push_back(&r);
+  TcoProjection out = runs.front();
+  out.replications = uint32_t(runs.size());
+  out.served_gpu_hours_per_month =
+      mean_by(all, [](const TcoProjection& x) { return x.served_gpu_hours_per_month; });
+  if (!out.projected()) {
+    s.tco = std::move(out);
     return;
   }
-  for (auto& [name, option] : out["options"].items()) {
+  out.cloud = mean_cloud(all);
+  out.energy = mean_assumptions(all);
+  for (std::size_t i = 0; i < out.options.size(); ++i) {
+    std::vector<const TcoOptionResult*> each;
+    for (const TcoProjection& r : runs) each.push_back(&r.options[i]);
+    TcoOptionResult& option = out.options[i];
+    option = mean_option(each);
     // An option serves the demand only if it does in every replication; it stops keeping up in
     // the earliest month any replication saw it fall short.
-    bool serves = true;
-    std::optional<double> short_month, runs_out;
+    const std::string name(enum_name(option.option));
+    option.serves_demand = true;
+    option.stops_keeping_up_month.reset();
+    option.runs_out_month.reset();
     std::vector<std::vector<double>> cum;
     std::vector<double> npv, total, kwh, tco2e;
-    for (const json& d : docs) {
-      const json& o = d["options"][name];
-      serves = serves && o.value("serves_demand", false);
-      if (const json& m = o.value("stops_keeping_up_month", json()); m.is_number())
-        short_month = std::min(short_month.value_or(m.get<double>()), m.get<double>());
-      if (const json& m = o.value("runs_out_month", json()); m.is_number())
-        runs_out = std::min(runs_out.value_or(m.get<double>()), m.get<double>());
-      if (!o.contains("npv_usd")) continue;
-      cum.push_back(o["cumulative_usd"].get<std::vector<double>>());
-      npv.push_back(o["npv_usd"].get<double>());
-      total.push_back(o["total_usd"].get<double>());
-      if (o.contains("energy")) {
-        kwh.push_back(o["energy"]["kwh"].get<double>());
-        tco2e.push_back(o["energy"]["tco2e"].get<double>());
+    for (const TcoOptionResult* o : each) {
+      option.serves_demand = option.serves_demand && o->serves_demand;
+      if (o->stops_keeping_up_month)
+        option.stops_keeping_up_month =
+            std::min(option.stops_keeping_up_month.value_or(*o->stops_keeping_up_month),
+                     *o->stops_keeping_up_month);
+      if (o->runs_out_month)
+        option.runs_out_month =
+            std::min(option.runs_out_month.value_or(*o->runs_out_month), *o->runs_out_month);
+      if (!o->has_costs()) continue;
+      cum.push_back(o->cumulative_usd);
+      npv.push_back(o->npv_usd);
+      total.push_back(o->total_usd);
+      if (o->energy) {
+        kwh.push_back(o->energy->kwh);
+        tco2e.push_back(o->energy->tco2e);
       }
     }
-    option["serves_demand"] = serves;
-    option["stops_keeping_up_month"] = short_month ? count_json(*short_month) : json(nullptr);
-    option["runs_out_month"] = runs_out ? json(*runs_out) : json(nullptr);
-    if (option.contains("nodes_by_month"))
-      option["purchases"] =
-          purchases_json(option["nodes_by_month"].get<std::vector<double>>(), sc.tco->owned_nodes);
-    if (npv.size() != docs.size()) continue;
+    if (option.fleet)
+      option.fleet->purchases = purchases_of(option.fleet->nodes_by_month, sc.tco->owned_nodes);
+    if (npv.size() != runs.size()) continue;
     // NOTE: one replication has no spread, so no band (as no CI).
     if (spread) {
       std::vector<std::span<const double>> rows(cum.begin(), cum.end());
-      const Band band = percentile_band(rows, cum.front().size());
-      option["cumulative_usd_band"] = {{"p10", band.p10}, {"p50", band.p50}, {"p90", band.p90}};
+      option.cumulative_usd_band = percentile_band(rows, cum.front().size());
     }
     for (const auto& [key, values] :
          {std::pair{"npv_usd", &npv}, std::pair{"total_usd", &total}, std::pair{"energy.kwh", &kwh},
           std::pair{"energy.tco2e", &tco2e}})
-      if (values->size() == docs.size())
+      if (values->size() == runs.size())
         s.tco_stats.emplace_back("tco.options." + name + "." + key,
                                  statistic_of(summarize(*values), spread));
     s.tco_values.emplace_back("tco.options." + name + ".npv_usd", npv);
     s.tco_values.emplace_back("tco.options." + name + ".total_usd", total);
   }
+  // NOTE: "never" sorts last, so the median is a month only when most replications break even.
+  for (TcoBreakEven& b : out.break_even) {
+    std::vector<double> months;
+    for (const TcoProjection& r : runs) {
+      double m = std::numeric_limits<double>::infinity();
+      for (const TcoBreakEven& e : r.break_even)
+        if (e.option == b.option && e.month) m = *e.month;
+      months.push_back(m);
+    }
+    std::sort(months.begin(), months.end());
+    const double median = months[(months.size() - 1) / 2];
+    b.month = std::isinf(median) ? std::nullopt : std::optional<double>(median);
+  }
+  // NOTE: as in one projection, an option that leaves demand unserved has no break-even.
+  std::erase_if(out.break_even, [&](const TcoBreakEven& b) {
+    const TcoOptionResult* o = out.find(b.option);
+    return o == nullptr || !o->serves_demand;
+  });
   choose_cheapest(out);
   // NOTE: the projection's demand is the offered one, but the cloud mix and the hybrid base come
   // from the simulated fleet; a fleet that cannot keep up says so beside every figure.
   if (cs.cannot_keep_up() || s.stats.n_saturated > 0)
-    out["caveat"] =
+    out.caveat =
         "The simulated fleet cannot keep up with the demand (" +
         (cs.reaches_capacity_s && !overloaded(cs.offered_load)
              ? "it reaches capacity in month " +
@@ -601,24 +743,7 @@ void summarize_tco(const Scenario& sc, const CompiledScenario& cs, const McStudy
              : "offered " + grouped_number(100 * cs.offered_load, 0) + "% of its capacity") +
         "): its spot, on-demand and burst shares are those of a saturated run. The demand "
         "projected is the offered one; compare options on a fleet that keeps up.";
-  if (out.contains("break_even_month")) {
-    for (auto& [key, month] : out["break_even_month"].items()) {
-      // NOTE: "never" sorts last, so the median is a month only when most replications break even.
-      std::vector<double> months;
-      for (const json& d : docs) {
-        const json& m = d["break_even_month"].value(key, json());
-        months.push_back(m.is_number() ? m.get<double>() : std::numeric_limits<double>::infinity());
-      }
-      std::sort(months.begin(), months.end());
-      const double median = months[(months.size() - 1) / 2];
-      month = std::isinf(median) ? json(nullptr) : json(median);
-    }
-    // NOTE: as in one projection, an option that leaves demand unserved has no break-even.
-    for (const auto& [name, o] : out["options"].items())
-      if (!o.value("serves_demand", false))
-        out["break_even_month"].erase(std::string(name) + "_vs_cloud");
-  }
-  s.tco = out;
+  s.tco = std::move(out);
 }
 
 }  // namespace gpuplan::study

@@ -11,12 +11,10 @@ namespace gpuplan::study {
 namespace {
 
 using economics::HOURS_PER_MONTH;
-using nlohmann::json;
-
 }  // namespace
 
-json json_series(const Eigen::VectorXd& v) {
-  return json(std::vector<double>(v.data(), v.data() + v.size()));
+std::vector<double> series(const Eigen::VectorXd& v) {
+  return std::vector<double>(v.data(), v.data() + v.size());
 }
 
 GpuHourEnergy& GpuHourEnergy::operator+=(const GpuHourEnergy& o) {
@@ -139,52 +137,40 @@ MonthlyEnergy operator+(const MonthlyEnergy& a, const MonthlyEnergy& b) {
           a.power_usd + b.power_usd};
 }
 
-json energy_json(const MonthlyEnergy& e, const Eigen::VectorXd& monthly_usd) {
-  json years = json::array();
+TcoEnergy tco_energy(const MonthlyEnergy& e, const Eigen::VectorXd& monthly_usd) {
+  TcoEnergy out;
   const Eigen::Index n = e.kwh.size();
   for (Eigen::Index m0 = 0; m0 < n; m0 += 12) {
     const Eigen::Index k = std::min<Eigen::Index>(12, n - m0);
-    years.push_back({{"year", m0 / 12 + 1},
-                     {"usd", monthly_usd.segment(m0, k).sum()},
-                     {"kwh", e.kwh.segment(m0, k).sum()},
-                     {"tco2e", e.tco2e.segment(m0, k).sum()},
-                     {"embodied_tco2e", e.embodied_tco2e.segment(m0, k).sum()}});
+    out.per_year.push_back({uint32_t(m0 / 12 + 1), monthly_usd.segment(m0, k).sum(),
+                            e.kwh.segment(m0, k).sum(), e.tco2e.segment(m0, k).sum(),
+                            e.embodied_tco2e.segment(m0, k).sum()});
   }
-  return {{"kwh", e.kwh.sum()},
-          {"tco2e", e.tco2e.sum()},
-          {"embodied_tco2e", e.embodied_tco2e.sum()},
-          {"power_cost_usd", e.power_usd.sum()},
-          {"monthly_kwh", json_series(e.kwh)},
-          {"monthly_tco2e", json_series(e.tco2e)},
-          {"per_year", years}};
+  out.kwh = e.kwh.sum();
+  out.tco2e = e.tco2e.sum();
+  out.embodied_tco2e = e.embodied_tco2e.sum();
+  out.power_cost_usd = e.power_usd.sum();
+  out.monthly_kwh = series(e.kwh);
+  out.monthly_tco2e = series(e.tco2e);
+  return out;
 }
 
-json energy_assumptions_json(const TcoPower& power, bool has_on_prem) {
+TcoEnergyAssumptions energy_assumptions(const TcoPower& power, bool has_on_prem) {
   const auto hour = [](const GpuHourEnergy& h) {
-    return json{{"busy_kwh_per_gpu_hour", h.busy_kwh},
-                {"idle_kwh_per_gpu_hour", h.idle_kwh},
-                {"busy_kg_co2e_per_gpu_hour", h.busy_tco2e * 1000.0},
-                {"embodied_kg_co2e_per_gpu_hour", h.embodied_tco2e * 1000.0}};
+    return TcoGpuHourAssumptions{h.busy_kwh, h.idle_kwh, h.busy_tco2e * 1000.0,
+                                 h.embodied_tco2e * 1000.0};
   };
-  json out = {{"cloud", hour(power.cloud_hour)},
-              {"embodied_kgco2e_per_node", power.embodied_kg_per_node},
-              {"embodied_life_years", power.embodied_life_years},
-              {"embodied_source", power.embodied_source},
-              {"method",
-               "the power model of result.json's energy section (docs/energy.md): on-prem nodes "
-               "draw idle + (busy - idle) x utilization, times PUE; cloud GPU-hours at their "
-               "pools' busy slot power; location-based grid factors; embodied carbon per "
-               "node-hour of its life"}};
-  out["cloud"]["source"] = power.cloud_source;
+  TcoEnergyAssumptions out;
+  out.cloud = hour(power.cloud_hour);
+  out.cloud_source = power.cloud_source;
+  out.embodied_kgco2e_per_node = power.embodied_kg_per_node;
+  out.embodied_life_years = power.embodied_life_years;
+  out.embodied_source = power.embodied_source;
   if (has_on_prem) {
     const energy::PoolPower& p = power.on_prem;
-    out["on_prem"] = hour(power.on_prem_hour);
-    out["on_prem"]["node_idle_kw"] = power.fleet.idle_kw;
-    out["on_prem"]["node_busy_kw"] = power.fleet.busy_kw;
-    out["on_prem"]["pue"] = p.pue;
-    out["on_prem"]["usd_per_kwh"] = p.usd_per_kwh;
-    out["on_prem"]["g_co2e_per_kwh"] = p.g_co2e_per_kwh;
-    out["on_prem"]["grid_source"] = p.grid_source;
+    out.on_prem = TcoEnergyAssumptions::OnPrem{
+        hour(power.on_prem_hour), power.fleet.idle_kw, power.fleet.busy_kw, p.pue, p.usd_per_kwh,
+        p.g_co2e_per_kwh,         p.grid_source};
   }
   return out;
 }

@@ -6,12 +6,12 @@
 #include <vector>
 
 #include <Eigen/Core>
-#include <nlohmann/json.hpp>
 
 #include "models/economics/on_prem_fleet.h"
 #include "models/economics/tco.h"
 #include "models/perf/energy/power_model.h"
 #include "models/scenario/scenario.h"
+#include "study/tco_result.h"
 
 namespace gpuplan::study {
 
@@ -69,15 +69,14 @@ struct MonthlyEnergy {
 //! The sum of two options' parts (a hybrid's fleet and burst).
 [[nodiscard]] MonthlyEnergy operator+(const MonthlyEnergy& a, const MonthlyEnergy& b);
 
-//! An option's `energy` keys: totals, the monthly kWh and tCO2e, and per 12-month year the cost
+//! A monthly series as a vector.
+[[nodiscard]] std::vector<double> series(const Eigen::VectorXd& v);
+
+//! An option's energy: totals, the monthly kWh and tCO2e, and per 12-month year the cost
 //! (`monthly_usd`), kWh, tCO2e and embodied tCO2e.
-[[nodiscard]] nlohmann::json energy_json(const MonthlyEnergy& e,
-                                         const Eigen::VectorXd& monthly_usd);
+[[nodiscard]] TcoEnergy tco_energy(const MonthlyEnergy& e, const Eigen::VectorXd& monthly_usd);
 
-//! A monthly series as a JSON array.
-[[nodiscard]] nlohmann::json json_series(const Eigen::VectorXd& v);
-
-//! The projection's `energy_assumptions` keys.
-[[nodiscard]] nlohmann::json energy_assumptions_json(const TcoPower& power, bool has_on_prem);
+//! The projection's power assumptions, in the units result.json shows.
+[[nodiscard]] TcoEnergyAssumptions energy_assumptions(const TcoPower& power, bool has_on_prem);
 
 }  // namespace gpuplan::study

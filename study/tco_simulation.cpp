@@ -16,8 +16,6 @@
 namespace gpuplan::study {
 namespace {
 
-using nlohmann::json;
-
 //! The pools an option runs on, with their node counts and purchases as the option buys them.
 struct OptionPools {
   std::vector<uint32_t> pools;  //!< indices into Scenario::pools, ascending
@@ -38,12 +36,12 @@ void size_server_pool(Pool& pool, const std::vector<double>& nodes_by_month) {
   pool.count = uint32_t(held);
 }
 
-OptionPools option_pools(Scenario& v, TcoOption option, const json& o, uint32_t months) {
+OptionPools option_pools(Scenario& v, TcoOption option, const TcoOptionResult& o, uint32_t months) {
   const TcoConfig& t = *v.tco;
   OptionPools out;
   const std::optional<uint32_t> server = t.server_pool_idx;
   std::vector<double> nodes;
-  if (o.contains("nodes_by_month")) nodes = o["nodes_by_month"].get<std::vector<double>>();
+  if (o.fleet) nodes = o.fleet->nodes_by_month;
   nodes.resize(std::min<std::size_t>(nodes.size(), months));
   // NOTE: the owned servers run in every option that keeps them; a fleet of none leaves the pool.
   if (server && !nodes.empty() && *std::max_element(nodes.begin(), nodes.end()) > 0) {
@@ -118,11 +116,10 @@ double simulated_run_out(const std::vector<double>& offered, const std::vector<d
   return economics::run_out_month(offered, m, capacity);
 }
 
-std::optional<Scenario> option_scenario(const Scenario& sc, TcoOption option,
-                                        const json& option_json, uint32_t months,
-                                        std::string* why_not) {
+std::optional<Scenario> option_scenario(const Scenario& sc, const TcoOptionResult& projected,
+                                        uint32_t months, std::string* why_not) {
   Scenario v = sc;
-  const OptionPools chosen = option_pools(v, option, option_json, months);
+  const OptionPools chosen = option_pools(v, projected.option, projected, months);
   if (!chosen.holds) {
     if (why_not != nullptr) *why_not = chosen.why_not;
     return std::nullopt;
@@ -145,20 +142,18 @@ std::optional<Scenario> option_scenario(const Scenario& sc, TcoOption option,
 }
 
 void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications, uint32_t threads) {
-  if (!sc.tco || !s.tco.contains("options")) return;
+  if (!sc.tco || !s.tco || !s.tco->projected()) return;
+  TcoProjection& tco = *s.tco;
   const uint32_t all_months = sc.tco->years * 12;
-  for (const TcoOption option : sc.tco->compare) {
-    const std::string name(enum_name(option));
-    json& o = s.tco["options"][name];
+  for (TcoOptionResult& o : tco.options) {
     // NOTE: past the projected run-out month the queue only grows; 3 months show it.
-    const json& projected = o.value("stops_keeping_up_month", json());
-    const uint32_t months = projected.is_number()
-                                ? std::min(all_months, uint32_t(projected.get<double>()) + 3)
+    const uint32_t months = o.stops_keeping_up_month
+                                ? std::min(all_months, uint32_t(*o.stops_keeping_up_month) + 3)
                                 : all_months;
-    std::string why_not;
-    const std::optional<Scenario> v = option_scenario(sc, option, o, months, &why_not);
+    TcoSimulation sim;
+    const std::optional<Scenario> v = option_scenario(sc, o, months, &sim.why_not);
     if (!v) {
-      o["simulation"] = {{"simulated", false}, {"why_not", why_not}};
+      o.simulation = sim;
       continue;
     }
     const CompiledScenario cs = compile(*v);
@@ -187,31 +182,26 @@ void simulate_tco_options(const Scenario& sc, Summary& s, uint32_t replications,
     }
     std::sort(months_out.begin(), months_out.end());
     std::sort(runs_out.begin(), runs_out.end());
-    const double median = months_out[(months_out.size() - 1) / 2];
-    const auto month_json = [](double m) { return std::isinf(m) ? json(nullptr) : json(m); };
-    o["simulation"] = {
-        {"simulated", true},
-        {"months", months},
-        {"replications", replications},
-        {"stops_keeping_up_month", month_json(median)},
-        {"runs_out_month", month_json(runs_out[(runs_out.size() - 1) / 2])},
-        {"earliest_month", month_json(months_out.front())},
-        {"served_share_by_month", served_share},
-        {"method",
-         "the option's pools in the engine with the projection's growth; it stops keeping up "
-         "in the first month from which every month serves less than 97 % of its offered "
-         "work (the median over the replications; earliest_month the earliest); it runs out "
-         "where the offered work rate passes what it serves once behind (runs_out_month, the "
-         "median over the replications, months from 0)"}};
+    const auto month = [](double m) {
+      return std::isinf(m) ? std::nullopt : std::optional<double>(m);
+    };
+    sim.simulated = true;
+    sim.months = months;
+    sim.replications = replications;
+    sim.stops_keeping_up_month = month(months_out[(months_out.size() - 1) / 2]);
+    sim.runs_out_month = month(runs_out[(runs_out.size() - 1) / 2]);
+    sim.earliest_month = month(months_out.front());
+    sim.served_share_by_month = std::move(served_share);
+    o.simulation = sim;
     // NOTE: an option the projection says keeps up but the engine shows falling behind does not
     // serve the demand: its queue, not its bill, is the answer.
-    if (!std::isinf(median) && o.value("serves_demand", false)) {
-      o["serves_demand"] = false;
-      o["stops_keeping_up_month"] = median;
-      if (s.tco.contains("break_even_month")) s.tco["break_even_month"].erase(name + "_vs_cloud");
+    if (sim.stops_keeping_up_month && o.serves_demand) {
+      o.serves_demand = false;
+      o.stops_keeping_up_month = sim.stops_keeping_up_month;
+      std::erase_if(tco.break_even, [&](const TcoBreakEven& b) { return b.option == o.option; });
     }
   }
-  choose_cheapest(s.tco);
+  choose_cheapest(tco);
 }
 
 }  // namespace gpuplan::study

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "models/scenario/scenario.h"
 #include "study/summary.h"
 
@@ -41,10 +39,10 @@ inline constexpr uint32_t SIMULATED_OPTION_REPLICATIONS = 32;
 //! The scenario an option runs as, over `months` months: its pools sized as the option buys
 //! them, every class confined to the option's pools, no tco section; nullopt for the options
 //! the engine cannot hold (cloud and hybrid buy without limit) and a reservation priced by
-//! tco.cloud with no reserved pool to run it (then `why_not` says so). `option_json` is its
-//! projection (tco.options.<name>), whose nodes_by_month size the owned servers' pool.
-[[nodiscard]] std::optional<Scenario> option_scenario(const Scenario& sc, TcoOption option,
-                                                      const nlohmann::json& option_json,
+//! tco.cloud with no reserved pool to run it (then `why_not` says so). `projected` is the
+//! option's projection, whose fleet sizes the owned servers' pool.
+[[nodiscard]] std::optional<Scenario> option_scenario(const Scenario& sc,
+                                                      const TcoOptionResult& projected,
                                                       uint32_t months,
                                                       std::string* why_not = nullptr);
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "reports/tco_json.h"
 #include "study/load_check.h"
 #include "tests/acceptance/planner.h"
 
@@ -93,7 +94,7 @@ TEST_CASE("acceptance::growth::staged_purchases_keep_up_longer_than_no_purchases
 
 TEST_CASE("acceptance::growth::the_projection_starts_at_the_first_month_and_grows_as_simulated") {
   const Answer a = ask("growth", 1);
-  const nlohmann::json& tco = a.s.tco;
+  const nlohmann::json tco = a.s.tco ? gpuplan::reports::tco_json(*a.s.tco) : nlohmann::json();
   REQUIRE(tco.is_object());
   // Without its own growth the projection takes the simulated one.
   CHECK(tco["demand_growth_per_month"].get<double>() == doctest::Approx(G));
@@ -112,7 +113,7 @@ TEST_CASE("acceptance::growth::the_projection_starts_at_the_first_month_and_grow
 TEST_CASE(
     "acceptance::growth::a_fixed_on_prem_fleet_stops_keeping_up_in_the_month_compounding_says") {
   const Answer a = ask("growth", 1, {"tco.on_prem_nodes=6"});
-  const nlohmann::json& tco = a.s.tco;
+  const nlohmann::json tco = a.s.tco ? gpuplan::reports::tco_json(*a.s.tco) : nlohmann::json();
   REQUIRE(tco.is_object());
   const double d0 = tco["initial_demand_gpu_hours_per_month"].get<double>();
   // 6 servers x 8 GPUs x 730 h a month; the first month m with d0 (1 + g)^m above it.
@@ -130,7 +131,8 @@ TEST_CASE(
   CHECK(tco["options"][cheapest]["serves_demand"].get<bool>());
   SUBCASE("bought in stages, on-prem keeps up every month") {
     const Answer staged = ask("growth", 1);
-    const nlohmann::json& o = staged.s.tco["options"]["on_prem"];
+    REQUIRE(staged.s.tco.has_value());
+    const nlohmann::json o = gpuplan::reports::tco_json(*staged.s.tco)["options"]["on_prem"];
     CHECK(o["serves_demand"].get<bool>());
     CHECK(o["stops_keeping_up_month"].is_null());
     // Staged sizing buys a node in the month demand first needs it: more than 6 by the end.

@@ -9,6 +9,7 @@
 
 #include "models/compile/compile.h"
 #include "models/load/load.h"
+#include "reports/tco_json.h"
 #include "study/tco.h"
 
 using namespace gpuplan;
@@ -41,7 +42,7 @@ json project(const std::string& text) {
   const CompiledScenario cs = compile(*sc);
   GpuHours all;
   all.useful = 7 * 24 * 16;
-  return study::tco_projection(*sc, cs, all, {all.useful * 3600.0});
+  return reports::tco_json(study::tco_projection(*sc, cs, all, {all.useful * 3600.0}));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "models/compile/compile.h"
 #include "models/load/load.h"
+#include "reports/tco_json.h"
 #include "study/tco.h"
 
 using namespace gpuplan;
@@ -62,7 +63,7 @@ Projection project(const std::string& text, double useful_gpu_hours,
   all.checkpoint = 0.01 * useful_gpu_hours;
   busy_gpu_h.resize(sc->pools.size());
   for (double& b : busy_gpu_h) b *= 3600.0;
-  json tco = study::tco_projection(*sc, cs, all, busy_gpu_h);
+  json tco = reports::tco_json(study::tco_projection(*sc, cs, all, busy_gpu_h));
   return {std::move(*sc), std::move(cs), std::move(tco)};
 }
 
@@ -269,7 +270,8 @@ TEST_CASE("study::tco") {
       s.stats.in_statistics = {0, 1, 2};
       s.stats.n_saturated = saturate ? 1 : 0;
       study::summarize_tco(*sc, cs, st, s);
-      return s.tco;
+      REQUIRE(s.tco.has_value());
+      return reports::tco_json(*s.tco);
     };
     // 3 fixed nodes serve 17,520 GPU-h a month; 11,680 × 1.08^m passes that in month 6
     const std::string text = scenario_text(1, R"({"years": 3, "demand_growth_per_month": 0.08,
@@ -285,6 +287,14 @@ TEST_CASE("study::tco") {
     REQUIRE(saturated.contains("caveat"));
     CHECK(saturated["caveat"].get<std::string>().find("cannot keep up") != std::string::npos);
     CHECK(saturated["cheapest_by_npv"] == t["cheapest_by_npv"]);
+    // what each replication served is averaged (1/2, 2/2 and 3/2 of the demand: the demand),
+    // while what they share (the demand itself, the fixed fleet) keeps its exact value
+    const double window_h = 7 * 24;
+    CHECK(t["replications"] == 3);
+    CHECK(t["served_gpu_hours_per_month"].get<double>() ==
+          doctest::Approx(USEFUL * 730 / window_h));
+    CHECK(t["options"]["on_prem"]["nodes_by_month"][35] == 3);
+    CHECK(t["options"]["on_prem"]["nodes_by_month"][35].is_number_integer());
   }
 }
 
