@@ -224,6 +224,20 @@ CompiledScenario compile(const Scenario& sc) {
     v.extra_events += v.max_active_jobs;
   if (v.queue == QueuePolicy::las || v.queue == QueuePolicy::max_min_fairness_perf)
     v.extra_events += 2 * v.max_active_jobs;
+  // A fifo_perf job moves only to a strictly faster type, each move leaving its finish behind.
+  if (v.queue == QueuePolicy::fifo_perf) {
+    const std::size_t n_pools = out.pools.size();
+    uint32_t most_moves = 0;
+    for (std::size_t c = 0; c < out.classes.size(); ++c) {
+      std::vector<double> speeds;
+      for (std::size_t p = 0; p < n_pools; ++p)
+        if ((out.classes[c].pool_mask >> p) & 1) speeds.push_back(out.slowdown[c * n_pools + p]);
+      std::sort(speeds.begin(), speeds.end());
+      const auto distinct = std::unique(speeds.begin(), speeds.end()) - speeds.begin();
+      most_moves = std::max(most_moves, uint32_t(distinct > 0 ? distinct - 1 : 0));
+    }
+    v.extra_events += most_moves * v.max_active_jobs;
+  }
   // A preemption grace adds one live review (its end) per victim under any other policy.
   if (v.queue != QueuePolicy::las && v.sched.preemption_grace_s > 0)
     v.extra_events += v.max_active_jobs;

@@ -165,6 +165,14 @@ GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t 
   ring_drop_started(s.queue, s.queue_head, s.queue_len, scanned, started);
 }
 
+//! True when job a was submitted before job b: earlier, then by class, then by the class's
+//! arrival index (the queue's submission order).
+[[nodiscard]] GPUPLAN_HD inline bool submitted_before(const Job& a, const Job& b) {
+  return a.submit < b.submit ||
+         (a.submit == b.submit &&
+          (a.class_idx < b.class_idx || (a.class_idx == b.class_idx && a.job_idx < b.job_idx)));
+}
+
 //! Puts the job in `slot` back into the queue at its place in submission order
 //! (submit time, then class, then arrival index); false when the queue is full.
 [[nodiscard]] GPUPLAN_HD inline bool requeue_in_order(ReplicaState& s, uint32_t slot) {
@@ -173,12 +181,7 @@ GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t 
   uint32_t i = s.queue_len;  // shift later jobs back by one, from the tail
   while (i > 0) {
     const uint32_t prev = queue_at(s, i - 1);
-    const Job& q = s.jobs[prev];
-    const bool later =
-        q.submit > j.submit ||
-        (q.submit == j.submit &&
-         (q.class_idx > j.class_idx || (q.class_idx == j.class_idx && q.job_idx > j.job_idx)));
-    if (!later) break;
+    if (!submitted_before(j, s.jobs[prev])) break;
     queue_at(s, i) = prev;
     --i;
   }

@@ -85,13 +85,6 @@ GPUPLAN_HD inline void note_las_level(const ModelView& m, ReplicaState& s, uint3
   return 0;
 }
 
-//! True when job a was submitted before job b (submit time, then class, then arrival index).
-[[nodiscard]] GPUPLAN_HD inline bool submitted_before(const Job& a, const Job& b) {
-  if (a.submit != b.submit) return a.submit < b.submit;
-  if (a.class_idx != b.class_idx) return a.class_idx < b.class_idx;
-  return a.job_idx < b.job_idx;
-}
-
 //! True when the job in slot a is served before the one in slot b.
 [[nodiscard]] GPUPLAN_HD inline bool ranks_before(const ModelView& m, const ReplicaState& s,
                                                   uint32_t a, uint32_t b) {

@@ -1,10 +1,14 @@
 #pragma once
-//! max_min_fairness_perf's moves between GPU types at a round end (docs/scheduling-policies.md):
-//! Gavel re-solves its allocation every round, so a job with little normalized service gets the
-//! fast GPUs that better-served jobs held. Here, after the ranked pass at an instant where rounds
-//! end, the least-served running job that a faster pool could take (by its free GPUs and the GPUs
-//! of running jobs it outranks whose round also ends now) moves there: those jobs and it are
-//! preempted, then the ranked pass places them again in rank order, fastest type with room first.
+//! Moves of running jobs between GPU types (docs/scheduling-policies.md), as Gavel's
+//! heterogeneity-aware policies re-solve their allocation:
+//! - max_min_fairness_perf, at a round end: a job with little normalized service gets the fast
+//!   GPUs that better-served jobs held. After the ranked pass at an instant where rounds end, the
+//!   least-served running job that a faster pool could take (by its free GPUs and the GPUs of
+//!   running jobs it outranks whose round also ends now) moves there: those jobs and it are
+//!   preempted, then the ranked pass places them again in rank order, fastest type with room first.
+//! - fifo_perf, whenever GPUs come free: the oldest job first takes the fastest type with room,
+//!   running or not, so a running job moves to a strictly faster type with free room for it
+//!   before any younger queued job starts.
 #include "sim/core/queue_policy.h"
 
 namespace gpuplan {
@@ -20,6 +24,37 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
   const Job& j = s.jobs[slot];
   room_per_node(m, s, slot, faster, true, false);
   return most_free_clearable(m, s, faster, j.gpus);
+}
+
+//! The pools strictly faster for the running job in `slot` than its own, among those it may use.
+[[nodiscard]] GPUPLAN_HD inline uint64_t faster_pools(const ModelView& m, const ReplicaState& s,
+                                                      uint32_t slot) {
+  const Job& j = s.jobs[slot];
+  const double* row = &m.slowdown[j.class_idx * m.pools.size];
+  const uint64_t mask = job_pool_mask(m, s, slot);
+  uint64_t faster = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p)
+    if (((mask >> p) & 1) && row[p] < row[j.pool]) faster |= 1ull << p;
+  return faster;
+}
+
+//! True when a pool in `pools` has room on free GPUs for the running job in `slot`: a node with
+//! that many free GPUs, or, for a gang larger than a node, enough whole free nodes of one pool.
+[[nodiscard]] GPUPLAN_HD inline bool free_room_in(const ModelView& m, const ReplicaState& s,
+                                                  uint32_t slot, uint64_t pools) {
+  const Job& j = s.jobs[slot];
+  if (j.gpus <= m.classes[j.class_idx].node_gpus_max)
+    return single_node_for(m, s, j.gpus, pools) != NONE;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    if (!((pools >> p) & 1)) continue;
+    const PoolSpec& pool = m.pools[p];
+    const uint32_t need = (j.gpus + pool.gpus_per_node - 1) / pool.gpus_per_node;
+    if (need <= pool.n_nodes && need <= m.max_nodes_per_job &&
+        free_nodes_in_range(s, pool.gpus_per_node, pool.first_node,
+                            pool.first_node + pool.n_nodes) >= need)
+      return true;
+  }
+  return false;
 }
 
 //! The least-served running single-node job whose round ends now, not yet considered at this
@@ -49,14 +84,7 @@ GPUPLAN_HD inline void rebalance_types(const ModelView& m, ReplicaState& s, cons
     if (slot == NONE) break;
     s.policy.jobs[slot].moved_check = s.now;
     const Job& j = s.jobs[slot];
-    // Pools strictly faster for the job than its own.
-    const double own = m.slowdown[j.class_idx * m.pools.size + j.pool];
-    uint64_t faster = 0;
-    const uint64_t mask = job_pool_mask(m, s, slot);
-    for (uint32_t p = 0; p < m.pools.size; ++p)
-      if (((mask >> p) & 1) && m.slowdown[j.class_idx * m.pools.size + p] < own)
-        faster |= 1ull << p;
-    const uint32_t n = node_to_move_to(m, s, slot, faster);
+    const uint32_t n = node_to_move_to(m, s, slot, faster_pools(m, s, slot));
     if (n == NONE) continue;
     s.policy.deferring = true;  // victims and the mover wait in the deferred list
     clear_node(m, s, slot, n, j.gpus);
@@ -68,6 +96,37 @@ GPUPLAN_HD inline void rebalance_types(const ModelView& m, ReplicaState& s, cons
     moved = true;
   }
   if (moved) schedule_ranked(m, s, start);
+}
+
+//! fifo_perf's moves, before queued jobs start: while some running job (a gang too) submitted
+//! before the queue's head fits on free GPUs of a pool strictly faster for it, the oldest such
+//! job stops (with a final checkpoint when its class checkpoints: the move is planned, as a
+//! Gavel allocation change at a round end) and starts again at once on the fastest type with
+//! room. Only after something was released (a blocked head means nothing was).
+template <class Start>
+GPUPLAN_HD inline void move_to_faster_types(const ModelView& m, ReplicaState& s,
+                                            const Start& start) {
+  if (m.queue != QueuePolicy::fifo_perf || s.head_blocked) return;
+  for (uint32_t k = 0; k < MAX_TYPE_MOVES; ++k) {
+    const Job* head = s.queue_len > 0 ? &s.jobs[s.queue[s.queue_head]] : nullptr;
+    uint32_t oldest = NONE;
+    for (uint32_t i = 0; i < s.running; ++i) {
+      const uint32_t v = s.running_slots[i];
+      const Job& r = s.jobs[v];
+      if ((head != nullptr && !submitted_before(r, *head)) ||
+          (oldest != NONE && !submitted_before(r, s.jobs[oldest])))
+        continue;
+      const uint64_t faster = faster_pools(m, s, v);
+      if (faster != 0 && free_room_in(m, s, v, faster)) oldest = v;
+    }
+    if (oldest == NONE) return;
+    const ClassRunSpec& cr = m.class_runs[s.jobs[oldest].class_idx];
+    scheduler_stop(m, s, oldest, cr.checkpoints ? cr.checkpoint_s : 0.0, cr.checkpoints);
+    // NOTE: submitted before every queued job, it was requeued at the head.
+    if (s.queue_len == 0 || s.queue[s.queue_head] != oldest || !start(oldest)) return;
+    s.queue_head = queue_pos(s, 1);
+    s.queue_len -= 1;
+  }
 }
 
 }  // namespace gpuplan

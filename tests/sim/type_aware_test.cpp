@@ -152,13 +152,37 @@ TEST_CASE("sim::type_aware::fifo_perf") {
     // A on the V100 (pool 1): 0 + 6 = 6
     CHECK(o.jobs[0].pool_idx == 1);
     CHECK(o.jobs[0].finish_s == 6);
-    // B finds the V100 busy and takes the K80: 1 + 3 x 3 = 10
-    CHECK(o.jobs[1].pool_idx == 0);
-    CHECK(o.jobs[1].finish_s == 10);
-    // C finds both busy and waits for the first release, the V100 at 6: 6 + 3 = 9
+    // B finds the V100 busy and takes the K80 at 1. When A frees the V100 at 6, B, older than
+    // the queued C, moves there with the 5/3 s of V100 work its 5 s on the K80 did (a free
+    // checkpoint at the move): 6 + 3 - 5/3 = 22/3
+    CHECK(o.jobs[1].pool_idx == 1);
+    CHECK(o.jobs[1].start_s == 1);
+    CHECK(o.jobs[1].finish_s == doctest::Approx(22.0 / 3).epsilon(1e-12));
+    // C takes the K80 B left at 6, and moves to the V100 when B ends: 22/3 + 3 - (4/3) / 3
     CHECK(o.jobs[2].pool_idx == 1);
     CHECK(o.jobs[2].start_s == 6);
+    CHECK(o.jobs[2].finish_s == doctest::Approx(22.0 / 3 + 3 - 4.0 / 9).epsilon(1e-12));
+  }
+
+  SUBCASE("fifo_perf moves the oldest running job, and only one the queue's head is younger than") {
+    // A (t0, 6 s) and B (t1, 6 s) fill the V100 and the K80; C (t2, 1 s) waits. At 6 A ends:
+    // B, older than C, takes the V100; C takes the K80 B left.
+    Scenario sc = k80_v100(QueuePolicy::fifo_perf, 1000.0);
+    sc.workload.push_back(v100_class({{0, 6, 1, 0}, {1, 6, 1, 0}, {2, 1, 1, 0}}));
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    CHECK(o.jobs[1].pool_idx == 1);
+    CHECK(o.jobs[1].finish_s == doctest::Approx(6 + 6 - 5.0 / 3).epsilon(1e-12));
+    CHECK(o.jobs[2].start_s == 6);
+    // C's 1 s on the K80 takes 3 s and ends before B frees the V100: it never moves
+    CHECK(o.jobs[2].pool_idx == 0);
     CHECK(o.jobs[2].finish_s == 9);
+    // Under plain FIFO nothing moves: A stays on the K80, the lowest-indexed GPU, though the
+    // V100 frees at 7 and 8 (0 + 3 x 6 = 18)
+    sc.scheduler.queue = QueuePolicy::fifo;
+    const Outcome f = run(sc);
+    CHECK(f.jobs[0].pool_idx == 0);
+    CHECK(f.jobs[0].finish_s == 18);
   }
 
   SUBCASE("with every speed equal, fifo_perf is plain FIFO exactly") {
@@ -259,11 +283,12 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     // the last one ends when the total work is done at full speed: about 900 s
     CHECK(std::max(fair.jobs[0].finish_s, fair.jobs[1].finish_s) ==
           doctest::Approx(900).epsilon(0.02));
-    // fifo_perf, by contrast, gives one the V100 (600 s) and the other the K80 (1,800 s)
+    // fifo_perf, by contrast, gives one the V100 (600 s) and the other the K80 until the V100
+    // frees, then moves it there with the 200 s of V100 work done: 600 + 400 = 1,000 s
     sc.scheduler.queue = QueuePolicy::fifo_perf;
     const Outcome fifo = run(sc);
     CHECK(fifo.jobs[0].finish_s == 600);
-    CHECK(fifo.jobs[1].finish_s == 1800);
+    CHECK(fifo.jobs[1].finish_s == doctest::Approx(1000).epsilon(1e-12));
   }
 
   SUBCASE("thread counts and batch sizes give bit-identical replicas") {
