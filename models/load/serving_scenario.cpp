@@ -134,7 +134,37 @@ void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenari
   sc.price = price;
 }
 
+//! The keys of the object at `ptr` (serving_scenario_keys); none for an unknown pointer.
+const std::vector<std::string>& serving_keys_at(const std::string& ptr) {
+  static const std::vector<std::string> none;
+  for (const auto& [at, keys] : serving_scenario_keys())
+    if (at == ptr) return keys;
+  return none;
+}
+
 }  // namespace
+
+const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_scenario_keys() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> keys = {
+      {"", {"$schema",       "name",    "seed",          "replications", "model",      "gpu",
+            "instance",      "pricing", "fabric",        "tp",           "precision",  "replicas",
+            "disaggregated", "router",  "cache_aware",   "memory_share", "efficiency", "scheduler",
+            "workload",      "slo",     "queue_capacity"}},
+      {"/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"}},
+      {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
+      {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
+      {"/cache_aware", {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"}},
+      {"/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead"}},
+      {"/scheduler",
+       {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
+        "prefix_caching"}},
+      {"/workload",
+       {"rate", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in", "tokens_out",
+        "trace", "prefix"}},
+      {"/workload/prefix", {"share", "groups", "tokens"}},
+      {"/slo", {"ttft", "tpot"}}};
+  return keys;
+}
 
 serving::ServingView serving_view(const ServingScenario& sc) {
   serving::ServingView v = sc.view;
@@ -160,11 +190,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   FieldReader f(d);
   const json& root = doc->value;
   if (!f.object(root, "")) return std::nullopt;
-  f.check_keys(root, "",
-               {"name",       "seed",          "replications", "model",       "gpu",
-                "instance",   "pricing",       "fabric",       "tp",          "precision",
-                "replicas",   "disaggregated", "router",       "cache_aware", "memory_share",
-                "efficiency", "scheduler",     "workload",     "slo",         "queue_capacity"});
+  f.check_keys(root, "", serving_keys_at(""));
   ServingScenario sc;
   serving::ServingView& v = sc.view;
   if (const json* x = f.need(root, "", "name", "a name for the output folder"))
@@ -230,8 +256,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   // the replica's hardware unless `decode` gives its own.
   double kv_link_gbps = DEFAULT_KV_LINK_GBPS;
   if (const json* x = f.get(root, "disaggregated"); x && f.object(*x, "/disaggregated")) {
-    f.check_keys(*x, "/disaggregated",
-                 {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"});
+    f.check_keys(*x, "/disaggregated", serving_keys_at("/disaggregated"));
     if (f.get(root, "replicas"))
       d.error("/replicas", DiagCode::infeasible,
               "replicas and disaggregated both size the cluster: with disaggregated, give "
@@ -249,7 +274,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     }
     // The decode pool's own GPU, tensor parallelism and fabric (each defaults to the replica's).
     if (const json* y = f.get(*x, "decode"); y && f.object(*y, "/disaggregated/decode")) {
-      f.check_keys(*y, "/disaggregated/decode", {"gpu", "tp", "fabric"});
+      f.check_keys(*y, "/disaggregated/decode", serving_keys_at("/disaggregated/decode"));
       DecodeShape dec;
       dec.gpu = sc.gpu;
       dec.gpu_id = sc.gpu_id;
@@ -279,7 +304,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       sc.decode = dec;
     }
     if (const json* y = f.get(*x, "kv_transfer"); y && f.object(*y, "/disaggregated/kv_transfer")) {
-      f.check_keys(*y, "/disaggregated/kv_transfer", {"bandwidth", "latency"});
+      f.check_keys(*y, "/disaggregated/kv_transfer", serving_keys_at("/disaggregated/kv_transfer"));
       // NOTE: bounded so that a transfer ends within minutes, not at 1e300 s (a typo's cost).
       if (const json* z = f.get(*y, "bandwidth"))
         if (auto b = f.bandwidth(*z, "/disaggregated/kv_transfer/bandwidth")) {
@@ -309,8 +334,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   }
   // SGLang's names for the cache-aware router's thresholds.
   if (const json* x = f.get(root, "cache_aware"); x && f.object(*x, "/cache_aware")) {
-    f.check_keys(*x, "/cache_aware",
-                 {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"});
+    f.check_keys(*x, "/cache_aware", serving_keys_at("/cache_aware"));
     serving::CacheAware& k = v.cache_aware;
     if (auto s = f.opt_number(*x, "/cache_aware", "cache_threshold", 0, 1)) k.cache_threshold = *s;
     if (const json* y = f.get(*x, "balance_abs_threshold"))
@@ -323,7 +347,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   if (const json* x = f.get(root, "memory_share"))
     if (auto s = f.number(*x, "/memory_share", 0.05, 1)) rq.memory_share = *s;
   if (const json* e = f.get(root, "efficiency"); e && f.object(*e, "/efficiency")) {
-    f.check_keys(*e, "/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead"});
+    f.check_keys(*e, "/efficiency", serving_keys_at("/efficiency"));
     if (auto s = f.opt_number(*e, "/efficiency", "prefill_compute", 0.01, 1))
       rq.prefill_compute = *s;
     if (auto s = f.opt_number(*e, "/efficiency", "decode_bandwidth", 0.01, 1))
@@ -337,9 +361,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   s.max_num_batched_tokens = 2048;
   s.max_num_seqs = 256;
   if (const json* x = f.get(root, "scheduler"); x && f.object(*x, "/scheduler")) {
-    f.check_keys(*x, "/scheduler",
-                 {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
-                  "prefix_caching"});
+    f.check_keys(*x, "/scheduler", serving_keys_at("/scheduler"));
     if (const json* y = f.get(*x, "max_num_batched_tokens"))
       if (auto n = f.integer(*y, "/scheduler/max_num_batched_tokens", 1, 1u << 20))
         s.max_num_batched_tokens = uint32_t(*n);
@@ -362,9 +384,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   std::string lengths_ptr = "/workload";
   if (const json* x = f.need(root, "", "workload", "arrivals and lengths");
       x && f.object(*x, "/workload")) {
-    f.check_keys(*x, "/workload",
-                 {"rate", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in",
-                  "tokens_out", "trace", "prefix"});
+    f.check_keys(*x, "/workload", serving_keys_at("/workload"));
     // Arrivals: Poisson at `rate`, or the trace's own timestamps replayed (`rate_scale` times as
     // fast), each request with its row's lengths.
     bool replay = false;
@@ -444,7 +464,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                   " leaves no request counted of the " + num(double(w.n_requests)) +
                   " requests; use fewer");
     if (const json* p = f.get(*x, "prefix"); p && f.object(*p, "/workload/prefix")) {
-      f.check_keys(*p, "/workload/prefix", {"share", "groups", "tokens"});
+      f.check_keys(*p, "/workload/prefix", serving_keys_at("/workload/prefix"));
       if (auto r = f.opt_number(*p, "/workload/prefix", "share", 0, 1)) w.prefix_share = *r;
       w.prefix_groups = 1;
       if (const json* y = f.get(*p, "groups"))
@@ -456,7 +476,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     }
   }
   if (const json* x = f.get(root, "slo"); x && f.object(*x, "/slo")) {
-    f.check_keys(*x, "/slo", {"ttft", "tpot"});
+    f.check_keys(*x, "/slo", serving_keys_at("/slo"));
     if (const json* y = f.get(*x, "ttft"))
       if (auto t = f.duration(*y, "/slo/ttft", true)) w.ttft_slo_s = *t;
     if (const json* y = f.get(*x, "tpot"))

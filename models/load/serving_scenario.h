@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/catalog/catalog.h"
@@ -70,6 +71,11 @@ struct ServingScenario {
 [[nodiscard]] inline uint32_t kv_transfer_links(const ServingScenario& sc) {
   return sc.decode && sc.decode->tp < sc.tp ? sc.decode->tp : sc.tp;
 }
+
+//! The keys each object of a serving scenario may hold, by the object's JSON pointer ("" is the
+//! root); docs/serving-scenario.schema.json lists the same (tests/models/load).
+[[nodiscard]] const std::vector<std::pair<std::string, std::vector<std::string>>>&
+serving_scenario_keys();
 
 //! The simulator's view of `sc`, its length table pointing into `sc.lengths`.
 [[nodiscard]] serving::ServingView serving_view(const ServingScenario& sc);

@@ -29,25 +29,33 @@ void schema_words(const nlohmann::json& n, std::set<std::string>& out) {
   }
 }
 
+//! Checks that tools/fuzz/`dict` holds every word of docs/`schema`, at least `at_least` of them.
+void check_dictionary(const std::string& schema, const std::string& dict_name,
+                      std::size_t at_least) {
+  const fs::path src = GPUPLAN_SOURCE_DIR;
+  std::ifstream schema_file(src / "docs" / schema);
+  REQUIRE(schema_file);
+  std::set<std::string> words;
+  schema_words(nlohmann::json::parse(schema_file), words);
+  std::ifstream dict_file(src / "tools" / "fuzz" / dict_name);
+  REQUIRE(dict_file);
+  std::stringstream dict;
+  dict << dict_file.rdbuf();
+  // Each word must appear quoted, as libFuzzer dictionary entries write a JSON string: "\"key\"".
+  CHECK(words.size() > at_least);
+  for (const std::string& w : words) {
+    INFO("missing from tools/fuzz/" << dict_name << ": " << w);
+    CHECK(dict.str().find("\"\\\"" + w + "\\\"\"") != std::string::npos);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("tools::fuzz_dict") {
   SUBCASE("the scenario dictionary holds every key and enumerator of the scenario schema") {
-    const fs::path src = GPUPLAN_SOURCE_DIR;
-    std::ifstream schema_file(src / "docs" / "scenario.schema.json");
-    REQUIRE(schema_file);
-    std::set<std::string> words;
-    schema_words(nlohmann::json::parse(schema_file), words);
-    std::ifstream dict_file(src / "tools" / "fuzz" / "scenario.dict");
-    REQUIRE(dict_file);
-    std::stringstream dict;
-    dict << dict_file.rdbuf();
-    // The schema has some 300 words (keys and enumerators); each must appear quoted, as libFuzzer
-    // dictionary entries write a JSON string: "\"key\"".
-    CHECK(words.size() > 200);
-    for (const std::string& w : words) {
-      INFO("missing from tools/fuzz/scenario.dict: " << w);
-      CHECK(dict.str().find("\"\\\"" + w + "\\\"\"") != std::string::npos);
-    }
+    check_dictionary("scenario.schema.json", "scenario.dict", 200);  // some 300 words
+  }
+  SUBCASE("the serving dictionary holds every key and enumerator of the serving schema") {
+    check_dictionary("serving-scenario.schema.json", "serving.dict", 50);  // some 70 words
   }
 }

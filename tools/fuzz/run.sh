@@ -3,7 +3,7 @@
 # referenced in place (bundled scenarios, quote requests and traces) plus a small generated
 # --set corpus. A crash, a leak, an input slower than 10 s (-timeout) or a process above 2 GB
 # (-rss_limit_mb, -malloc_limit_mb) fails it; the input is kept under $GPUPLAN_FUZZ_ARTIFACTS.
-#   tools/fuzz/run.sh [SECONDS] [HARNESS...]      HARNESS: scenario trace quote set
+#   tools/fuzz/run.sh [SECONDS] [HARNESS...]      HARNESS: scenario serving trace quote set
 #   GPUPLAN_FUZZ_RUNS=1000000 tools/fuzz/run.sh 0 set     1 M executions, no time limit
 # Several harnesses run one after the other; GPUPLAN_FUZZ_PARALLEL=1 runs them side by side.
 # Needs the harnesses built (tools/sanitize.sh builds them into build-san/); see
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(scenario trace quote set)
+((${#harnesses[@]})) || harnesses=(scenario serving trace quote set)
 build=${GPUPLAN_FUZZ_BUILD:-build-san}
 artifacts=${GPUPLAN_FUZZ_ARTIFACTS:-$build/fuzz-artifacts}
 mkdir -p "$artifacts"
@@ -30,6 +30,7 @@ link_seeds() {
   return 0
 }
 link_seeds scenario $(ls scenarios/*.json tools/bench/scenarios/*.json 2>/dev/null | grep -v '\.expected\.json$')
+link_seeds serving $(ls scenarios/serving/*.json | grep -v '\.expected\.json$')
 link_seeds quote scenarios/quotes/*.json
 link_seeds trace scenarios/data/*.csv
 mkdir -p "$work/seeds-set"
