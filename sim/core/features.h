@@ -27,10 +27,8 @@ inline constexpr uint32_t FEATURE_MAINTENANCE = 1u << 3;
   if (m.share.n_shared_pools > 0) f |= FEATURE_RUNS;
   if (failure_spec(m) != nullptr) f |= FEATURE_RUNS | FEATURE_FAILURES;
   if (m.maintenance.size > 0) f |= FEATURE_RUNS | FEATURE_MAINTENANCE;
-  // NOTE: scheduler preemption (and fifo_perf's moves between types) interrupts runs through
-  // the spot path, which books them.
-  if (policy_preempts(m.queue) || m.queue == QueuePolicy::fifo_perf ||
-      m.sched.priority_preemption || m.teams.n_teams > 0)
+  // NOTE: scheduler preemption interrupts runs through the spot path, which books them.
+  if (policy_preempts(m.queue) || m.sched.priority_preemption || m.teams.n_teams > 0)
     f |= FEATURE_RUNS;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     if (m.pool_supply[p].spot) f |= FEATURE_RUNS;

@@ -10,6 +10,7 @@
 //!   running or not, so a running job moves to a strictly faster type with free room for it
 //!   before any younger queued job starts.
 #include "sim/core/queue_policy.h"
+#include "sim/core/shared_gpus.h"
 
 namespace gpuplan {
 
@@ -98,11 +99,11 @@ GPUPLAN_HD inline void rebalance_types(const ModelView& m, ReplicaState& s, cons
   if (moved) schedule_ranked(m, s, start);
 }
 
-//! fifo_perf's moves, before queued jobs start: while some running job (a gang too) submitted
-//! before the queue's head fits on free GPUs of a pool strictly faster for it, the oldest such
-//! job stops (with a final checkpoint when its class checkpoints: the move is planned, as a
-//! Gavel allocation change at a round end) and starts again at once on the fastest type with
-//! room. Only after something was released (a blocked head means nothing was).
+//! fifo_perf's moves, before queued jobs start: while some running job of whole GPUs (a gang
+//! too) whose class checkpoints, submitted before the queue's head, fits on free GPUs of a pool
+//! strictly faster for it, the oldest such job stops with a final checkpoint (the move is
+//! planned, as a Gavel allocation change at a round end) and starts again at once on the fastest
+//! type with room. Only after something was released (a blocked head means nothing was).
 template <class Start>
 GPUPLAN_HD inline void move_to_faster_types(const ModelView& m, ReplicaState& s,
                                             const Start& start) {
@@ -113,15 +114,17 @@ GPUPLAN_HD inline void move_to_faster_types(const ModelView& m, ReplicaState& s,
     for (uint32_t i = 0; i < s.running; ++i) {
       const uint32_t v = s.running_slots[i];
       const Job& r = s.jobs[v];
+      // NOTE: a job on shared GPUs (MIG, time-sliced, milli-GPU) is placed by its share, not by
+      // type, and one that does not checkpoint would lose its run: neither moves.
       if ((head != nullptr && !submitted_before(r, *head)) ||
-          (oldest != NONE && !submitted_before(r, s.jobs[oldest])))
+          (oldest != NONE && !submitted_before(r, s.jobs[oldest])) ||
+          shared_class(m, r.class_idx) || !m.class_runs[r.class_idx].checkpoints)
         continue;
       const uint64_t faster = faster_pools(m, s, v);
       if (faster != 0 && free_room_in(m, s, v, faster)) oldest = v;
     }
     if (oldest == NONE) return;
-    const ClassRunSpec& cr = m.class_runs[s.jobs[oldest].class_idx];
-    scheduler_stop(m, s, oldest, cr.checkpoints ? cr.checkpoint_s : 0.0, cr.checkpoints);
+    scheduler_stop(m, s, oldest, m.class_runs[s.jobs[oldest].class_idx].checkpoint_s, true);
     // NOTE: submitted before every queued job, it was requeued at the head.
     if (s.queue_len == 0 || s.queue[s.queue_head] != oldest || !start(oldest)) return;
     s.queue_head = queue_pos(s, 1);

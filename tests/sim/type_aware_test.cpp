@@ -177,6 +177,12 @@ TEST_CASE("sim::type_aware::fifo_perf") {
     // C's 1 s on the K80 takes 3 s and ends before B frees the V100: it never moves
     CHECK(o.jobs[2].pool_idx == 0);
     CHECK(o.jobs[2].finish_s == 9);
+    // A class that does not checkpoint would lose B's 5 s on the K80: B stays (1 + 18 = 19)
+    sc.workload.back().econ.checkpoints = false;
+    const Outcome kept = run(sc);
+    CHECK(kept.jobs[1].pool_idx == 0);
+    CHECK(kept.jobs[1].finish_s == doctest::Approx(19).epsilon(1e-12));
+    sc.workload.back().econ.checkpoints = true;
     // Under plain FIFO nothing moves: A stays on the K80, the lowest-indexed GPU, though the
     // V100 frees at 7 and 8 (0 + 3 x 6 = 18)
     sc.scheduler.queue = QueuePolicy::fifo;
