@@ -30,7 +30,8 @@ GPUPLAN_HD inline void show_node(const ModelView& m, ReplicaState& s, uint32_t n
   s.capacity.node_state[n] = static_cast<uint8_t>(NodeState::up);
   s.node_free[n] = m.pools[m.node_pool[n]].gpus_per_node;
   set_level_bit(s, s.node_free[n], n, true);
-  s.head_blocked = false;  // new capacity: a blocked FIFO head may fit now
+  s.head_blocked = false;   // new capacity: a blocked FIFO head may fit now
+  s.types_settled = false;  // and a running job may move to it
 }
 
 //! Notes that node n just became fully free; elastic pools check it again after the timeout.

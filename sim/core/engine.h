@@ -238,7 +238,7 @@ GPUPLAN_HD inline void init_replica(const ModelView& m, ReplicaState& s, uint32_
   reset_shared(m, s);
   s.n_free_slots = s.n_fresh_slots = 0;  // take_slot sets a slot up on first use
   s.queue_head = s.queue_len = s.running = s.busy_gpus = 0;
-  s.head_blocked = false;
+  s.head_blocked = s.types_settled = false;
   s.policy.n_deferred = 0;
   s.policy.round_end_at = NEVER;
   s.policy.deferring = false;

@@ -134,7 +134,7 @@ GPUPLAN_HD inline void release_job_gpus(const ModelView& m, ReplicaState& s, uin
   s.pool_busy_gpus[j.pool] -= j.gpus;
   note_whole_compute(m, s, slot, false);
   note_team_release(m, s, slot);
-  s.head_blocked = false;
+  s.head_blocked = s.types_settled = false;
 }
 
 //! A run that ends in completion: books its overheads and frees its class counts;
@@ -178,6 +178,13 @@ GPUPLAN_HD inline void drop_started(ReplicaState& s, uint32_t scanned, uint32_t 
 [[nodiscard]] GPUPLAN_HD inline bool requeue_in_order(ReplicaState& s, uint32_t slot) {
   if (s.queue_len == s.queue.size) return false;
   const Job& j = s.jobs[slot];
+  // NOTE: a job older than the head (a preempted or moved one, usually) goes in front in O(1).
+  if (s.queue_len > 0 && submitted_before(j, s.jobs[queue_at(s, 0)])) {
+    s.queue_head = s.queue_head == 0 ? s.queue.size - 1 : s.queue_head - 1;
+    s.queue[s.queue_head] = slot;
+    s.queue_len += 1;
+    return true;
+  }
   uint32_t i = s.queue_len;  // shift later jobs back by one, from the tail
   while (i > 0) {
     const uint32_t prev = queue_at(s, i - 1);

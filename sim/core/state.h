@@ -105,7 +105,9 @@ struct ReplicaState {
   span<uint32_t> running_slots;  //!< [max_active_jobs] slots of the running jobs, in no order
   span<uint32_t> running_index;  //!< [max_active_jobs] by slot: its place in running_slots
   uint32_t busy_gpus = 0;
-  bool head_blocked = false;     //!< FIFO head did not fit and nothing has been released since
+  bool head_blocked = false;  //!< FIFO head did not fit and nothing has been released since
+  //! fifo_perf: no running job could move to a faster type, and nothing has been released since
+  bool types_settled = false;
   span<uint32_t> arrivals_made;  //!< [n_classes] jobs generated per class so far
 
   // Per-pool state.

@@ -103,27 +103,47 @@ GPUPLAN_HD inline void rebalance_types(const ModelView& m, ReplicaState& s, cons
 //! too) whose class checkpoints, submitted before the queue's head, fits on free GPUs of a pool
 //! strictly faster for it, the oldest such job stops with a final checkpoint (the move is
 //! planned, as a Gavel allocation change at a round end) and starts again at once on the fastest
-//! type with room. Only after something was released (a blocked head means nothing was).
+//! type with room. Only after something was released (a blocked head, or a scan that found no
+//! move, means nothing was since).
 template <class Start>
 GPUPLAN_HD inline void move_to_faster_types(const ModelView& m, ReplicaState& s,
                                             const Start& start) {
-  if (m.queue != QueuePolicy::fifo_perf || s.head_blocked) return;
+  if (m.queue != QueuePolicy::fifo_perf || s.head_blocked || s.types_settled) return;
   for (uint32_t k = 0; k < MAX_TYPE_MOVES; ++k) {
+    // NOTE: the pools with free GPUs (nodes up x GPUs - busy, an upper bound) rule out most jobs
+    // in a few loads, before their pools and nodes are searched, and all when there is none.
+    uint32_t free_gpus[64];
+    uint64_t with_free = 0;
+    for (uint32_t p = 0; p < m.pools.size; ++p) {
+      const uint32_t up = s.pool_nodes_up[p] * m.pools[p].gpus_per_node;
+      free_gpus[p] = up > s.pool_busy_gpus[p] ? up - s.pool_busy_gpus[p] : 0;
+      if (free_gpus[p] > 0) with_free |= 1ull << p;
+    }
     const Job* head = s.queue_len > 0 ? &s.jobs[s.queue[s.queue_head]] : nullptr;
     uint32_t oldest = NONE;
-    for (uint32_t i = 0; i < s.running; ++i) {
+    for (uint32_t i = 0; with_free != 0 && i < s.running; ++i) {
       const uint32_t v = s.running_slots[i];
       const Job& r = s.jobs[v];
+      if ((head != nullptr && !submitted_before(r, *head)) ||
+          (oldest != NONE && !submitted_before(r, s.jobs[oldest])))
+        continue;
+      const double* row = &m.slowdown[r.class_idx * m.pools.size];
+      uint64_t roomy = 0;
+      for (uint64_t f = with_free; f != 0; f &= f - 1) {
+        const uint32_t p = lowest_bit(f);
+        if (row[p] < row[r.pool] && free_gpus[p] >= r.gpus) roomy |= 1ull << p;
+      }
       // NOTE: a job on shared GPUs (MIG, time-sliced, milli-GPU) is placed by its share, not by
       // type, and one that does not checkpoint would lose its run: neither moves.
-      if ((head != nullptr && !submitted_before(r, *head)) ||
-          (oldest != NONE && !submitted_before(r, s.jobs[oldest])) ||
-          shared_class(m, r.class_idx) || !m.class_runs[r.class_idx].checkpoints)
+      if (roomy == 0 || shared_class(m, r.class_idx) || !m.class_runs[r.class_idx].checkpoints)
         continue;
-      const uint64_t faster = faster_pools(m, s, v);
-      if (faster != 0 && free_room_in(m, s, v, faster)) oldest = v;
+      roomy &= job_pool_mask(m, s, v);
+      if (roomy != 0 && free_room_in(m, s, v, roomy)) oldest = v;
     }
-    if (oldest == NONE) return;
+    if (oldest == NONE) {
+      s.types_settled = true;  // until something is released
+      return;
+    }
     scheduler_stop(m, s, oldest, m.class_runs[s.jobs[oldest].class_idx].checkpoint_s, true);
     // NOTE: submitted before every queued job, it was requeued at the head.
     if (s.queue_len == 0 || s.queue[s.queue_head] != oldest || !start(oldest)) return;
