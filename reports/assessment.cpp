@@ -17,52 +17,9 @@ namespace {
 
 using nlohmann::json;
 
-// ---- safe access: a missing key or a value of the wrong type reads as absent -----------------
+// ---- what the verdicts rest on, with the tests the verdicts share ------------------------------
 
-std::string string_at(const json& j, std::string_view dotted) {
-  return string_value(find_path(j, dotted));
-}
-
-const json& array_at(const json& j, std::string_view dotted) {
-  return array_value(find_path(j, dotted));
-}
-
-// ---- what the verdicts rest on, gathered once ------------------------------------------------
-
-struct Stats {
-  std::optional<double> mean, p50, p90, p99;
-};
-
-Stats stats_at(const json& j, std::string_view dotted) {
-  const std::string p(dotted);
-  return {number_at(j, p + ".mean"), number_at(j, p + ".p50"), number_at(j, p + ".p90"),
-          number_at(j, p + ".p99")};
-}
-
-struct Pool {
-  std::string name, pricing;
-  std::optional<double> nodes, gpus, gpu_utilization, cost_usd;
-  std::optional<double> mean_nodes;         // time-averaged provisioned (billed) nodes
-  std::optional<double> elastic_min_nodes;  // set for elastic pools only
-};
-
-struct Facts {
-  int64_t replications = 1;
-  std::optional<double> window_s, util, offered, cost_total, cost_per_gpu_hour, gpus;
-  // The busiest week's offered load, and the month (730 h) demand first reaches capacity.
-  std::optional<double> peak_offered, reaches_month;
-  // GPUs of the pools the offered load and the peak week are measured against.
-  std::optional<double> offered_pool_gpus, peak_pool_gpus;
-  std::optional<double> smallest_job_gpus;  // the fewest GPUs any job asks for (0: shared GPUs)
-  // Provisioned GPUs time-averaged over the window (gpus: the most the pools may hold).
-  std::optional<double> gpus_mean;
-  std::optional<double> jobs_submitted, jobs_unfinished;
-  Stats wait, jct;
-  double saturated_share = 0;  // share of replicas that saturated, 0..1
-  std::string saturation_cause, queue;
-  std::vector<Pool> pools;
-  std::size_t n_warnings = 0;
-
+struct Facts : ResultFacts {
   bool mc() const { return replications > 1; }
   //! Demand at or above capacity: no queue reaches a steady state, flagged by the engine or not.
   bool overloaded() const { return offered && gpuplan::overloaded(*offered); }
@@ -88,89 +45,6 @@ struct Facts {
     return *jct.mean - *wait.mean;
   }
 };
-
-std::vector<Pool> gather_pools(const json& r) {
-  std::vector<Pool> rows;
-  const json* per_pool = find_path(r, "cost_usd.per_pool");
-  const bool have_map = per_pool != nullptr && per_pool->is_object();
-  for (const json& p : array_at(r, "per_pool")) {
-    if (!p.is_object()) continue;
-    Pool row{string_at(p, "name"),       string_at(p, "pricing"),          number_at(p, "nodes"),
-             number_at(p, "gpus"),       number_at(p, "gpu_utilization"),  number_at(p, "cost_usd"),
-             number_at(p, "mean_nodes"), number_at(p, "elastic.min_nodes")};
-    if (!row.cost_usd && !row.name.empty() && have_map)
-      row.cost_usd = finite_number(member(*per_pool, row.name));
-    rows.push_back(std::move(row));
-  }
-  // Only the cost map is present: one row per pool it names.
-  if (rows.empty() && have_map) {
-    for (const auto& [name, cost] : per_pool->items()) {
-      Pool row{};
-      row.name = name;
-      row.cost_usd = finite_number(&cost);
-      rows.push_back(std::move(row));
-    }
-  }
-  return rows;
-}
-
-Facts gather(const json& r) {
-  Facts f;
-  if (const auto n = number_at(r, "replications"); n && *n >= 1)
-    f.replications = static_cast<int64_t>(std::min(*n, 1e12));
-  f.window_s = number_at(r, "window_s");
-  f.util = number_at(r, "metrics.gpu_utilization");
-  f.offered = number_at(r, "metrics.offered_load");
-  f.peak_offered = number_at(r, "metrics.peak_offered_load");
-  f.offered_pool_gpus = number_at(r, "metrics.offered_load_pool_gpus");
-  f.peak_pool_gpus = number_at(r, "metrics.peak_offered_load_pool_gpus");
-  f.reaches_month = number_at(r, "metrics.reaches_capacity_month");
-  f.smallest_job_gpus = number_at(r, "metrics.smallest_job_gpus");
-  f.cost_total = number_at(r, "cost_usd.total");
-  f.cost_per_gpu_hour = number_at(r, "cost_usd.per_gpu_hour");
-  f.jobs_submitted = number_at(r, "metrics.jobs_submitted");
-  f.jobs_unfinished = number_at(r, "metrics.jobs_unfinished");
-  f.wait = stats_at(r, "metrics.wait_s");
-  f.jct = stats_at(r, "metrics.jct_s");
-  if (const json* s = find_path(r, "metrics.saturated"); s != nullptr) {
-    // NOTE: a Monte Carlo mean may turn the flag into the share of replicas that saturated.
-    if (s->is_boolean()) f.saturated_share = s->get<bool>() ? 1.0 : 0.0;
-    if (s->is_number()) f.saturated_share = std::clamp(s->get<double>(), 0.0, 1.0);
-  }
-  f.saturation_cause = string_at(r, "metrics.saturation_cause");
-  f.queue = string_at(r, "scenario_echo.scheduler.queue");
-  f.pools = gather_pools(r);
-  double gpus = 0;
-  bool have_gpus = false;
-  for (const Pool& p : f.pools) {
-    if (!p.gpus) continue;
-    gpus += *p.gpus;
-    have_gpus = true;
-  }
-  if (!have_gpus) {
-    for (const json& v : array_at(r, "timeseries.provisioned_gpus")) {
-      if (!v.is_number()) continue;
-      gpus = std::max(gpus, v.get<double>());
-      have_gpus = true;
-    }
-  }
-  if (have_gpus && gpus > 0) f.gpus = gpus;
-  f.gpus_mean = number_at(r, "metrics.provisioned_gpus.mean");
-  f.n_warnings = array_at(r, "warnings").size();
-  return f;
-}
-
-//! Half-width of the 95% confidence interval of summary[`path`], when the result has one.
-std::optional<double> ci_half_width(const json& r, const std::string& path) {
-  const json* summary = member(r, "summary");
-  // NOTE: summary keys contain dots; look them up whole
-  const json* entry = summary != nullptr ? member(*summary, path) : nullptr;
-  if (entry == nullptr) return std::nullopt;
-  const auto lo = number_at(*entry, "ci95_low");
-  const auto hi = number_at(*entry, "ci95_high");
-  if (!lo || !hi) return std::nullopt;
-  return (*hi - *lo) / 2;
-}
 
 // ---- sizing -------------------------------------------------------------------------------------
 
@@ -326,10 +200,10 @@ RichText cost_text(const Facts& f) {
              format_money(*f.cost_per_gpu_hour / *f.util) + ".";
   }
   if (f.pools.size() > 1 && *f.cost_total > 0) {
-    const auto top =
-        std::max_element(f.pools.begin(), f.pools.end(), [](const Pool& a, const Pool& b) {
-          return a.cost_usd.value_or(0) < b.cost_usd.value_or(0);
-        });
+    const auto top = std::max_element(f.pools.begin(), f.pools.end(),
+                                      [](const PoolFacts& a, const PoolFacts& b) {
+                                        return a.cost_usd.value_or(0) < b.cost_usd.value_or(0);
+                                      });
     if (top->cost_usd) {
       t << " The largest share is pool ";
       t.code(top->name);
@@ -350,7 +224,7 @@ RichText pool_sweep(const Facts& f, const std::vector<double>& gpu_totals,
   RichText t;
   if (!basis) basis = f.gpus;
   if (f.pools.empty() || !basis) return t;
-  const Pool& p = f.pools.front();
+  const PoolFacts& p = f.pools.front();
   if (!p.nodes || !p.gpus || *p.nodes <= 0 || *p.gpus <= 0) return t;
   const double per_node = *p.gpus / *p.nodes;
   std::vector<long long> counts;
@@ -371,7 +245,7 @@ RichText pool_sweep(const Facts& f, const std::vector<double>& gpu_totals,
 
 // What to reserve of an elastic pool paying on-demand prices: never more than its time-average
 // provisioned nodes (its steady base); the burst above stays elastic on demand.
-RichText elastic_pricing_hint(const Pool& p, double util) {
+RichText elastic_pricing_hint(const PoolFacts& p, double util) {
   RichText t;
   t << "Pool ";
   t.code(p.name);
@@ -497,7 +371,7 @@ json change_items(const Facts& f, Sizing s) {
       break;
   }
   for (std::size_t i = 0; i < f.pools.size() && !f.saturated(); ++i) {
-    const Pool& p = f.pools[i];
+    const PoolFacts& p = f.pools[i];
     const std::optional<double> util = p.gpu_utilization ? p.gpu_utilization : f.util;
     if (p.pricing != "on_demand" || !util || *util < PRICING_HINT_UTIL) continue;
     if (p.elastic_min_nodes) {
@@ -516,7 +390,7 @@ json change_items(const Facts& f, Sizing s) {
   return items;
 }
 
-json confidence_items(const Facts& f, const json& r) {
+json confidence_items(const Facts& f) {
   json items = json::array();
   if (!f.mc()) {
     RichText t;
@@ -528,15 +402,15 @@ json confidence_items(const Facts& f, const json& r) {
     items.push_back(t.json());
   } else {
     std::vector<std::string> parts;
-    const auto wait = ci_half_width(r, "metrics.wait_s.mean");
+    const auto wait = f.wait_mean_ci;
     if (wait && !f.saturated()) {
       std::string p = "mean wait ± " + format_duration(*wait);
       if (f.wait.mean && *f.wait.mean > 0) p += " (± " + format_percent(*wait / *f.wait.mean) + ")";
       parts.push_back(p);
     }
-    if (const auto u = ci_half_width(r, "metrics.gpu_utilization"))
+    if (const auto u = f.util_ci)
       parts.push_back("GPU utilization ± " + format_number(*u * 100, 1) + " percentage points");
-    if (const auto c = ci_half_width(r, "cost_usd.total")) {
+    if (const auto c = f.cost_total_ci) {
       std::string p = "total cost ± " + format_money(*c);
       if (f.cost_total && *f.cost_total > 0) p += " (± " + format_percent(*c / *f.cost_total) + ")";
       parts.push_back(p);
@@ -565,9 +439,9 @@ json confidence_items(const Facts& f, const json& r) {
              "percentile.";
     items.push_back(t.json());
   }
-  if (f.n_warnings > 0) {
+  if (!f.warnings.empty()) {
     RichText t;
-    t << "The run raised " + plural(static_cast<double>(f.n_warnings), "warning", "warnings") +
+    t << "The run raised " + plural(static_cast<double>(f.warnings.size()), "warning", "warnings") +
              "; read ";
     t.link("#warnings", "them");
     items.push_back((t << " before relying on these figures.").json());
@@ -575,129 +449,105 @@ json confidence_items(const Facts& f, const json& r) {
   return items;
 }
 
-// Whether TCO option `o` serves the projected demand (documents before the flag: it does).
-bool serves_demand(const json& o) {
-  const json* v = member(o, "serves_demand");
-  return v == nullptr || !v->is_boolean() || v->get<bool>();
-}
-
 // "on_prem runs out at month 6.8 (6.9 simulated) (5,000 GPU-h unserved)" for each option that
 // falls short (the first short month where no run-out instant is known).
-std::vector<RichText> short_options(const json& options) {
+std::vector<RichText> short_options(const TcoFacts& t) {
   std::vector<RichText> out;
-  for (const auto& [name, o] : options.items()) {
-    if (serves_demand(o)) continue;
-    RichText t;
-    t.code(name);
+  for (const TcoOptionFacts& o : t.options) {
+    if (o.serves_demand) continue;
+    RichText r;
+    r.code(o.name);
     // NOTE: the run-out instant (months from 0, to a tenth) where both sides give one; else the
     // first short month.
-    const auto runs_out = number_at(o, "runs_out_month");
-    const auto simulated_runs_out = number_at(o, "simulation.runs_out_month");
-    const auto simulated = number_at(o, "simulation.stops_keeping_up_month");
-    if (runs_out) {
-      t << " runs out at month " + format_number(*runs_out, 1);
-      if (simulated_runs_out) t << " (" + format_number(*simulated_runs_out, 1) + " simulated)";
+    if (o.runs_out_month) {
+      r << " runs out at month " + format_number(*o.runs_out_month, 1);
+      if (o.simulated_runs_out_month)
+        r << " (" + format_number(*o.simulated_runs_out_month, 1) + " simulated)";
     } else {
-      if (const auto m = number_at(o, "stops_keeping_up_month"))
-        t << " stops keeping up in month " + format_count(*m);
+      if (o.stops_keeping_up_month)
+        r << " stops keeping up in month " + format_count(*o.stops_keeping_up_month);
       else
-        t << " cannot be projected";
-      if (simulated) t << " (month " + format_count(*simulated) + " in the simulation)";
+        r << " cannot be projected";
+      if (o.simulated_stops_keeping_up_month)
+        r << " (month " + format_count(*o.simulated_stops_keeping_up_month) + " in the simulation)";
     }
-    if (const auto u = number_at(o, "unserved_gpu_hours"); u && *u > 0)
-      t << " (" + format_count(*u) + " GPU-h unserved)";
-    out.push_back(std::move(t));
+    if (o.unserved_gpu_hours && *o.unserved_gpu_hours > 0)
+      r << " (" + format_count(*o.unserved_gpu_hours) + " GPU-h unserved)";
+    out.push_back(std::move(r));
   }
   return out;
 }
 
 // The TCO option with the lowest NPV among those that serve the demand, and why; an object with
 // a null name when none serves it; null without a TCO projection.
-json cheapest_option(const json& r) {
-  const json* options = find_path(r, "tco.options");
-  if (options == nullptr || !options->is_object() || options->empty()) return nullptr;
-  const std::string name = string_at(r, "tco.cheapest_by_npv");
-  const std::vector<RichText> short_of = short_options(*options);
-  const auto append_short = [&](RichText& t, const char* lead) {
+json cheapest_option(const std::optional<TcoFacts>& tco) {
+  if (!tco) return nullptr;
+  const TcoFacts& t = *tco;
+  const std::vector<RichText> short_of = short_options(t);
+  const auto append_short = [&](RichText& r, const char* lead) {
     for (std::size_t k = 0; k < short_of.size(); ++k) {
-      t << (k == 0 ? lead : "; ");
-      t << short_of[k];
+      r << (k == 0 ? lead : "; ");
+      r << short_of[k];
     }
   };
-  const json* best = name.empty() ? nullptr : member(*options, name);
-  const auto npv = best != nullptr ? number_at(*best, "npv_usd") : std::nullopt;
+  const auto best = std::find_if(t.options.begin(), t.options.end(), [&](const auto& o) {
+    return !t.cheapest_by_npv.empty() && o.name == t.cheapest_by_npv;
+  });
+  const auto npv = best != t.options.end() ? best->npv_usd : std::nullopt;
   if (!npv) {
-    RichText t;
-    const std::string note = string_at(r, "tco.cheapest_note");
-    t << "No option is the cheapest: " + (note.empty() ? std::string("none has a cost") : note);
-    append_short(t, ": ");
-    return {{"name", nullptr}, {"npv_usd", nullptr}, {"text", (t << ".").json()}};
+    RichText r;
+    r << "No option is the cheapest: " +
+             (t.cheapest_note.empty() ? std::string("none has a cost") : t.cheapest_note);
+    append_short(r, ": ");
+    return {{"name", nullptr}, {"npv_usd", nullptr}, {"text", (r << ".").json()}};
   }
-  RichText t;
-  t.code(name);
-  t << " has the lowest net present value, " + format_money(*npv);
-  std::string runner;
-  std::optional<double> runner_npv;
-  for (const auto& [other, o] : options->items()) {
-    const auto v = number_at(o, "npv_usd");
-    if (other == name || !v || !serves_demand(o)) continue;
-    if (!runner_npv || *v < *runner_npv) {
-      runner = other;
-      runner_npv = v;
-    }
+  const std::string& name = best->name;
+  RichText r;
+  r.code(name);
+  r << " has the lowest net present value, " + format_money(*npv);
+  const TcoOptionFacts* runner = nullptr;
+  for (const TcoOptionFacts& o : t.options) {
+    if (o.name == name || !o.npv_usd || !o.serves_demand) continue;
+    if (runner == nullptr || *o.npv_usd < *runner->npv_usd) runner = &o;
   }
-  if (runner_npv) {
-    t << ", " + format_money(*runner_npv - *npv) + " less than the next option, ";
-    t.code(runner);
+  if (runner != nullptr) {
+    r << ", " + format_money(*runner->npv_usd - *npv) + " less than the next option, ";
+    r.code(runner->name);
   }
-  if (name != "cloud") {
-    if (const auto m = number_at(r, "tco.break_even_month." + name + "_vs_cloud"))
-      t << "; it breaks even with the cloud in month " + format_count(*m);
-  }
-  if (const auto months = number_at(r, "tco.months"))
-    t << ", over " + plural(*months, "month", "months");
-  append_short(t, short_of.size() == 1 ? ". Left out as it does not serve the demand: "
+  if (name != "cloud" && t.cheapest_break_even_month)
+    r << "; it breaks even with the cloud in month " + format_count(*t.cheapest_break_even_month);
+  if (t.months) r << ", over " + plural(*t.months, "month", "months");
+  append_short(r, short_of.size() == 1 ? ". Left out as it does not serve the demand: "
                                        : ". Left out as they do not serve the demand: ");
-  t << ".";
-  if (const std::string caveat = string_at(r, "tco.caveat"); !caveat.empty()) {
-    t << " ";
-    t.strong("Caveat:");
-    t << " " + caveat;
+  r << ".";
+  if (!t.caveat.empty()) {
+    r << " ";
+    r.strong("Caveat:");
+    r << " " + t.caveat;
   }
-  return {{"name", name}, {"npv_usd", *npv}, {"text", t.json()}};
-}
-
-json warnings_of(const json& r) {
-  json out = json::array();
-  for (const json& w : array_at(r, "warnings"))
-    out.push_back(w.is_string() ? w.get<std::string>()
-                                : w.dump(-1, ' ', false, json::error_handler_t::replace));
-  return out;
+  return {{"name", name}, {"npv_usd", *npv}, {"text", r.json()}};
 }
 
 }  // namespace
 
-json assess(const json& result) {
-  const Facts f = gather(result);
+json assess(const ResultFacts& facts) {
+  const Facts f{facts};
   const Sizing s = classify(f);
   const SizingName n = sizing_name(s);
-  json a = {{"saturated", f.saturated()},
-            {"sizing",
-             {{"verdict", n.verdict},
-              {"label", n.label},
-              {"tone", n.tone},
-              {"text", sizing_text(f, s).json()}}},
-            {"banner", f.saturated() ? saturated_banner(f) : json(nullptr)},
-            {"cost", cost_text(f).json()},
-            {"changes", change_items(f, s)},
-            {"confidence", confidence_items(f, result)},
-            {"cheapest_option", cheapest_option(result)},
-            {"failures", assess_failures(result)},
-            {"sharing", assess_sharing(result)},
-            {"warnings", warnings_of(result)}};
-  if (json rec = assess_recommendation(result); !rec.is_null())
-    a["recommendation"] = std::move(rec);
-  return a;
+  return {{"saturated", f.saturated()},
+          {"sizing",
+           {{"verdict", n.verdict},
+            {"label", n.label},
+            {"tone", n.tone},
+            {"text", sizing_text(f, s).json()}}},
+          {"banner", f.saturated() ? saturated_banner(f) : json(nullptr)},
+          {"cost", cost_text(f).json()},
+          {"changes", change_items(f, s)},
+          {"confidence", confidence_items(f)},
+          {"cheapest_option", cheapest_option(f.tco)},
+          {"failures", assess_failures(facts)},
+          {"sharing", assess_sharing(facts)},
+          {"warnings", f.warnings}};
 }
 
 std::string plain_text(const json& runs) {

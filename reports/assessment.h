@@ -10,6 +10,9 @@
 
 #include <string>
 
+#include "reports/result_facts.h"
+#include "study/summary.h"
+
 namespace gpuplan::reports {
 
 //! Thresholds of the sizing verdict; docs/outputs.md states them for readers.
@@ -28,30 +31,33 @@ inline constexpr double LOST_WORK_GAP = 0.05;
 //! is named as holding GPU time it does not use.
 inline constexpr double ALLOCATION_GAP = 0.1;
 
-//! The assessment of a run or Monte Carlo result (result.json): sizing verdict and reason,
-//! saturation banner, cost sentence, what to change, how sure, the cheapest TCO option and the
-//! warnings. Reads `result` defensively: absent or mistyped keys read as absent; never throws.
-[[nodiscard]] nlohmann::json assess(const nlohmann::json& result);
+//! The assessment of a run or Monte Carlo study (result.json's `assessment`): sizing verdict and
+//! reason, saturation banner, cost sentence, what to change, how sure, the cheapest TCO option,
+//! failures, shared pools and the warnings. A figure absent from `facts` is left out of the
+//! sentences that would use it. Never throws.
+[[nodiscard]] nlohmann::json assess(const ResultFacts& facts);
 
-//! The failures of a result with a failure model (its `failures`, docs/failures.md) as the
-//! report's Failures section and the console say them: `tone` (`ok` when the effective training
-//! time is at least EFFECTIVE_TRAINING_GOOD, `warn` below, `info` without it) and `items`
-//! (sentences: failures by cause, interruptions and lost work, effective training time, spares).
-//! Null without `failures`. Never throws.
-[[nodiscard]] nlohmann::json assess_failures(const nlohmann::json& result);
+//! The failures of a study with a failure model (docs/failures.md) as the report's Failures
+//! section and the console say them: `tone` (`ok` when the effective training time is at least
+//! EFFECTIVE_TRAINING_GOOD, `warn` below, `info` without it) and `items` (sentences: failures by
+//! cause, interruptions and lost work, effective training time, spares). Null without a failure
+//! model.
+[[nodiscard]] nlohmann::json assess_failures(const ResultFacts& facts);
 
-//! Allocation beside compute used of a result whose pools share GPUs (its `sharing.pools`,
-//! docs/sharing.md): `tone` (`warn` when some pool's allocation exceeds its compute used by
-//! ALLOCATION_GAP or more, else `ok`) and `items` (the two definitions, then one sentence per
-//! pool). Null without shared pools. Never throws.
-[[nodiscard]] nlohmann::json assess_sharing(const nlohmann::json& result);
+//! Allocation beside compute used of a study whose pools share GPUs (docs/sharing.md): `tone`
+//! (`warn` when some pool's allocation exceeds its compute used by ALLOCATION_GAP or more, else
+//! `ok`) and `items` (the two definitions, then one sentence per pool). Null without shared pools.
+[[nodiscard]] nlohmann::json assess_sharing(const ResultFacts& facts);
 
-//! The recommendation of a `gpuplan recommend` result (its `recommendation`, docs/recommend.md)
-//! as report.html shows it: `items` (the recommended configuration, its cost and P(SLOs met);
-//! the budget cap and how many configurations were over it), `slos` (each SLO's metric, target,
-//! and the winner's achieved mean, 95% CI and whether the mean is `within` the target, from
-//! `summary`) and `runners_up` (one sentence each). Null when the result has none. Never throws.
-[[nodiscard]] nlohmann::json assess_recommendation(const nlohmann::json& result);
+//! The recommendation of `gpuplan recommend` (recommendation.json, docs/recommend.md) as
+//! report.html shows it: `items` (the recommended configuration, its cost and P(SLOs met); the
+//! budget cap and how many configurations were over it), `slos` (each SLO's metric, target, and
+//! the winner's achieved mean, 95% CI and whether the mean is `within` the target, from the
+//! winner's study `winner`) and `runners_up` (one sentence each). Null when `recommendation`
+//! recommends nothing. Reads `recommendation` defensively: absent or mistyped keys read as
+//! absent; never throws.
+[[nodiscard]] nlohmann::json assess_recommendation(const nlohmann::json& recommendation,
+                                                   const study::Summary& winner);
 
 //! The assessment of a sweep (sweep.json): the takeaway (cheapest point meeting the target, or
 //! the front's ends), the cost-vs-p90-wait and cost-vs-useful-work fronts (saturated points

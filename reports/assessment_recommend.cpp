@@ -6,6 +6,7 @@
 #include "reports/format.h"
 #include "reports/json_read.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,35 +58,33 @@ std::string cost_phrase(const json& row) {
   return s;
 }
 
-//! One SLO of the recommendation against what the winner's study achieved (result `summary`).
-json slo_row(const json& slo, const json& result) {
+//! One SLO of the recommendation against what the winner's study achieved.
+json slo_row(const json& slo, const study::Summary& winner) {
   const std::string metric = string_value(member(slo, "metric"));
   const auto lo = number_in(slo, "min"), hi = number_in(slo, "max");
   std::string target;
   if (lo) target = "≥ " + metric_value(metric, *lo);
   if (hi) target += (target.empty() ? "" : " and ") + std::string("≤ ") + metric_value(metric, *hi);
   json row = {{"metric", metric}, {"target", target}};
-  const json* summary = member(result, "summary");
-  const json* stat = summary != nullptr ? member(*summary, metric) : nullptr;
-  const auto mean = stat != nullptr ? number_in(*stat, "mean") : std::nullopt;
-  if (!mean) return row;
-  row["achieved"] = metric_value(metric, *mean);
-  row["within"] = (!lo || *mean >= *lo) && (!hi || *mean <= *hi);
-  const auto ci_lo = number_in(*stat, "ci95_low"), ci_hi = number_in(*stat, "ci95_high");
-  if (ci_lo && ci_hi)
-    row["ci95"] = metric_value(metric, *ci_lo) + " – " + metric_value(metric, *ci_hi);
+  const auto stat = summary_statistic(winner, metric);
+  if (!stat || !std::isfinite(stat->mean)) return row;
+  const double mean = stat->mean;
+  row["achieved"] = metric_value(metric, mean);
+  row["within"] = (!lo || mean >= *lo) && (!hi || mean <= *hi);
+  if (stat->spread)
+    row["ci95"] = metric_value(metric, stat->spread->ci95_low) + " – " +
+                  metric_value(metric, stat->spread->ci95_high);
   return row;
 }
 
 }  // namespace
 
-json assess_recommendation(const json& result) {
-  const json* rec = member(result, "recommendation");
-  const json* best = rec != nullptr ? member(*rec, "recommended") : nullptr;
+json assess_recommendation(const json& recommendation, const study::Summary& winner) {
+  const json* best = member(recommendation, "recommended");
   if (best == nullptr || !best->is_object()) return nullptr;
   const auto p_met = number_in(*best, "p_slos_met");
-  const auto required = number_in(*rec, "probability");
-  const auto reps = number_in(*rec, "replications");
+  const auto required = number_in(recommendation, "probability");
+  const auto reps = number_in(recommendation, "replications");
   RichText head;
   head << "Recommended: ";
   head << configuration(*best);
@@ -101,9 +100,9 @@ json assess_recommendation(const json& result) {
              " of replications): " + string_value(member(*sched, "text")) + ".";
     items.push_back(t.json());
   }
-  if (const auto cap = number_in(*rec, "max_usd_per_month")) {
+  if (const auto cap = number_in(recommendation, "max_usd_per_month")) {
     std::size_t over = 0;
-    for (const json& c : array_value(member(*rec, "candidates")))
+    for (const json& c : array_value(member(recommendation, "candidates")))
       if (const json* ob = member(c, "over_budget"); ob != nullptr && ob->is_boolean())
         over += ob->get<bool>() ? 1 : 0;
     RichText t;
@@ -114,10 +113,11 @@ json assess_recommendation(const json& result) {
     items.push_back(t.json());
   }
   json slos = json::array();
-  for (const json& s : array_value(member(*rec, "slos"))) slos.push_back(slo_row(s, result));
+  for (const json& s : array_value(member(recommendation, "slos")))
+    slos.push_back(slo_row(s, winner));
   json runners = json::array();
   const auto best_cost = number_in(*best, "cost_usd_total");
-  for (const json& r : array_value(member(*rec, "runners_up"))) {
+  for (const json& r : array_value(member(recommendation, "runners_up"))) {
     RichText t;
     t << configuration(r);
     t << ": " + cost_phrase(r);

@@ -10,24 +10,11 @@
 #include "reports/assessment.h"
 #include "reports/assessment_text.h"
 #include "reports/format.h"
-#include "reports/json_read.h"
 
 namespace gpuplan::reports {
 namespace {
 
 using nlohmann::json;
-
-//! The causes of `by_cause` with at least one failure, most first (ties by name).
-std::vector<std::pair<std::string, double>> causes_by_count(const json* by_cause) {
-  std::vector<std::pair<std::string, double>> out;
-  if (by_cause == nullptr || !by_cause->is_object()) return out;
-  for (const auto& [name, v] : by_cause->items())
-    if (const auto n = finite_number(&v); n && *n > 0) out.emplace_back(name, *n);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  return out;
-}
 
 //! "595,000 GPU-h" (GPU-hours as the report writes them).
 std::string gpu_hours(double h) {
@@ -36,23 +23,22 @@ std::string gpu_hours(double h) {
 
 }  // namespace
 
-json assess_failures(const json& result) {
-  const json* f = find_path(result, "failures");
-  if (f == nullptr || !f->is_object()) return nullptr;
-  const auto failures = number_at(*f, "failures"), expected = number_at(*f, "expected_failures");
-  const auto interruptions = number_at(*f, "interruptions");
-  const auto lost = number_at(*f, "lost_gpu_hours"), down = number_at(*f, "down_gpu_hours");
-  const auto effective = number_at(*f, "effective_training_time");
-  const auto spares = number_at(*f, "spares"), swaps = number_at(*f, "spare_swaps");
-  const auto spare_use = number_at(*f, "spare_utilization");
-  const auto window = number_at(result, "window_s");
+json assess_failures(const ResultFacts& facts) {
+  if (!facts.failures) return nullptr;
+  const FailureFacts& f = *facts.failures;
+  const auto& expected = f.expected_failures;
+  const auto& lost = f.lost_gpu_hours;
+  const auto& down = f.down_gpu_hours;
+  const auto& effective = f.effective_training_time;
+  const auto& spare_use = f.spare_utilization;
+  const auto& window = facts.window_s;
   json items = json::array();
 
   RichText struck;
-  struck << plural(failures.value_or(0), "hardware failure", "hardware failures") << " struck";
+  struck << plural(f.failures, "hardware failure", "hardware failures") << " struck";
   if (window) struck << " in the " << format_duration(*window) << " window";
   if (expected) struck << " (" << format_number(*expected, 1) << " expected at the model's rates)";
-  const auto causes = causes_by_count(member(*f, "by_cause"));
+  const auto& causes = f.by_cause;
   if (!causes.empty()) {
     struck << "; the most common cause" << (causes.size() > 1 ? "s: " : ": ");
     for (std::size_t i = 0; i < causes.size() && i < 3; ++i) {
@@ -63,8 +49,7 @@ json assess_failures(const json& result) {
   items.push_back((struck << ".").json());
 
   RichText cost;
-  cost << plural(interruptions.value_or(0), "job run was", "job runs were")
-       << " interrupted by a failure";
+  cost << plural(f.interruptions, "job run was", "job runs were") << " interrupted by a failure";
   if (lost) cost << ", losing " << gpu_hours(*lost) << " of work done since their last checkpoint";
   if (down) cost << "; failed nodes no spare replaced were out for " << gpu_hours(*down);
   items.push_back((cost << ".").json());
@@ -83,9 +68,9 @@ json assess_failures(const json& result) {
   }
 
   RichText s;
-  if (spares && *spares > 0) {
-    s << plural(*spares, "hot spare node", "hot spare nodes") << " stood in for "
-      << plural(swaps.value_or(0), "failed node", "failed nodes");
+  if (f.spares > 0) {
+    s << plural(f.spares, "hot spare node", "hot spare nodes") << " stood in for "
+      << plural(f.spare_swaps, "failed node", "failed nodes");
     if (spare_use) s << "; on average " << pct(spare_use) << " of them were in service";
   } else {
     s << "No hot spares: every failed node stayed out until repaired";
@@ -94,9 +79,8 @@ json assess_failures(const json& result) {
   return {{"tone", tone}, {"items", items}};
 }
 
-json assess_sharing(const json& result) {
-  const json& pools = array_value(find_path(result, "sharing.pools"));
-  if (pools.empty()) return nullptr;
+json assess_sharing(const ResultFacts& facts) {
+  if (facts.shared_pools.empty()) return nullptr;
   json items = json::array();
   RichText intro;
   intro << "For a shared pool, ";
@@ -110,11 +94,12 @@ json assess_sharing(const json& result) {
   intro << ", the time-sliced GPU's capacity after interference, the MIG instance's SMs).";
   items.push_back(intro.json());
   bool idle_allocation = false;
-  for (const json& p : pools) {
-    const auto alloc = number_at(p, "allocation"), used = number_at(p, "compute_used");
+  for (const SharedPoolFacts& p : facts.shared_pools) {
+    const auto& alloc = p.allocation;
+    const auto& used = p.compute_used;
     if (!alloc || !used) continue;
-    const std::string name = string_value(member(p, "name"));
-    const std::string kind = string_value(member(p, "sharing"));
+    const std::string& name = p.name;
+    const std::string& kind = p.sharing;
     RichText t;
     t << "Pool ";
     t.code(name);

@@ -11,6 +11,8 @@
 #include "reports/assessment.h"
 #include "reports/economics_json.h"
 #include "reports/network_json.h"
+#include "reports/result_facts.h"
+#include "reports/summary_means.h"
 #include "reports/tco_json.h"
 #include "sim/core/sketch.h"
 #include "sim/mc_metrics.h"
@@ -19,38 +21,8 @@ namespace gpuplan {
 namespace {
 
 using nlohmann::json;
+using reports::Means;
 using study::Summary;
-
-//! Reads means out of a Summary; counts of a single run stay integers, as it counted them.
-struct Means {
-  const Summary& s;
-  [[nodiscard]] double operator()(const std::string& path) const { return s.mean(path); }
-  [[nodiscard]] json count(const std::string& path) const {
-    const double v = s.mean(path);
-    return s.info.replications == 1 ? json(static_cast<uint64_t>(std::llround(v))) : json(v);
-  }
-  [[nodiscard]] json duration(const std::string& prefix) const {
-    return {{"mean", s.mean(prefix + ".mean")},
-            {"p50", s.mean(prefix + ".p50")},
-            {"p90", s.mean(prefix + ".p90")},
-            {"p99", s.mean(prefix + ".p99")}};
-  }
-};
-
-//! How a pool shares its GPUs, as result.json names it.
-const char* share_kind_name(ShareKind k) {
-  switch (k) {
-    case ShareKind::whole:
-      return "whole";
-    case ShareKind::mig:
-      return "mig";
-    case ShareKind::time_sliced:
-      return "time_sliced";
-    case ShareKind::fractional:
-      return "fractional";
-  }
-  return "whole";
-}
 
 //! Empirical CDF of a pooled quantile sketch at the bucket edges that hold mass, for charts.
 json cdf_json(const uint64_t* h) {
@@ -78,35 +50,16 @@ json statistic_json(const study::Statistic& m) {
   return j;
 }
 
-//! {"mean", "max"} provisioned GPUs: time-averaged over the window (per pool, billed nodes x GPUs
-//! per node) and the most the pools may hold (an elastic pool's max).
-json provisioned_gpus(const CompiledScenario& cs, const Summary& s) {
-  const Means mean{s};
-  double avg = 0, max = 0;
-  for (std::size_t p = 0; p < cs.pools.size(); ++p) {
-    avg += mean("per_pool." + cs.pool_names[p] + ".mean_nodes") * cs.pools[p].gpus_per_node;
-    max += double(cs.pools[p].n_nodes) * cs.pools[p].gpus_per_node;
-  }
-  return {{"mean", avg}, {"max", max}};
-}
-
 json metrics_section(const CompiledScenario& cs, const Summary& s) {
   const Means mean{s};
   const bool one = s.info.replications == 1;
-  const json gpus = provisioned_gpus(cs, s);
+  const reports::ProvisionedGpus gpus = reports::provisioned_gpus(cs, s);
   // NOTE: offered_load is against the most the pools may hold (the saturation test); on the
   // utilization's basis (per provisioned GPU-hour, time-averaged) the cluster's load is scaled by
   // max / mean.
-  const double avg = gpus["mean"].get<double>(), max = gpus["max"].get<double>();
+  const double avg = gpus.mean, max = gpus.max;
   // NOTE: a single run says whether it cannot keep up; across replications the share that did.
-  // Demand at or above capacity (over the window, or from some week of the horizon on) counts in
-  // every replication, whether or not the engine stopped it: the one definition the assessment,
-  // sweeps and recommend share (CompiledScenario::cannot_keep_up).
-  const bool outgrown = cs.cannot_keep_up();
-  const double saturated = outgrown ? 1.0 : mean("metrics.saturated");
-  std::string cause = s.stats.saturation_cause;
-  if (cause == "none" && outgrown)
-    cause = overloaded(cs.offered_load) ? "offered_load" : "demand_outgrows_capacity";
+  const reports::Saturation sat = reports::saturation(cs, s);
   const json reaches =
       cs.reaches_capacity_s ? json(*cs.reaches_capacity_s / PROFILE_MONTH_S) : json(nullptr);
   json out = {{"jobs_submitted", mean.count("metrics.jobs_submitted")},
@@ -117,7 +70,7 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
               {"gpu_utilization", mean("metrics.gpu_utilization")},
               {"offered_load", cs.offered_load},
               {"offered_load_per_provisioned", avg > 0 ? cs.cluster_offered_load * max / avg : 0.0},
-              {"provisioned_gpus", gpus},
+              {"provisioned_gpus", {{"mean", avg}, {"max", max}}},
               {"mean_queued_jobs", mean("metrics.mean_queued_jobs")},
               {"mean_jobs_in_system", mean("metrics.mean_jobs_in_system")},
               {"offered_load_pool_gpus", cs.load_set_gpus},
@@ -125,8 +78,8 @@ json metrics_section(const CompiledScenario& cs, const Summary& s) {
               {"peak_offered_load_pool_gpus", cs.peak_set_gpus},
               {"reaches_capacity_month", reaches},
               {"smallest_job_gpus", cs.smallest_job_gpus},
-              {"saturated", one ? json(saturated > 0.5) : json(saturated)},
-              {"saturation_cause", cause},
+              {"saturated", one ? json(sat.share > 0.5) : json(sat.share)},
+              {"saturation_cause", sat.cause},
               {"events", mean.count("metrics.events")},
               {"quantiles", "histogram"}};
   // NOTE: only where some pool shares its GPUs does the compute used part from the allocation.
@@ -160,7 +113,7 @@ void add_pools(json& r, const Scenario& sc, const CompiledScenario& cs, const Su
                      {"preemptions", mean.count(k + "preemptions")},
                      {"cost_usd", cost}});
     if (cs.scalars.share.n_shared_pools > 0) {
-      pools.back()["sharing"] = share_kind_name(pool.sharing.kind);
+      pools.back()["sharing"] = reports::share_kind_name(pool.sharing.kind);
       pools.back()["compute_used"] = mean(k + "compute_used");
     }
   }
@@ -268,24 +221,17 @@ json failures_section(const Scenario& sc, const CompiledScenario& cs, const Summ
     by_cause[cs.cause_names[c]] = mean.count("failures.by_cause." + cs.cause_names[c]);
     rates[cs.cause_names[c]] = cs.failure_causes[c].rate_per_gpu_s * 3600.0;
   }
-  // Expected failures if every serving GPU (spares held back) served the whole window.
-  double serving_gpus = 0, spares = 0;
-  for (std::size_t p = 0; p < sc.pools.size(); ++p) {
-    serving_gpus += double(sc.pools[p].count - sc.pools[p].spares) * cs.pools[p].gpus_per_node;
-    spares += sc.pools[p].spares;
-  }
-  const double window_h = (sc.horizon_s - sc.warmup_s) / 3600.0;
   return {{"table", fc.table.empty() ? "custom" : fc.table},
           {"scale", fc.scale},
           {"rate_per_gpu_hour", fc.rate_per_gpu_s() * 3600.0},
           {"rates_per_gpu_hour", rates},
-          {"expected_failures", fc.rate_per_gpu_s() * 3600.0 * serving_gpus * window_h},
+          {"expected_failures", reports::expected_failures(sc, cs)},
           {"failures", mean.count("failures.failures")},
           {"by_cause", by_cause},
           {"interruptions", mean.count("failures.interruptions")},
           {"lost_gpu_hours", mean("failures.lost_gpu_hours")},
           {"down_gpu_hours", mean("failures.down_gpu_hours")},
-          {"spares", spares},
+          {"spares", reports::spare_nodes(sc)},
           {"spare_swaps", mean.count("failures.spare_swaps")},
           {"spare_utilization", mean("failures.spare_utilization")},
           {"effective_training_time", mean("failures.effective_training_time")}};
@@ -313,7 +259,7 @@ json sharing_section(const Scenario& sc, const CompiledScenario& cs, const Summa
     const Pool& pool = sc.pools[p];
     const std::string k = "per_pool." + pool.name + ".";
     pools.push_back({{"name", pool.name},
-                     {"sharing", share_kind_name(pool.sharing.kind)},
+                     {"sharing", reports::share_kind_name(pool.sharing.kind)},
                      {"gpus", pool.count * cs.pools[p].gpus_per_node},
                      {"allocation", mean(k + "gpu_utilization")},
                      {"compute_used", mean(k + "compute_used")}});
@@ -493,7 +439,8 @@ json result_json(const Scenario& sc, const CompiledScenario& cs, const Summary& 
   if (s.info.monte_carlo) r["monte_carlo"] = monte_carlo_section(s);
   r["scenario_echo"] = effective_scenario_json(sc);
   r["warnings"] = s.warnings;
-  r["assessment"] = reports::assess(r);  // the verdicts report.html shows, pinned by tests
+  // The verdicts report.html shows, pinned by tests.
+  r["assessment"] = reports::assess(reports::result_facts(sc, cs, s));
   return r;
 }
 

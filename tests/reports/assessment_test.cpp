@@ -2,6 +2,7 @@
 
 #include "reports/format.h"
 #include "tests/reports/fixture.h"
+#include "tests/reports/result_facts_reader.h"
 
 #include <doctest/doctest.h>
 
@@ -10,10 +11,12 @@
 using gpuplan::reports::assess;
 using gpuplan::reports::assess_failures;
 using gpuplan::reports::assess_quote;
+using gpuplan::reports::assess_recommendation;
 using gpuplan::reports::assess_sharing;
 using gpuplan::reports::assess_sweep;
 using gpuplan::reports::plain_text;
 using gpuplan::reports::testing::load_fixture;
+using gpuplan::reports::testing::read_facts;
 using nlohmann::json;
 
 namespace {
@@ -40,7 +43,7 @@ bool has_code(const json& runs, const std::string& text) {
 
 TEST_CASE("reports::assessment") {
   SUBCASE("a saturated result says it cannot keep up and raises the banner") {
-    const json a = assess(load_fixture("saturated.json"));
+    const json a = assess(read_facts(load_fixture("saturated.json")));
     CHECK(a["saturated"] == true);
     CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
     CHECK(a["sizing"]["label"] == "Cannot keep up");
@@ -57,7 +60,7 @@ TEST_CASE("reports::assessment") {
     // capacity: no steady state exists, so the waits only measure the horizon.
     json r = load_fixture("single_run.json");
     r["metrics"]["offered_load"] = 1.13;
-    const json a = assess(r);
+    const json a = assess(read_facts(r));
     CHECK(a["saturated"] == true);
     CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
     // 1.13 of capacity, rounded to whole percent: 113%.
@@ -66,7 +69,7 @@ TEST_CASE("reports::assessment") {
 
   SUBCASE("an unsaturated result has no banner and judges its sizing right-sized") {
     const json r = load_fixture("single_run.json");
-    const json a = assess(r);
+    const json a = assess(read_facts(r));
     CHECK(a["saturated"] == false);
     CHECK(a["banner"].is_null());
     // Utilization 0.794 with p90 wait 1260 s against a mean run time of 11407.5 s: right-sized.
@@ -79,7 +82,7 @@ TEST_CASE("reports::assessment") {
 
   SUBCASE("the cost sentence states the total, the window and the price per GPU-hour") {
     const json r = load_fixture("single_run.json");
-    const std::string cost = plain_text(assess(r)["cost"]);
+    const std::string cost = plain_text(assess(read_facts(r))["cost"]);
     CHECK(contains(cost, gpuplan::reports::format_money(r["cost_usd"]["total"].get<double>())));
     // The window is 518400 s = 6 days.
     CHECK(contains(cost, "over the 6 d statistics window (518,400 s"));
@@ -87,7 +90,7 @@ TEST_CASE("reports::assessment") {
   }
 
   SUBCASE("what to change suggests reserved pricing for a steady on-demand pool, as a command") {
-    const json a = assess(load_fixture("single_run.json"));
+    const json a = assess(read_facts(load_fixture("single_run.json")));
     // Right-sized: no capacity change; pool 0 is on demand at 83% utilization, above the 60%
     // threshold for the reserved-pricing hint.
     CHECK(contains(paragraphs(a["changes"]), "No capacity change needed."));
@@ -101,7 +104,7 @@ TEST_CASE("reports::assessment") {
   SUBCASE("running hot suggests how many GPUs to add and the sweep that checks it") {
     json r = load_fixture("single_run.json");
     r["metrics"]["gpu_utilization"] = 0.95;
-    const json a = assess(r);
+    const json a = assess(read_facts(r));
     CHECK(a["sizing"]["verdict"] == "running_hot");
     // 0.95 × the fixture's GPUs ÷ 0.8 target, rounded up, is the suggested fleet.
     CHECK(contains(paragraphs(a["changes"]), "to bring utilization near 80%"));
@@ -111,9 +114,9 @@ TEST_CASE("reports::assessment") {
   SUBCASE("running hot switches on at 90% utilization exactly, not above it") {
     json r = load_fixture("single_run.json");
     r["metrics"]["gpu_utilization"] = 0.9;
-    CHECK(assess(r)["sizing"]["verdict"] == "running_hot");
+    CHECK(assess(read_facts(r))["sizing"]["verdict"] == "running_hot");
     r["metrics"]["gpu_utilization"] = 0.8999;
-    CHECK(assess(r)["sizing"]["verdict"] != "running_hot");
+    CHECK(assess(read_facts(r))["sizing"]["verdict"] != "running_hot");
   }
 
   SUBCASE(
@@ -123,11 +126,12 @@ TEST_CASE("reports::assessment") {
     json r = load_fixture("single_run.json");
     r["metrics"]["gpu_utilization"] = 0.6;
     r["metrics"]["wait_s"]["p90"] = 10800.0;
-    CHECK(assess(r)["sizing"]["verdict"] == "long_waits");
-    CHECK(contains(plain_text(assess(r)["sizing"]["text"]), "rather than from total capacity"));
+    CHECK(assess(read_facts(r))["sizing"]["verdict"] == "long_waits");
+    CHECK(contains(plain_text(assess(read_facts(r))["sizing"]["text"]),
+                   "rather than from total capacity"));
     r["metrics"]["reaches_capacity_month"] = 7.4;
     r["metrics"]["peak_offered_load"] = 1.31;
-    const json a = assess(r);
+    const json a = assess(read_facts(r));
     CHECK(a["saturated"] == true);
     CHECK(a["sizing"]["verdict"] == "cannot_keep_up");
     CHECK(a["banner"]["title"] == "This configuration cannot keep up with the growing demand");
@@ -140,32 +144,32 @@ TEST_CASE("reports::assessment") {
                    "GPUs, and about 158 (80% busy)"));
     // The other side: a null month (the demand never reaches capacity) changes nothing.
     r["metrics"]["reaches_capacity_month"] = nullptr;
-    CHECK(assess(r)["sizing"]["verdict"] == "long_waits");
+    CHECK(assess(read_facts(r))["sizing"]["verdict"] == "long_waits");
   }
 
   SUBCASE("one job at a time: no 'add GPUs' when every job needs more than half the cluster") {
     json r = load_fixture("single_run.json");  // 96 GPUs in two pools
     r["metrics"]["gpu_utilization"] = 0.95;
     r["metrics"]["smallest_job_gpus"] = 49;  // two such jobs need 98 > 96: one at a time
-    std::string changes = paragraphs(assess(r)["changes"]);
+    std::string changes = paragraphs(assess(read_facts(r))["changes"]);
     CHECK_FALSE(contains(changes, "Add about"));
     CHECK(contains(changes, "Every job needs at least 49 GPUs, more than half of the 96"));
     r["metrics"]["smallest_job_gpus"] = 48;  // two fit side by side: more GPUs can help
-    changes = paragraphs(assess(r)["changes"]);
+    changes = paragraphs(assess(read_facts(r))["changes"]);
     CHECK(contains(changes, "Add about"));
     CHECK_FALSE(contains(changes, "one job runs at a time"));
   }
 
   SUBCASE("the cheapest TCO option of a fleet that cannot keep up carries its caveat") {
     json r = load_fixture("economics_run.json");
-    CHECK_FALSE(contains(plain_text(assess(r)["cheapest_option"]["text"]), "Caveat"));
+    CHECK_FALSE(contains(plain_text(assess(read_facts(r))["cheapest_option"]["text"]), "Caveat"));
     r["tco"]["caveat"] = "The simulated fleet cannot keep up with the demand.";
-    CHECK(contains(plain_text(assess(r)["cheapest_option"]["text"]),
+    CHECK(contains(plain_text(assess(read_facts(r))["cheapest_option"]["text"]),
                    "Caveat: The simulated fleet cannot keep up with the demand."));
   }
 
   SUBCASE("a single run says it is one replication and points to gpuplan mc") {
-    const json a = assess(load_fixture("single_run.json"));
+    const json a = assess(read_facts(load_fixture("single_run.json")));
     REQUIRE(!a["confidence"].empty());
     CHECK(plain_text(a["confidence"][0])
               .rfind("One replication — run gpuplan mc for confidence intervals", 0) == 0);
@@ -173,7 +177,8 @@ TEST_CASE("reports::assessment") {
   }
 
   SUBCASE("a Monte Carlo result states the half-widths of its 95% confidence intervals") {
-    const std::string how_sure = paragraphs(assess(load_fixture("monte_carlo.json"))["confidence"]);
+    const std::string how_sure =
+        paragraphs(assess(read_facts(load_fixture("monte_carlo.json")))["confidence"]);
     CHECK(contains(how_sure, "32 replications"));
     CHECK(contains(how_sure, "Half-widths of the 95% confidence intervals"));
     // Mean wait 412.5 s with a 6% half-width: ± 24.75 s, shown as "± 25 s" (6.0%).
@@ -181,7 +186,7 @@ TEST_CASE("reports::assessment") {
   }
 
   SUBCASE("warnings are listed as text and counted, with a link to the list") {
-    const json a = assess(load_fixture("saturated.json"));
+    const json a = assess(read_facts(load_fixture("saturated.json")));
     REQUIRE(a["warnings"].size() == 2);
     CHECK(a["warnings"][0].get<std::string>().rfind("spot pool \"h100-spot\": preemption rate",
                                                     0) == 0);
@@ -194,7 +199,7 @@ TEST_CASE("reports::assessment") {
   }
 
   SUBCASE("the cheapest TCO option is named with its NPV and the margin over the next") {
-    const json a = assess(load_fixture("economics_run.json"));
+    const json a = assess(read_facts(load_fixture("economics_run.json")));
     REQUIRE(a["cheapest_option"].is_object());
     CHECK(a["cheapest_option"]["name"] == "on_prem");
     // NPVs: on_prem 390,397.83, hybrid 394,312.67: on_prem is 3,914.84 cheaper; break-even month 8.
@@ -203,7 +208,7 @@ TEST_CASE("reports::assessment") {
     CHECK(contains(text, "on_prem has the lowest net present value, $390,397.83"));
     CHECK(contains(text, "$3,914.84 less than the next option, hybrid"));
     CHECK(contains(text, "breaks even with the cloud in month 8"));
-    CHECK(assess(load_fixture("single_run.json"))["cheapest_option"].is_null());
+    CHECK(assess(read_facts(load_fixture("single_run.json")))["cheapest_option"].is_null());
   }
 
   SUBCASE("an option that leaves demand unserved is never the cheapest and is named as such") {
@@ -214,7 +219,7 @@ TEST_CASE("reports::assessment") {
     op["unserved_gpu_hours"] = 5000;
     r["tco"]["cheapest_by_npv"] = "hybrid";
     r["tco"]["break_even_month"].erase("on_prem_vs_cloud");
-    const json a = assess(r);
+    const json a = assess(read_facts(r));
     CHECK(a["cheapest_option"]["name"] == "hybrid");
     const std::string text = plain_text(a["cheapest_option"]["text"]);
     // the runner-up is the cloud (NPV 509,659.41 − 394,312.67 = 115,346.74), not the cheaper
@@ -229,7 +234,7 @@ TEST_CASE("reports::assessment") {
     r["tco"]["options"].erase("hybrid");
     r["tco"]["cheapest_by_npv"] = nullptr;
     r["tco"]["cheapest_note"] = "no compared option serves the projected demand";
-    const json none = assess(r)["cheapest_option"];
+    const json none = assess(read_facts(r))["cheapest_option"];
     CHECK(none["name"].is_null());
     CHECK(plain_text(none["text"]) ==
           "No option is the cheapest: no compared option serves the projected demand: on_prem "
@@ -239,24 +244,17 @@ TEST_CASE("reports::assessment") {
     r["tco"]["options"]["on_prem"]["runs_out_month"] = 6.84;
     r["tco"]["options"]["on_prem"]["simulation"] = {
         {"simulated", true}, {"stops_keeping_up_month", 8}, {"runs_out_month", 6.91}};
-    CHECK(contains(plain_text(assess(r)["cheapest_option"]["text"]),
+    CHECK(contains(plain_text(assess(read_facts(r))["cheapest_option"]["text"]),
                    "on_prem runs out at month 6.8 (6.9 simulated) (5,000 GPU-h unserved)."));
   }
 
-  SUBCASE("an empty or malformed result is assessed without throwing") {
+  SUBCASE("facts without figures are assessed without throwing") {
     json a;
-    CHECK_NOTHROW(a = assess(json::object()));
+    CHECK_NOTHROW(a = assess(gpuplan::reports::ResultFacts{}));
     CHECK(a["sizing"]["verdict"] == "unknown");
     CHECK(plain_text(a["cost"]) == "The result reports no cost.");
-    const json bad = {{"metrics", "x"},
-                      {"per_pool", 5},
-                      {"cost_usd", {{"per_pool", 1}}},
-                      {"warnings", {1, "two"}},
-                      {"summary", {{"metrics.wait_s.mean", 3}}},
-                      {"replications", "many"}};
-    CHECK_NOTHROW(a = assess(bad));
-    CHECK(a["warnings"] == json::array({"1", "two"}));
-    CHECK_NOTHROW((void)assess(json::array()));
+    CHECK(a["cheapest_option"].is_null());
+    CHECK(a["warnings"] == json::array());
   }
 }
 
@@ -427,12 +425,14 @@ TEST_CASE("reports::assessment::recommendation") {
       {"recommended", row},
       {"runners_up", json::array({runner})},
       {"candidates", json::array({row, runner, over})}};
-  r["summary"] = {
-      {"metrics.wait_s.p90", {{"mean", 3600.0}, {"ci95_low", 3000.0}, {"ci95_high", 4200.0}}},
-      {"metrics.gpu_utilization", {{"mean", 0.25}}}};
-  const json a = assess(r);
-  REQUIRE(a.contains("recommendation"));
-  const json& rec = a["recommendation"];
+  // The winner's study: eight replications, so each figure has its 95% CI.
+  gpuplan::study::Summary winner;
+  winner.info.replications = 8;
+  winner.stats.paths = {"metrics.wait_s.p90", "metrics.gpu_utilization"};
+  winner.stats.stats = {{.n = 8, .mean = 3600.0, .ci95_low = 3000.0, .ci95_high = 4200.0},
+                        {.n = 8, .mean = 0.25, .ci95_low = 0.25, .ci95_high = 0.25}};
+  const json rec = assess_recommendation(r["recommendation"], winner);
+  REQUIRE(rec.is_object());
 
   SUBCASE("the recommended configuration, its cost and P(SLOs met) lead, with every pool") {
     const std::string text = paragraphs(rec["items"]);
@@ -454,12 +454,19 @@ TEST_CASE("reports::assessment::recommendation") {
     CHECK(wait["achieved"] == "1 h");
     CHECK(wait["ci95"] == "50 min – 1.2 h");
     CHECK(wait["within"] == true);
-    // a single figure without spread has no CI; 25% is below the 30% floor
+    // 25% is below the 30% floor
     const json& util = rec["slos"][1];
     CHECK(util["target"] == "≥ 30.0%");
     CHECK(util["achieved"] == "25.0%");
-    CHECK_FALSE(util.contains("ci95"));
     CHECK(util["within"] == false);
+    // one replication has no spread, so no CI; a metric the study lacks shows only its target
+    winner.info.replications = 1;
+    json one = r["recommendation"];
+    one["slos"].push_back({{"metric", "metrics.no_such_metric"}, {"max", 1}});
+    const json single = assess_recommendation(one, winner);
+    CHECK_FALSE(single["slos"][0].contains("ci95"));
+    CHECK(single["slos"][0]["achieved"] == "1 h");
+    CHECK(single["slos"][2] == json({{"metric", "metrics.no_such_metric"}, {"target", "≤ 1.00"}}));
   }
 
   SUBCASE("runners-up follow with their cost above the recommendation") {
@@ -470,8 +477,9 @@ TEST_CASE("reports::assessment::recommendation") {
     CHECK(contains(text, "SLOs met in 90.0% of replications"));
   }
 
-  SUBCASE("a result without a recommendation has no such part") {
-    CHECK_FALSE(assess(load_fixture("single_run.json")).contains("recommendation"));
+  SUBCASE("a recommendation that recommends nothing has no such part") {
+    CHECK(assess_recommendation(json::object(), winner).is_null());
+    CHECK(assess_recommendation(json::array(), winner).is_null());
   }
 }
 
@@ -498,12 +506,12 @@ json failures_result() {
 
 TEST_CASE("reports::assessment::failures") {
   SUBCASE("a result without a failure model has no failures verdict") {
-    CHECK(assess_failures(json::object()).is_null());
-    CHECK(assess(json::object())["failures"].is_null());
+    CHECK(assess_failures(read_facts(json::object())).is_null());
+    CHECK(assess(read_facts(json::object()))["failures"].is_null());
   }
 
   SUBCASE("failures by cause, interruptions, lost work, effective training time and spares") {
-    const json a = assess_failures(failures_result());
+    const json a = assess_failures(read_facts(failures_result()));
     const std::string text = paragraphs(a["items"]);
     CHECK(contains(text, "417 hardware failures struck in the 54 d window (419.0 expected"));
     // the three most common causes, most first; a cause that never struck is not named
@@ -513,22 +521,22 @@ TEST_CASE("reports::assessment::failures") {
     CHECK(contains(text, "Effective training time 92.2%"));
     CHECK(contains(text,
                    "32 hot spare nodes stood in for 881 failed nodes; on average 8.4% of them"));
-    CHECK(assess(failures_result())["failures"] == a);
+    CHECK(assess(read_facts(failures_result()))["failures"] == a);
   }
 
   SUBCASE("effective training time at 90% reads ok, just below it warns") {
     json r = failures_result();
     r["failures"]["effective_training_time"] = 0.9;
-    CHECK(assess_failures(r)["tone"] == "ok");
+    CHECK(assess_failures(read_facts(r))["tone"] == "ok");
     r["failures"]["effective_training_time"] = 0.8999;
-    CHECK(assess_failures(r)["tone"] == "warn");
-    CHECK(contains(paragraphs(assess_failures(r)["items"]), "below 90.0%"));
+    CHECK(assess_failures(read_facts(r))["tone"] == "warn");
+    CHECK(contains(paragraphs(assess_failures(read_facts(r))["items"]), "below 90.0%"));
   }
 
   SUBCASE("without spares the text says failed nodes stayed out until repaired") {
     json r = failures_result();
     r["failures"]["spares"] = 0.0;
-    CHECK(contains(paragraphs(assess_failures(r)["items"]), "No hot spares"));
+    CHECK(contains(paragraphs(assess_failures(read_facts(r))["items"]), "No hot spares"));
   }
 }
 
@@ -551,12 +559,12 @@ json sharing_result(double ts_allocation, double ts_used) {
 
 TEST_CASE("reports::assessment::sharing") {
   SUBCASE("a result without shared pools has no sharing verdict") {
-    CHECK(assess_sharing(json::object()).is_null());
-    CHECK(assess(json::object())["sharing"].is_null());
+    CHECK(assess_sharing(read_facts(json::object())).is_null());
+    CHECK(assess(read_facts(json::object()))["sharing"].is_null());
   }
 
   SUBCASE("each pool's allocation is shown beside its compute used, with the definitions") {
-    const json a = assess_sharing(sharing_result(0.9999, 0.727));
+    const json a = assess_sharing(read_facts(sharing_result(0.9999, 0.727)));
     const std::string text = paragraphs(a["items"]);
     CHECK(contains(text, "allocation (the pool's gpu_utilization)"));
     CHECK(contains(text, "Pool mig (MIG): 69.4% allocated, 60.1% compute used."));
@@ -566,8 +574,8 @@ TEST_CASE("reports::assessment::sharing") {
   }
 
   SUBCASE("a gap of 10 pp is named, 9.9 pp is not") {
-    CHECK(assess_sharing(sharing_result(0.8, 0.699))["tone"] == "warn");
-    const json a = assess_sharing(sharing_result(0.8, 0.701));
+    CHECK(assess_sharing(read_facts(sharing_result(0.8, 0.699)))["tone"] == "warn");
+    const json a = assess_sharing(read_facts(sharing_result(0.8, 0.701)));
     CHECK(a["tone"] == "ok");
     CHECK_FALSE(contains(paragraphs(a["items"]), "allocated but not used"));
   }

@@ -6,6 +6,7 @@
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
 #include "tests/reports/fixture.h"
+#include "tests/reports/result_facts_reader.h"
 
 #include <doctest/doctest.h>
 
@@ -87,7 +88,8 @@ TEST_CASE("reports::html") {
     r["tco"]["cheapest_by_npv"] = evil;
     r["network"]["placement"] = evil;
     r["gpuplan_version"] = evil;
-    r["assessment"] = gpuplan::reports::assess(r);  // as result_json adds it
+    r["assessment"] = gpuplan::reports::assess(
+        gpuplan::reports::testing::read_facts(r));  // as result_json adds it
     const std::string html = render_html_report(r);
     // The names' text is in the island, but never a "<" that could open an element.
     CHECK_FALSE(contains(html, "<img src=x"));
@@ -190,7 +192,7 @@ TEST_CASE("reports::html") {
 
   SUBCASE("the data island is the result with the assessment it carries, not computed again") {
     json r = load_fixture("single_run.json");
-    r["assessment"] = gpuplan::reports::assess(r);
+    r["assessment"] = gpuplan::reports::assess(gpuplan::reports::testing::read_facts(r));
     const json island = json::parse(data_island(render_html_report(r)));
     CHECK(island["assessment"] == r["assessment"]);
     // a result without an assessment gets none from the page renderer
@@ -202,7 +204,7 @@ TEST_CASE("reports::html") {
 
   SUBCASE("a page from result.json's own text is byte for byte the page from the value") {
     json r = load_fixture("monte_carlo.json");
-    r["assessment"] = gpuplan::reports::assess(r);
+    r["assessment"] = gpuplan::reports::assess(gpuplan::reports::testing::read_facts(r));
     CHECK(render_html_report(r, r.dump(2) + "\n") == render_html_report(r));
     // an unsanitized drawing is still sanitized when the text is given
     const json e = load_fixture("economics_run.json");

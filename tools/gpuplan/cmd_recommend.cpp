@@ -116,7 +116,9 @@ int run_recommend(const RecommendOptions& o) {
   }
   json result = result_json(*r.best_scenario, *r.best_compiled, r.best);
   result["recommendation"] = rec;
-  result["assessment"] = reports::assess(result);  // with the recommendation, for report.html
+  // NOTE: what report.html shows of the recommendation, beside the winner's assessment.
+  if (json verdict = reports::assess_recommendation(rec, r.best); !verdict.is_null())
+    result["assessment"]["recommendation"] = std::move(verdict);
   const auto out = stage_outputs(dir);
   if (!out || !write_study(*out, "", result, r.best) ||
       !write_files(*out, {{"recommendation.json", rec.dump(2) + "\n"}}) || !publish(*out))
