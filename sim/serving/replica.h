@@ -282,6 +282,10 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
   p.budget = v.sched.max_num_batched_tokens;
   // 1. Running decodes (one token each), in admission order.
   bool prefilling = false;
+  // NOTE: the decodes that fit in their blocks are summed here and join the mix once: their KV
+  // lengths are whole numbers, so the sums are exact in any order.
+  uint32_t held_decodes = 0;
+  double held_context = 0;
   for (uint32_t i = 0; i < r.n_running && p.budget > 0;) {
     Sequence& s = r.seqs[r.running[i]];
     if (s.scheduled == 0 && s.generated > 0 && seq_tokens(s) - s.computed == 1) {
@@ -290,7 +294,8 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
         s.scheduled = 1;
         s.decoding = true;
         p.budget -= 1;
-        add_decode(p.mix, double(s.computed) + 1);
+        held_decodes += 1;
+        held_context += double(s.computed) + 1;
         ++i;
         continue;
       }
@@ -301,6 +306,8 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
       ++i;
     }
   }
+  p.mix.decode_tokens += held_decodes;
+  p.mix.decode_context += held_context;
   // 2. Running partial prefills, chunked to the budget left.
   for (uint32_t i = 0; prefilling && i < r.n_running && p.budget > 0;) {
     const Sequence& s = r.seqs[r.running[i]];
@@ -373,6 +380,8 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
   // NOTE: a token whose previous one came out of the previous step has the step's duration as
   // its gap: those are counted together, one sketch lookup per step instead of one per token.
   uint32_t step_gaps = 0;
+  // NOTE: counted here and added once after the loop (whole numbers: exact in any order).
+  uint64_t decode_tokens = 0, sampled = 0, outstanding_done = 0;
   for (uint32_t i = 0; i < r.n_running;) {
     const uint32_t idx = r.running[i];
     Sequence& s = r.seqs[idx];
@@ -384,15 +393,13 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     s.scheduled = 0;
     s.computed += n;
     if (s.decoding)
-      st.decode_tokens += n;
+      decode_tokens += n;
     else
       st.prefill_tokens += n;
-    if (s.computed > s.prompt_done) {
+    if (s.prompt_done < s.req.prompt && s.computed > s.prompt_done) {
       const uint32_t done = s.computed < s.req.prompt ? s.computed : s.req.prompt;
-      if (done > s.prompt_done) {
-        r.outstanding_tokens -= double(done - s.prompt_done);
-        s.prompt_done = done;
-      }
+      outstanding_done += done - s.prompt_done;
+      s.prompt_done = done;
     }
     // The first request of a group to compute its prefix's full blocks caches them.
     const uint32_t g = s.req.group;
@@ -413,8 +420,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     }
     // Every token computed: the step samples the next one.
     s.generated += 1;
-    st.sampled_tokens += 1;
-    r.outstanding_tokens -= 1;
+    sampled += 1;
     const bool counted = s.req.id >= v.load.warmup_requests;
     if (s.generated == 1) {
       s.first_token_s = now;
@@ -451,6 +457,9 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     remove_running(r, i);
     r.free_seqs[r.n_free_seqs++] = idx;
   }
+  st.decode_tokens += decode_tokens;
+  st.sampled_tokens += sampled;
+  r.outstanding_tokens -= double(outstanding_done + sampled);
   if (step_gaps > 0) {
     const double gap = now - r.step_start_s;
     st.itl.moments.n += step_gaps;
