@@ -30,6 +30,7 @@ LAYERS = [
     "study",
     "reports",
     "tools/gpuplan",
+    "tools/gpuplan_serve",
 ]
 MODEL_SHARE_LIMIT = 0.30
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -47,7 +48,8 @@ def layer_of(path):
 
 def house_files():
     out = []
-    for top in ("sim", "topologies", "models", "study", "reports", "tools/gpuplan"):
+    for top in ("sim", "topologies", "models", "study", "reports", "tools/gpuplan",
+                "tools/gpuplan_serve"):
         for d, _, files in os.walk(os.path.join(ROOT, top)):
             out += [os.path.relpath(os.path.join(d, f), ROOT) for f in files if f.endswith(SOURCES)]
     return sorted(out)

@@ -195,6 +195,21 @@ TEST_CASE("tools::serve") {
     CHECK(r.status == 2);
     CHECK(r.output.find("--port 70000") != std::string::npos);
   }
+  SUBCASE("serve is its own program beside gpuplan; without it, gpuplan says so and exits 1") {
+    // only the server links the HTTP library (tools/gpuplan/main.cpp execs gpuplan-serve)
+    const CliRun libs = gpuplan_cli_test::run_shell("ldd " + gpuplan_binary());
+    CHECK(libs.output.find("libc.so") != std::string::npos);
+    CHECK(libs.output.find("httplib") == std::string::npos);
+    const std::filesystem::path alone = fresh_dir("serve-alone");
+    std::filesystem::create_directories(alone);
+    std::filesystem::copy_file(gpuplan_binary(), alone / "gpuplan");
+    const CliRun r =
+        gpuplan_cli_test::run_shell((alone / "gpuplan").string() + " serve --port 0 2>&1");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("gpuplan serve: cannot start " + (alone / "gpuplan-serve").string()) !=
+          std::string::npos);
+    std::filesystem::remove_all(alone);
+  }
   SUBCASE("a port another server listens on exits 2, even when that server allows port sharing") {
     // The other server sets SO_REUSEPORT, as httplib's default does: a serve that set it too
     // would bind beside it and split the connections (it would run until the timeout here).

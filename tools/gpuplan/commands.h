@@ -16,8 +16,12 @@ CLI::App* add_quote_command(CLI::App& app, int& exit_code);
 CLI::App* add_recommend_command(CLI::App& app, int& exit_code);
 CLI::App* add_compare_command(CLI::App& app, int& exit_code);
 CLI::App* add_estimate_command(CLI::App& app, int& exit_code);
-//! `serve`: the quote page on a local HTTP server (tools/gpuplan/cmd_serve.cpp).
+//! `serve`: the quote page on a local HTTP server (tools/gpuplan_serve/cmd_serve.cpp). It lives
+//! in the program gpuplan-serve, beside gpuplan, which `gpuplan serve` becomes (exec), so the
+//! other commands never load the HTTP server and its TLS libraries.
 CLI::App* add_serve_command(CLI::App& app, int& exit_code);
+inline constexpr const char* SERVE_SUMMARY =
+    "Serve the quote page (a form, live results, downloads) locally";
 //! `pack openb`: shared-GPU packing policies on the Alibaba openb trace
 //! (tools/gpuplan/cmd_pack.cpp).
 CLI::App* add_pack_command(CLI::App& app, int& exit_code);

@@ -1,11 +1,16 @@
 //! gpuplan: GPU cluster simulator and capacity-planning engine (CLI contract: ARCHITECTURE.md §3).
-#include <exception>
-#include <new>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <string>
 #include <string_view>
 
+#include "sim/backends/beside_executable.h"
 #include "sim/backends/mc_mpi.h"
 #include "tools/gpuplan/commands.h"
+#include "tools/gpuplan/run_app.h"
 
 namespace {
 
@@ -14,8 +19,15 @@ bool splits_across_processes(std::string_view command) {
   return command == "mc" || command == "sweep" || command == "recommend" || command == "compare";
 }
 
-//! Exit status when memory ran out (0 done, 1 internal error, 2 invalid input).
-constexpr int EXIT_OUT_OF_MEMORY = 3;
+//! `gpuplan serve ARGS`: becomes gpuplan-serve (beside this program) with the same arguments;
+//! returns only when that program cannot be started.
+int exec_serve(char** argv) {
+  const std::string program = gpuplan::beside_executable("gpuplan-serve").string();
+  execv(program.c_str(), argv);
+  std::cerr << "gpuplan serve: cannot start " << program << " (" << std::strerror(errno)
+            << "); it is built with gpuplan (ninja -C build gpuplan-serve)\n";
+  return 1;
+}
 
 }  // namespace
 
@@ -29,6 +41,7 @@ int main(int argc, char** argv) {
                  "mpirun (only `gpuplan mc`, `sweep`, `recommend` and `compare` do)\n";
     return 2;
   }
+  if (argc > 1 && std::string_view(argv[1]) == "serve") return exec_serve(argv);
   CLI::App app{"gpuplan - GPU cluster simulator and capacity-planning engine"};
   app.require_subcommand(1);
   app.set_version_flag("--version", GPUPLAN_VERSION);
@@ -42,25 +55,9 @@ int main(int argc, char** argv) {
   gpuplan::cli::add_recommend_command(app, exit_code);
   gpuplan::cli::add_compare_command(app, exit_code);
   gpuplan::cli::add_estimate_command(app, exit_code);
-  gpuplan::cli::add_serve_command(app, exit_code);
+  // NOTE: listed for --help only; `gpuplan serve` became gpuplan-serve above.
+  app.add_subcommand("serve", gpuplan::cli::SERVE_SUMMARY);
   gpuplan::cli::add_pack_command(app, exit_code);
   gpuplan::cli::add_serve_sim_command(app, exit_code);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help and --version exit 0; every other command-line mistake is invalid input (2).
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  } catch (const std::bad_alloc&) {
-    // NOTE: neither a bug (1) nor bad input (2): the work did not fit in memory
-    // (docs/reliability.md).
-    std::cerr << "gpuplan: out of memory: this scenario needs more memory than the process may "
-                 "use; make it smaller (topology, job count, horizon) or run it on a larger "
-                 "machine\n";
-    return EXIT_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    std::cerr << "gpuplan: internal error (please report it): " << e.what() << "\n";
-    return 1;
-  }
-  return exit_code;
+  return gpuplan::cli::run_app(app, argc, argv, exit_code);
 }

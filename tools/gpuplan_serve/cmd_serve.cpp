@@ -1,6 +1,7 @@
 //! `gpuplan serve`: the quote page on a local HTTP server (cpp-httplib, its connections read by
-//! tools/gpuplan/serve_connections.h). The routes map onto reports/quote_service.h's handlers,
-//! the costly ones through reports/serve_pool.h's compute pool; nothing here computes a quote.
+//! tools/gpuplan_serve/serve_connections.h). The routes map onto reports/quote_service.h's
+//! handlers, the costly ones through reports/serve_pool.h's compute pool; nothing here computes a
+//! quote.
 #include <httplib.h>
 
 #include <algorithm>
@@ -16,7 +17,7 @@
 #include "reports/serve_guard.h"
 #include "reports/serve_pool.h"
 #include "tools/gpuplan/commands.h"
-#include "tools/gpuplan/serve_connections.h"
+#include "tools/gpuplan_serve/serve_connections.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -249,8 +250,7 @@ int run_serve(const ServeFlags& f) {
 }  // namespace
 
 CLI::App* add_serve_command(CLI::App& app, int& exit_code) {
-  auto* cmd =
-      app.add_subcommand("serve", "Serve the quote page (a form, live results, downloads) locally");
+  auto* cmd = app.add_subcommand("serve", SERVE_SUMMARY);
   auto f = std::make_shared<ServeFlags>();
   cmd->add_option("--port", f->port, "TCP port (0 = any free port, printed on start)")
       ->capture_default_str();

@@ -1,4 +1,4 @@
-#include "tools/gpuplan/serve_connections.h"
+#include "tools/gpuplan_serve/serve_connections.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
