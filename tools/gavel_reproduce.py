@@ -87,24 +87,28 @@ def scenario(name, description, multi_gpu, throughputs):
         "warmup": "0s",
         "statistics": {"job_ids": [4000, 5000]},
         "throughputs": {"file": "gavel_simulation_throughputs.json"},
+        # NOTE: one-GPU nodes: Gavel's simulator gives a job any free workers of a type each
+        # round, by count (scheduler.py, _schedule_jobs_on_workers and _assign_workers_to_job),
+        # and its throughput is the table's for the type and scale factor wherever they are; so
+        # a gang needs free GPUs of one type, never whole free servers.
         "instances": [
-            {"id": "gavel.k80x4", "gpu": "K80", "gpus_per_node": 4,
-             "price_per_hour": {"on_demand": 3.6},
-             "source": "AWS p2.xlarge on-demand $0.90/h per K80 GPU (us-east-1), x 4",
+            {"id": "gavel.k80", "gpu": "K80", "gpus_per_node": 1,
+             "price_per_hour": {"on_demand": 0.9},
+             "source": "AWS p2.xlarge on-demand $0.90/h per K80 GPU (us-east-1)",
              "as_of": "2020-11"},
-            {"id": "gavel.p100x4", "gpu": "P100-16GB", "gpus_per_node": 4,
-             "price_per_hour": {"on_demand": 5.84},
-             "source": "Google Cloud P100 GPU on-demand $1.46/h per GPU (us-central1), x 4",
+            {"id": "gavel.p100", "gpu": "P100-16GB", "gpus_per_node": 1,
+             "price_per_hour": {"on_demand": 1.46},
+             "source": "Google Cloud P100 GPU on-demand $1.46/h per GPU (us-central1)",
              "as_of": "2020-11"},
-            {"id": "gavel.v100x4", "gpu": "V100-16GB", "gpus_per_node": 4,
-             "intra_node_fabric": "nvlink2", "price_per_hour": {"on_demand": 12.24},
-             "source": "AWS p3.2xlarge on-demand $3.06/h per V100 GPU (us-east-1), x 4",
+            {"id": "gavel.v100", "gpu": "V100-16GB", "gpus_per_node": 1,
+             "price_per_hour": {"on_demand": 3.06},
+             "source": "AWS p3.2xlarge on-demand $3.06/h per V100 GPU (us-east-1)",
              "as_of": "2020-11"},
         ],
         "pools": [
-            {"name": "k80", "instance": "gavel.k80x4", "count": 9},
-            {"name": "p100", "instance": "gavel.p100x4", "count": 9},
-            {"name": "v100", "instance": "gavel.v100x4", "count": 9},
+            {"name": "k80", "instance": "gavel.k80", "count": 36},
+            {"name": "p100", "instance": "gavel.p100", "count": 36},
+            {"name": "v100", "instance": "gavel.v100", "count": 36},
         ],
         "workload": classes(multi_gpu, throughputs),
         "scheduler": {"policy": "max_min_fairness_perf", "round": "6m"},
@@ -179,7 +183,8 @@ def main():
         return
     out = os.path.join(root, "scenarios", "reproduce")
     common = ("Written by tools/gavel_reproduce.py. Gavel's job generator at 1 job/h in all "
-              "(scale with demand.load_scale), 36 K80 + 36 P100 + 36 V100, the mean JCT of "
+              "(scale with demand.load_scale), 36 K80 + 36 P100 + 36 V100 (one-GPU nodes: Gavel "
+              "gives a job any free GPUs of a type), the mean JCT of "
               "jobs 4000-4999 followed to completion; docs/reproductions.md.")
     for name, desc, multi in (
         ("gavel_fig8", "Gavel OSDI'20 Figure 8: the continuous-single trace (single-GPU jobs)", False),
