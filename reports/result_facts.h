@@ -69,6 +69,8 @@ struct TcoFacts {
   bool operator==(const TcoFacts&) const = default;
 };
 
+//! What the verdicts of a run or Monte Carlo study read: its headline figures, pools, confidence
+//! intervals, TCO options, failures, shared pools and warnings.
 struct ResultFacts {
   int64_t replications = 1;
   std::optional<double> window_s, util, offered, cost_total, cost_per_gpu_hour;
