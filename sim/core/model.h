@@ -51,6 +51,10 @@ struct PoolSpec {
   uint32_t n_nodes;
   uint32_t gpus_per_node;
   double price_per_node_s;  //!< [USD/s] while provisioned
+  //! The mean speed of the work that may run on the pool (classes' speeds relative to their
+  //! reference GPUs, weighted by their expected busy GPUs): what max_min_fairness_perf compares
+  //! a class's speed with (sim/core/type_aware.h).
+  double mean_work_speed = 1;
 };
 
 // How pools are supplied and paid for, and how class runs behave (sim/core/pool_supply_spec.h,

@@ -1,7 +1,8 @@
 #pragma once
 //! GPU-type-aware scheduling after Gavel (Narayanan et al., OSDI'20): a job's speed on each pool
 //! is 1 / its compiled slowdown (the class's throughput matrix, models/perf/throughputs.h);
-//! fifo_perf and max_min_fairness_perf start each job on the fastest pool with room for it, and
+//! fifo_perf starts each job on the fastest pool with room for it, max_min_fairness_perf on the
+//! pool where it is fastest compared with the other work (type_preference), and
 //! max_min_fairness_perf ranks jobs by normalized attained service: GPU-seconds weighted by the
 //! speed of the GPUs they ran on over the class's capacity-weighted mean speed
 //! (docs/scheduling-policies.md).
@@ -19,17 +20,41 @@ namespace gpuplan {
   return 1.0 / m.slowdown[c * m.pools.size + p];
 }
 
-//! The pools of `mask` not in `tried` on which class c is fastest (equal speeds form one tier,
-//! so with one speed everywhere the tier is the whole mask); 0 when none is left.
+//! How little class c wants pool p (lower first). fifo_perf: its duration multiplier there (the
+//! fastest type first). max_min_fairness_perf: that multiplier times the pool's mean work speed,
+//! the inverse of the class's speed there relative to the work's, so each job goes where it is
+//! fast compared with the others (comparative advantage), as the allocations of Gavel's max-min
+//! LP do under contention: a job that is relatively fast on a slow type takes it first and
+//! leaves the fast types to the jobs that gain most from them.
+[[nodiscard]] GPUPLAN_HD inline double type_preference(const ModelView& m, uint32_t c, uint32_t p) {
+  const double slowdown = m.slowdown[c * m.pools.size + p];
+  return m.queue == QueuePolicy::max_min_fairness_perf ? slowdown * m.pools[p].mean_work_speed
+                                                       : slowdown;
+}
+
+//! True when class c prefers pool p to pool q: a lower type_preference, then (equal ones, as
+//! every pool is to a single class) a lower duration multiplier.
+[[nodiscard]] GPUPLAN_HD inline bool prefers(const ModelView& m, uint32_t c, uint32_t p,
+                                             uint32_t q) {
+  const double a = type_preference(m, c, p), b = type_preference(m, c, q);
+  // NOTE: equal within rounding: a class alone on the pools has preference 1 on each.
+  if (a < b * (1 - 1e-9)) return true;
+  if (b < a * (1 - 1e-9)) return false;
+  return m.slowdown[c * m.pools.size + p] < m.slowdown[c * m.pools.size + q];
+}
+
+//! The pools of `mask` not in `tried` that class c prefers most (prefers; equal ones form one
+//! tier, so with one speed everywhere the tier is the whole mask); 0 when none is left.
 [[nodiscard]] GPUPLAN_HD inline uint64_t fastest_tier(const ModelView& m, uint32_t c, uint64_t mask,
                                                       uint64_t tried) {
-  const double* row = &m.slowdown[c * m.pools.size];
-  double best = NEVER;
-  for (uint32_t p = 0; p < m.pools.size; ++p)
-    if (((mask & ~tried) >> p) & 1 && row[p] < best) best = row[p];
+  const uint64_t left = mask & ~tried;
+  if (left == 0) return 0;
+  uint32_t best = lowest_bit(left);
+  for (uint64_t f = left & (left - 1); f != 0; f &= f - 1)
+    if (prefers(m, c, lowest_bit(f), best)) best = lowest_bit(f);
   uint64_t tier = 0;
-  for (uint32_t p = 0; p < m.pools.size; ++p)
-    if (((mask & ~tried) >> p) & 1 && row[p] == best) tier |= 1ull << p;
+  for (uint64_t f = left; f != 0; f &= f - 1)
+    if (!prefers(m, c, best, lowest_bit(f))) tier |= 1ull << lowest_bit(f);
   return tier;
 }
 

@@ -1,11 +1,12 @@
 #pragma once
 //! Moves of running jobs between GPU types (docs/scheduling-policies.md), as Gavel's
 //! heterogeneity-aware policies re-solve their allocation:
-//! - max_min_fairness_perf, at a round end: a job with little normalized service gets the fast
-//!   GPUs that better-served jobs held. After the ranked pass at an instant where rounds end, the
-//!   least-served running job that a faster pool could take (by its free GPUs and the GPUs of
-//!   running jobs it outranks whose round also ends now) moves there: those jobs and it are
-//!   preempted, then the ranked pass places them again in rank order, fastest type with room first.
+//! - max_min_fairness_perf, at a round end: a job with little normalized service gets the GPUs
+//!   it prefers (type_preference) that better-served jobs held. After the ranked pass at an
+//!   instant where rounds end, the least-served running job that a pool it prefers could take
+//!   (by its free GPUs and the GPUs of running jobs it outranks whose round also ends now) moves
+//!   there: those jobs and it are preempted, then the ranked pass places them again in rank
+//!   order, preferred type with room first.
 //! - fifo_perf, whenever GPUs come free: the oldest job first takes the fastest type with room,
 //!   running or not, so a running job moves to a strictly faster type with free room for it
 //!   before any younger queued job starts.
@@ -27,15 +28,14 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
   return most_free_clearable(m, s, faster, j.gpus);
 }
 
-//! The pools strictly faster for the running job in `slot` than its own, among those it may use.
+//! The pools the running job in `slot` prefers to its own (prefers), among those it may use.
 [[nodiscard]] GPUPLAN_HD inline uint64_t faster_pools(const ModelView& m, const ReplicaState& s,
                                                       uint32_t slot) {
   const Job& j = s.jobs[slot];
-  const double* row = &m.slowdown[j.class_idx * m.pools.size];
   const uint64_t mask = job_pool_mask(m, s, slot);
   uint64_t faster = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p)
-    if (((mask >> p) & 1) && row[p] < row[j.pool]) faster |= 1ull << p;
+    if (((mask >> p) & 1) && prefers(m, j.class_idx, p, j.pool)) faster |= 1ull << p;
   return faster;
 }
 
@@ -59,7 +59,7 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
 }
 
 //! The least-served running single-node job whose round ends now, not yet considered at this
-//! instant, on a pool slower than the fastest its class may use; NONE when there is none.
+//! instant, on a pool other than those its class prefers most; NONE when there is none.
 [[nodiscard]] GPUPLAN_HD inline uint32_t next_move_candidate(const ModelView& m,
                                                              const ReplicaState& s) {
   uint32_t best = NONE;
@@ -68,7 +68,8 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
     const Job& r = s.jobs[v];
     if (r.n_nodes != 1 || !round_ends(s, v) || s.policy.jobs[v].moved_check == s.now) continue;
     const uint64_t mask = job_pool_mask(m, s, v);
-    if (fastest_tier(m, r.class_idx, mask, 0) & (1ull << r.pool)) continue;  // on its fastest
+    if (fastest_tier(m, r.class_idx, mask, 0) & (1ull << r.pool))
+      continue;  // on a pool it prefers most
     if (best == NONE || ranks_before(m, s, v, best)) best = v;
   }
   return best;

@@ -274,6 +274,46 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     CHECK(o.jobs[0].finish_s == doctest::Approx(300).epsilon(1e-12));
   }
 
+  SUBCASE(
+      "each job starts where it is fast compared with the other work, not where it is fastest") {
+    // Two jobs of 300 s of V100 work at t0 on one K80 and one V100. "steady" runs 3x faster on
+    // the V100, "k80_ok" only 1/0.9 = 1.11x. Mean work speed (equal work): K80 (1/3 + 0.9) / 2,
+    // V100 1; so k80_ok, though first and fastest on the V100 too, takes the K80 (0.9 against
+    // 0.62) and ends at 300 / 0.9 = 333.3 s, and steady takes the V100 and ends at 300 s.
+    Scenario sc = k80_v100(QueuePolicy::max_min_fairness_perf, 10000.0);
+    sc.scheduler.round_s = 1000;
+    JobClass k80_ok = v100_class({{0, 300, 1, 0}});
+    k80_ok.name = "k80_ok";
+    k80_ok.gpu_speeds = {{builtin_catalog().find_gpu("K80"), 2.7},
+                         {builtin_catalog().find_gpu("V100-16GB"), 3.0}};
+    sc.workload.push_back(k80_ok);
+    JobClass steady = v100_class({{0, 300, 1, 0}});
+    steady.name = "steady";
+    sc.workload.push_back(steady);
+    const CompiledScenario cs = compile(sc);
+    // the pools' mean work speeds (relative to the reference V100)
+    CHECK(cs.pools[0].mean_work_speed == doctest::Approx((1.0 / 3 + 0.9) / 2).epsilon(1e-12));
+    CHECK(cs.pools[1].mean_work_speed == doctest::Approx(1.0).epsilon(1e-12));
+    const Outcome fair = run(sc);
+    REQUIRE(fair.jobs.size() == 2);
+    const auto& first = fair.jobs[0].class_idx == 0 ? fair.jobs[0] : fair.jobs[1];
+    const auto& second = fair.jobs[0].class_idx == 0 ? fair.jobs[1] : fair.jobs[0];
+    CHECK(first.pool_idx == 0);
+    CHECK(first.finish_s == doctest::Approx(300 / 0.9).epsilon(1e-9));
+    CHECK(second.pool_idx == 1);
+    CHECK(second.finish_s == doctest::Approx(300).epsilon(1e-12));
+    // fifo_perf gives the first job its fastest type, the V100; steady waits on the K80 with a
+    // third of its speed until 300 s, then moves with 100 s of work done: 300 + 200 = 500 s
+    sc.scheduler.queue = QueuePolicy::fifo_perf;
+    const Outcome fifo = run(sc);
+    REQUIRE(fifo.jobs.size() == 2);
+    const auto& fifo_first = fifo.jobs[0].class_idx == 0 ? fifo.jobs[0] : fifo.jobs[1];
+    const auto& fifo_second = fifo.jobs[0].class_idx == 0 ? fifo.jobs[1] : fifo.jobs[0];
+    CHECK(fifo_first.pool_idx == 1);
+    CHECK(fifo_first.finish_s == doctest::Approx(300).epsilon(1e-12));
+    CHECK(fifo_second.finish_s == doctest::Approx(500).epsilon(1e-9));
+  }
+
   SUBCASE("two identical jobs get equal normalized throughput on a K80 + V100 cluster") {
     // 600 s of V100 work each; together 1,200 s at 1 + 1/3 per second: both end near 900 s,
     // alternating on the V100 round by round (10 s rounds).
