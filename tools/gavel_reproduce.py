@@ -16,11 +16,17 @@ batch 128 on 2-8 K80s), as Gavel's policies do.
 
 Usage: python3 tools/gavel_reproduce.py [--data-dir DIR]   (rewrites both files: review the diff)
        python3 tools/gavel_reproduce.py [--data-dir DIR] --seed-windows
+       python3 tools/gavel_reproduce.py [--data-dir DIR] --replay 8|9 RATE HOURS SEED OUT
     prints, as a Markdown table, the jobs 4000-5000 that Gavel's simulator generates with seeds
     0-2 (its generator draws from Python's random.Random(seed + 2): per job a uniform draw for
     the scale factor, one for the duration's part, one for its exponent, then job templates until
     one fits the scale factor), and their mean duration on V100s and on each job's fastest GPU
     type: what the paper's curves start from at a low rate (docs/reproductions.md).
+  --replay writes OUT/gavel_fig<8|9>_seed<SEED>.json and one CSV trace per class beside it: the
+    jobs Gavel's simulator generates with SEED at RATE jobs/h, arriving before HOURS, as its
+    simulator draws them (the jobs as above; the arrivals from random.Random(seed + 3), each gap
+    -ln(1 - u) x 3600 / RATE seconds, the first job at 0: scheduler.py, simulate and
+    _sample_arrival_time_delta), so gpuplan runs the very jobs of the published points.
 DIR holds gavel_simulation_throughputs.json (docs/data-files.md); by default $GPUPLAN_DATA, else
 the project's ../shared/data, as gpuplan looks.
 """
@@ -49,6 +55,7 @@ def short_name(job_type):
 
 
 POOLS = (("k80", "k80"), ("p100", "p100"), ("v100", "v100"))  # (pool, Gavel worker type)
+GPU_IDS = {"k80": "K80", "p100": "P100-16GB", "v100": "V100-16GB"}  # the pools' GPU models
 
 
 def classes(multi_gpu, throughputs):
@@ -135,6 +142,58 @@ def gavel_jobs(seed, multi_gpu, n_jobs):
     return jobs
 
 
+def gavel_arrivals(seed, rate, n_jobs):
+    """Gavel's first n_jobs arrival times [s] for `seed` at `rate` jobs/h."""
+    rng = random.Random(seed + 3)
+    t, out = 0.0, []
+    for _ in range(n_jobs):
+        out.append(t)
+        t += -math.log(1.0 - rng.random()) * 3600.0 / rate
+    return out
+
+
+def replay(fig, rate, hours, seed, out, throughputs):
+    """Writes the replay scenario of `seed`'s jobs and its traces into `out`."""
+    multi_gpu = fig == "9"
+    n_jobs = int(rate * hours * 1.2) + 100  # more than arrive before the horizon
+    arrivals = [t for t in gavel_arrivals(seed, rate, n_jobs) if t < hours * 3600]
+    assert len(arrivals) < n_jobs, "raise n_jobs"
+    jobs = gavel_jobs(seed, multi_gpu, len(arrivals))
+    rows = {}
+    for t, (job_type, scale, duration) in zip(arrivals, jobs):
+        rows.setdefault((job_type, scale), []).append((t, scale, duration))
+    name = f"gavel_fig{fig}_seed{seed}"
+    doc = scenario(name, f"Gavel OSDI'20 Figure {fig}: the jobs of seed {seed} at {rate} jobs/h",
+                   multi_gpu, throughputs)
+    workload = []
+    for c in doc["workload"]:
+        key = (c["gavel_job_type"], c["gpus"])
+        if c["name"].endswith("_long") or key not in rows:
+            continue
+        trace = c["name"] + ".csv"
+        with open(os.path.join(out, trace), "w") as f:
+            f.write("submit_time,num_gpus,duration\n")
+            for t, scale, duration in rows[key]:
+                f.write(f"{t!r},{scale},{duration!r}\n")
+        if c["gpus"] > 1:
+            # NOTE: gpuplan reads a trace class's Gavel throughputs at scale factor 1 (its rows
+            # may mix sizes); these rows are all one size, so their speeds are given as such.
+            k = f"('{c['gavel_job_type']}', {c['gpus']})"
+            c["speed"] = {GPU_IDS[w]: throughputs[w][k]["null"]
+                          for p, w in POOLS if p in c.get("pools", [p for p, _ in POOLS])}
+            del c["gavel_job_type"]
+        del c["arrival"], c["gpus"], c["duration"]
+        c["trace"] = {"path": trace, "rebase": False}
+        workload.append(c)
+    doc["workload"] = workload
+    doc["horizon"] = f"{hours}h"
+    doc["throughputs"]["file"] = "gavel_simulation_throughputs.json"
+    del doc["$schema"]
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
 def seed_windows(throughputs):
     print("| trace | seed | jobs | mean duration on V100s [h] | on each job's fastest type [h] |")
     print("|---|---|---|---|---|")
@@ -170,6 +229,12 @@ def main():
     args = sys.argv[1:]
     windows = "--seed-windows" in args
     args = [a for a in args if a != "--seed-windows"]
+    replay_args = None
+    if "--replay" in args:
+        at = args.index("--replay")
+        replay_args, args = args[at + 1:at + 6], args[:at] + args[at + 6:]
+        if len(replay_args) != 5 or replay_args[0] not in ("8", "9"):
+            sys.exit(__doc__)
     root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     data = os.environ.get("GPUPLAN_DATA") or os.path.join(root, "..", "shared", "data")
     if len(args) == 2 and args[0] == "--data-dir":
@@ -180,6 +245,10 @@ def main():
         throughputs = json.load(f)
     if windows:
         seed_windows(throughputs)
+        return
+    if replay_args:
+        fig, rate, hours, seed, out = replay_args
+        replay(fig, float(rate), float(hours), int(seed), out, throughputs)
         return
     out = os.path.join(root, "scenarios", "reproduce")
     common = ("Written by tools/gavel_reproduce.py. Gavel's job generator at 1 job/h in all "

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # docs/reproductions.md: one curve of Gavel's (Narayanan et al., OSDI'20) Figure 8 (the
-# continuous-single trace) or Figure 9 (continuous-multiple) at the published input job rates.
-# Each point is `gpuplan mc scenarios/reproduce/gavel_fig<N>.json --replications R` at that rate
-# (demand.load_scale = jobs/h) with the horizon 30 days past job 5000's expected arrival; the
-# figure is the mean JCT of jobs 4000-4999 followed to completion, over the replications (a "+"
-# marks a lower bound: some counted jobs were still running at the horizon, counted at their age).
-# Two points run at a time. Exits 1 when a point the page holds to its tolerance (a rate in the
-# HELD range below) is off by more than it.
-# Usage: bash docs/examples/gavel-figures.sh 8|9 fifo_perf|max_min_fairness_perf
+# continuous-single trace) or Figure 9 (continuous-multiple) at the published input job rates,
+# the figure being the mean JCT of jobs 4000-4999 followed to completion (a "+" marks a lower
+# bound: some counted jobs were still running at the horizon, counted at their age), with the
+# horizon 30 days past job 5000's expected arrival. Two ways:
+#   mc      each point is `gpuplan mc scenarios/reproduce/gavel_fig<N>.json --replications R` at
+#           that rate (demand.load_scale = jobs/h): the mean over the generator's job streams;
+#   replay  each point is `gpuplan run` of the very jobs Gavel's simulator draws with seed 0 at
+#           that rate (`tools/gavel_reproduce.py --replay`, written under out/): the jobs of the
+#           published points, which are seed 0's.
+# Two points run at a time. Exits 1 when a point the page holds to its tolerance (HELD below) is
+# off by more than it.
+# Usage: bash docs/examples/gavel-figures.sh 8|9 fifo_perf|max_min_fairness_perf [mc|replay]
 # (under tools/docs.sh, which puts `gpuplan` on PATH)
 set -euo pipefail
-fig=$1 policy=$2
+fig=$1 policy=$2 mode=${3:-mc}
 # The published rates the curve is run at: one below the knee (the lower ones have no queue, so
 # with the same replications they give the same figure), then every one up to past saturation.
 case $fig-$policy in
@@ -18,17 +22,28 @@ case $fig-$policy in
   8-max_min_fairness_perf) rates="0.4 2.8 3.6 4.0 4.4 4.8 5.2 5.6 6.0" reps=8 ;;
   9-fifo_perf) rates="0.2 1.0 1.4 1.8 2.0 2.2 2.4 2.6 2.8" reps=6 ;;
   9-max_min_fairness_perf) rates="0.2 1.0 1.4 1.8 2.0 2.2 2.4 2.6 2.8" reps=8 ;;
-  *) echo "usage: $0 8|9 fifo_perf|max_min_fairness_perf" >&2; exit 2 ;;
+  *) echo "usage: $0 8|9 fifo_perf|max_min_fairness_perf [mc|replay]" >&2; exit 2 ;;
 esac
 mkdir -p out
-for rate in $rates; do echo "$rate"; done |
-  xargs -P 2 -I RATE sh -c 'gpuplan mc scenarios/reproduce/gavel_fig$0.json --replications $2 \
-    --threads 1 --set demand.load_scale=RATE --set scheduler.policy=$1 \
-    --set horizon=$(python3 -c "print(round(5000 / RATE) + 720)")h \
-    --out out/fig$0-$1-RATE -q 2>>out/warnings-RATE.txt' "$fig" "$policy" "$reps"
-python3 - "$fig" "$policy" $rates <<'PY'
+case $mode in
+  mc)
+    for rate in $rates; do echo "$rate"; done |
+      xargs -P 2 -I RATE sh -c 'gpuplan mc scenarios/reproduce/gavel_fig$0.json --replications $2 \
+        --threads 1 --set demand.load_scale=RATE --set scheduler.policy=$1 \
+        --set horizon=$(python3 -c "print(round(5000 / RATE) + 720)")h \
+        --out out/fig$0-$1-mc-RATE -q 2>>out/warnings-RATE.txt' "$fig" "$policy" "$reps" ;;
+  replay)
+    for rate in $rates; do echo "$rate"; done |
+      xargs -P 2 -I RATE sh -c 'd=out/gavel-replay-fig$0-RATE && mkdir -p $d &&
+        python3 tools/gavel_reproduce.py --replay $0 RATE \
+          $(python3 -c "print(round(5000 / RATE) + 720)") 0 $d &&
+        gpuplan run $d/gavel_fig$0_seed0.json --set scheduler.policy=$1 \
+          --out out/fig$0-$1-replay-RATE -q 2>>out/warnings-RATE.txt' "$fig" "$policy" ;;
+  *) echo "usage: $0 8|9 fifo_perf|max_min_fairness_perf [mc|replay]" >&2; exit 2 ;;
+esac
+python3 - "$fig" "$policy" "$mode" $rates <<'PY'
 import json, sys
-fig, policy, rates = sys.argv[1], sys.argv[2], sys.argv[3:]
+fig, policy, mode, rates = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 # The paper's points: Gavel's notebooks scheduler/notebooks/figures/evaluation/continuous_jobs.ipynb
 # (Figure 8) and continuous_jobs_multigpu.ipynb (Figure 9) as published at
 # stanford-futuredata/gavel @ c4fa4009, the printed mean JCT [h] of jobs 4000-5000, seed 0.
@@ -46,11 +61,15 @@ PAPER = {
                                     "1.8": 20.35, "2.0": 21.90, "2.2": 24.61, "2.4": 30.03,
                                     "2.6": 36.44, "2.8": 55.78}},
 }[fig]
-# The rates at which the page holds each curve within TOLERANCE, as (lowest, highest); None: none
-# (docs/reproductions.md says why the other points differ more).
+# The rates at which the page holds each curve within TOLERANCE, per way of running it; the
+# others are not held (docs/reproductions.md says why they differ more).
 TOLERANCE = 0.10
-HELD = {"8": {"fifo_perf": (0.4, 4.0), "max_min_fairness_perf": (0.4, 5.2)},
-        "9": {"fifo_perf": None, "max_min_fairness_perf": None}}[fig][policy]
+HELD = {
+    "mc": {"8": {"fifo_perf": (0.4, 4.0), "max_min_fairness_perf": (0.4, 5.2)},
+           "9": {"fifo_perf": None, "max_min_fairness_perf": None}},
+    "replay": {"8": {"fifo_perf": (0.4, 6.0), "max_min_fairness_perf": (4.8, 5.2)},
+               "9": {"fifo_perf": (0.2, 1.0), "max_min_fairness_perf": (1.8, 2.0)}},
+}[mode][fig][policy]
 failed = []
 name = {"fifo_perf": "FIFO_perf", "max_min_fairness_perf": "LAS_perf"}[policy]
 
@@ -69,7 +88,7 @@ ours_points = []
 print(f"| input job rate [jobs/h] | {name}: paper [h] | gpuplan [h] | difference |")
 print("|---|---|---|---|")
 for rate in rates:
-    m = json.load(open(f"out/fig{fig}-{policy}-{rate}/result.json"))["metrics"]
+    m = json.load(open(f"out/fig{fig}-{policy}-{mode}-{rate}/result.json"))["metrics"]
     ours = m.get("jct_mean_lower_bound_s", m["jct_s"]["mean"]) / 3600
     bound = "+" if m.get("jobs_unfinished", 0) > 0 else ""
     ours_points.append((float(rate), ours))
