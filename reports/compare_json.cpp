@@ -103,7 +103,7 @@ json compare_json(const CompareSide& a, const CompareSide& b, const study::Compa
 
 std::string render_compare_html(const json& doc) {
   return render_page(assets::page_html(), assets::style_css(),
-                     join_scripts({assets::common_js(), assets::compare_js()}),
+                     {assets::common_js(), assets::compare_js()},
                      doc.is_object() ? doc : json::object(), "comparison");
 }
 

@@ -1,10 +1,9 @@
 #include "reports/html_page.h"
 
 #include "models/input/embedded.h"
+#include "models/input/sha256.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
-
-#include <openssl/evp.h>
 
 #include <stdexcept>
 #include <vector>
@@ -38,30 +37,14 @@ std::string element_hashes(const std::string& html, std::string_view tag) {
 
 }  // namespace
 
-std::string sha256_base64(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &n, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("OpenSSL could not compute a SHA-256 digest");
-  std::vector<unsigned char> buf(4 * ((n + 2) / 3) + 1);  // base64 and the NUL it writes
-  const int len = EVP_EncodeBlock(buf.data(), digest, static_cast<int>(n));
-  return std::string(reinterpret_cast<const char*>(buf.data()), static_cast<std::size_t>(len));
-}
-
-std::string join_scripts(std::initializer_list<std::string_view> scripts) {
-  std::string js;
-  for (const std::string_view s : scripts) js.append(s).append("\n");
-  return js;
-}
-
-std::string render_page(std::string_view tmpl, std::string_view css, std::string_view page_js,
+std::string render_page(std::string_view tmpl, std::string_view css, PageScripts page_js,
                         const nlohmann::json& data, std::string_view page_name, bool charts) {
   return render_page_text(tmpl, css, page_js,
                           data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
                           page_name, charts);
 }
 
-std::string render_page_text(std::string_view tmpl, std::string_view css, std::string_view page_js,
+std::string render_page_text(std::string_view tmpl, std::string_view css, PageScripts page_js,
                              std::string_view data_json, std::string_view page_name, bool charts) {
   static constexpr std::string_view CHARTJS_OPEN = "<script id=\"gp-chartjs\">\n",
                                     CHARTJS_CLOSE = "\n</script>\n";
@@ -70,8 +53,10 @@ std::string render_page_text(std::string_view tmpl, std::string_view css, std::s
   // NOTE: every slot is appended straight into the one page buffer, never copied on the way: a
   // report carries Chart.js (about 200 kB) and the result, and on this project's machines each
   // page of fresh memory costs more to touch than to fill.
+  std::size_t scripts_size = 0;
+  for (const std::string_view js : page_js) scripts_size += js.size() + 1;
   std::string out;
-  out.reserve(tmpl.size() + css.size() + capture.size() + page_name.size() + page_js.size() +
+  out.reserve(tmpl.size() + css.size() + capture.size() + page_name.size() + scripts_size +
               CHARTJS_OPEN.size() + chartjs.size() + CHARTJS_CLOSE.size() + data_json.size() +
               2048);
   std::size_t csp_at = std::string::npos;
@@ -99,7 +84,10 @@ std::string render_page_text(std::string_view tmpl, std::string_view css, std::s
         out.append(CHARTJS_CLOSE);
       }
     } else if (name == "page_js") {
-      append_script_safe(out, page_js);
+      for (const std::string_view js : page_js) {
+        append_script_safe(out, js);
+        out.append("\n");
+      }
     } else if (name == "data") {
       append_script_safe_json(out, data_json);
     } else {

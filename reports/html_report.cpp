@@ -12,12 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string& report_scripts() {
-  static const std::string js =
-      join_scripts({assets::common_js(), assets::charts_js(), assets::report_js()});
-  return js;
-}
-
 // The result with an unsanitized topology drawing replaced by its sanitized form, or nullopt
 // when there is nothing to replace. The drawing is sanitized where it is drawn (network_json);
 // one that is not (a result from elsewhere) is sanitized here, so the page never carries it.
@@ -39,14 +33,16 @@ std::optional<json> with_safe_drawing(const json& result) {
 std::string render_html_report(const json& result, std::string_view result_text) {
   if (!result.is_object()) return render_html_report(json::object());
   if (const auto safe = with_safe_drawing(result)) return render_html_report(*safe);
-  return render_page_text(assets::page_html(), assets::style_css(), report_scripts(), result_text,
-                          "capacity report", true);
+  return render_page_text(assets::page_html(), assets::style_css(),
+                          {assets::common_js(), assets::charts_js(), assets::report_js()},
+                          result_text, "capacity report", true);
 }
 
 std::string render_html_report(const json& result) {
   if (!result.is_object()) return render_html_report(json::object());
   if (const auto safe = with_safe_drawing(result)) return render_html_report(*safe);
-  return render_page(assets::page_html(), assets::style_css(), report_scripts(), result,
+  return render_page(assets::page_html(), assets::style_css(),
+                     {assets::common_js(), assets::charts_js(), assets::report_js()}, result,
                      "capacity report", true);
 }
 

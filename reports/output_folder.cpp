@@ -143,6 +143,7 @@ std::unique_ptr<OutputFolder> OutputFolder::stage(const fs::path& target, std::s
 }
 
 OutputFolder::~OutputFolder() {
+  for (const Unsynced& u : unsynced_) ::close(u.fd);
   if (staging_.empty()) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
@@ -181,17 +182,35 @@ bool OutputFolder::write(const std::string& relative, std::string_view content) 
     return false;
   }
   const int write_errno = write_all(fd, content.data(), content.size());
-  const bool written = write_errno == 0;
-  const bool synced = written && ::fsync(fd) == 0;
-  const bool closed = ::close(fd) == 0;
-  if (written && synced && closed) return true;
-  error_ = (target_ / relative).string() +
-           ": cannot write: " + std::strerror(written ? errno : write_errno);
-  return false;
+  if (write_errno != 0) {
+    ::close(fd);
+    error_ = (target_ / relative).string() + ": cannot write: " + std::strerror(write_errno);
+    return false;
+  }
+  // NOTE: the disk writes the file while the next one is rendered; commit() waits for it. A
+  // file system without sync_file_range simply starts at the fsync.
+  ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+  unsynced_.push_back(Unsynced{fd, relative});
+  return unsynced_.size() <= MAX_UNSYNCED || sync_written();
+}
+
+bool OutputFolder::sync_written() {
+  bool ok = true;
+  for (const Unsynced& u : unsynced_) {
+    int why = ok && ::fsync(u.fd) != 0 ? errno : 0;
+    if (::close(u.fd) != 0 && why == 0) why = errno;
+    if (ok && why != 0) {
+      error_ = (target_ / u.relative).string() + ": cannot write: " + std::strerror(why);
+      ok = false;
+    }
+  }
+  unsynced_.clear();
+  return ok;
 }
 
 bool OutputFolder::commit() {
   if (staging_.empty()) return true;
+  if (!sync_written()) return false;
   // NOTE: re-checked here because a long run gives the target time to change.
   if (std::string problem = output_folder_problem(target_, also_ours_); !problem.empty()) {
     error_ = std::move(problem);

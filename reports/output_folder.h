@@ -33,16 +33,17 @@ class OutputFolder {
   ~OutputFolder();
 
   //! Writes `content` to `relative` ("result.json", or "point-3/result.json": one subfolder
-  //! level, created on demand) in the staging folder: a new file (O_EXCL, no symlink followed),
-  //! flushed to disk. False with error() set on any failure, or when `relative` would leave the
-  //! folder.
+  //! level, created on demand) in the staging folder: a new file (O_EXCL, no symlink followed)
+  //! whose flush to disk starts now, and which commit() waits for. False with error() set on any
+  //! failure, or when `relative` would leave the folder.
   [[nodiscard]] bool write(const std::string& relative, std::string_view content);
 
   //! Where `relative` is staged, for a file another writer produces (the --jobs CSV, quote.pdf).
   [[nodiscard]] std::filesystem::path staged(const std::string& relative) const;
 
-  //! Publishes the staged folder as the target with one rename (an existing target is swapped
-  //! out atomically and then removed); false with error() set, the target then unchanged.
+  //! Waits until every written file is on disk, then publishes the staged folder as the target
+  //! with one rename (an existing target is swapped out atomically and then removed); false with
+  //! error() set, the target then unchanged.
   [[nodiscard]] bool commit();
 
   //! The folder the files appear in once committed.
@@ -57,6 +58,19 @@ class OutputFolder {
         staging_(std::move(staging)),
         also_ours_(std::move(also_ours)) {}
 
+  //! A written file whose flush to disk commit() has yet to wait for.
+  struct Unsynced {
+    int fd;
+    std::string relative;
+  };
+  //! Files written but not yet known to be on disk, at most MAX_UNSYNCED: their flushes run
+  //! while the next files are rendered, rather than one after the other.
+  static constexpr size_t MAX_UNSYNCED = 8;
+  //! Waits for the flush of each unsynced file and closes it; false with error() set at the
+  //! first that failed (the rest are closed too).
+  [[nodiscard]] bool sync_written();
+
+  std::vector<Unsynced> unsynced_;
   std::filesystem::path target_;        //!< absolute, symlinks of existing parts resolved
   std::filesystem::path staging_;       //!< "" once committed
   std::vector<std::string> also_ours_;  //!< file names of this command beyond gpuplan's own

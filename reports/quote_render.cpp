@@ -587,10 +587,9 @@ json quote_json(const QuoteReport& r) {
 }
 
 std::string render_quote_html(const QuoteReport& r) {
-  return reports::render_page(
-      reports::assets::quote_html(), reports::assets::quote_css(),
-      reports::join_scripts({reports::assets::common_js(), reports::assets::quote_js()}),
-      quote_json(r));
+  return reports::render_page(reports::assets::quote_html(), reports::assets::quote_css(),
+                              {reports::assets::common_js(), reports::assets::quote_js()},
+                              quote_json(r));
 }
 
 }  // namespace gpuplan::quote

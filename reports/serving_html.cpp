@@ -7,8 +7,8 @@ namespace gpuplan::reports {
 
 std::string render_serving_html(const nlohmann::json& result) {
   return render_page(assets::page_html(), assets::style_css(),
-                     join_scripts({assets::common_js(), assets::charts_js(), assets::serving_js()}),
-                     result, "serving simulation", true);
+                     {assets::common_js(), assets::charts_js(), assets::serving_js()}, result,
+                     "serving simulation", true);
 }
 
 }  // namespace gpuplan::reports

@@ -9,8 +9,8 @@ std::string render_sweep_html(const nlohmann::json& sweep) {
   static const nlohmann::json empty = nlohmann::json::object();
   const nlohmann::json& data = sweep.is_object() ? sweep : empty;
   return render_page(assets::page_html(), assets::style_css(),
-                     join_scripts({assets::common_js(), assets::charts_js(), assets::sweep_js()}),
-                     data, "sweep report", true);
+                     {assets::common_js(), assets::charts_js(), assets::sweep_js()}, data,
+                     "sweep report", true);
 }
 
 }  // namespace gpuplan::reports

@@ -1,6 +1,5 @@
 #include "models/input/data_files.h"
 
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -171,25 +170,6 @@ std::optional<std::string> find_data_file(const std::string& ref, const std::str
     diags.error(pointer, DiagCode::io_error,
                 missing_data_file_message(ref, what, base_dir, data_path));
   return found;
-}
-
-std::string sha256_hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  // NOTE: a failure here is an OpenSSL fault (out of memory), not a user error: no digest.
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), digest, &n) != 1)
-    return {};
-  static constexpr char HEX[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (unsigned int i = 0; i < n; ++i) {
-    out += HEX[digest[i] >> 4];
-    out += HEX[digest[i] & 0xF];
-  }
-  return out;
 }
 
 bool is_sha256_hex(std::string_view s) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/input/diagnostic.h"
+#include "models/input/sha256.h"
 
 namespace gpuplan {
 
@@ -55,9 +56,6 @@ struct KnownDataFile {
 [[nodiscard]] std::string missing_data_file_message(const std::string& ref, std::string_view what,
                                                     const std::string& base_dir,
                                                     const std::vector<std::string>& data_path);
-
-//! Lowercase hex SHA-256 of `bytes` (64 characters).
-[[nodiscard]] std::string sha256_hex(std::string_view bytes);
 
 //! Whether `s` is 64 hex digits (either case): the form of a SHA-256 a scenario may give.
 [[nodiscard]] bool is_sha256_hex(std::string_view s);

@@ -200,7 +200,10 @@ GPUPLAN_HD inline void schedule_jobs(const ModelView& m, ReplicaState& s) {
   switch (m.queue) {
     case QueuePolicy::fifo:
     case QueuePolicy::fifo_perf:  // the fastest type with room (sim/core/type_aware.h)
-      move_to_faster_types(m, s, TryStart{m, s});  // fifo_perf: older jobs to faster types
+      // NOTE: tested here, not only inside: the call is not inlined, and plain FIFO takes this
+      // path at every instant.
+      if (m.queue == QueuePolicy::fifo_perf)
+        move_to_faster_types(m, s, TryStart{m, s});  // older jobs to faster types
       // NOTE: a blocked head stays blocked until something is released; skip the retry.
       if (s.head_blocked) return;
       while (s.queue_len > 0) {

@@ -1,6 +1,7 @@
 #include "reports/html_report.h"
 
 #include "models/input/embedded.h"
+#include "models/input/sha256.h"
 #include "reports/assessment.h"
 #include "reports/format.h"
 #include "reports/html_assets.h"
@@ -141,17 +142,17 @@ TEST_CASE("reports::html") {
     const std::vector<std::string> scripts = inline_scripts(html);
     REQUIRE(scripts.size() == 3);
     for (const std::string& s : scripts)
-      CHECK(contains(policy, "'sha256-" + gpuplan::reports::sha256_base64(s) + "'"));
+      CHECK(contains(policy, "'sha256-" + gpuplan::sha256_base64(s) + "'"));
     CHECK(count(policy, "'sha256-") == 4);  // three scripts and the style element
     const std::size_t style = html.find("<style>") + 7;
     CHECK(contains(policy, "style-src 'sha256-" +
-                               gpuplan::reports::sha256_base64(
+                               gpuplan::sha256_base64(
                                    html.substr(style, html.find("</style>") - style)) +
                                "'"));
   }
 
   SUBCASE("sha256_base64 matches the FIPS 180-4 test vectors") {
-    using gpuplan::reports::sha256_base64;
+    using gpuplan::sha256_base64;
     // SHA-256("abc") = ba7816bf…f20015ad; SHA-256("") = e3b0c442…7852b855.
     CHECK(sha256_base64("abc") == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
     CHECK(sha256_base64("") == "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -53,6 +54,24 @@ TEST_CASE("reports::output_folder") {
     CHECK(read(target / "point-0" / "result.json") == "{\"p\":0}\n");
     // Only the target is left in out/: no staging folder remains.
     CHECK(entries(tmp / "out") == 1);
+  }
+  SUBCASE("many files: each flushed at commit, while at most a few stay open meanwhile") {
+    // A sweep writes a result per point; the files whose flush commit() waits for are capped, so
+    // a thousand points never hold a thousand descriptors.
+    const auto open_files = [] { return entries("/proc/self/fd"); };
+    const size_t before = open_files();
+    auto out = OutputFolder::stage(target, error);
+    REQUIRE(out);
+    size_t most = 0;
+    for (int k = 0; k < 40; ++k) {
+      REQUIRE(out->write("point-" + std::to_string(k) + "/result.json", std::to_string(k)));
+      most = std::max(most, open_files());
+    }
+    CHECK(most <= before + 9);  // the cap of 8, and the listing's own descriptor
+    REQUIRE(out->commit());
+    CHECK(open_files() == before);
+    for (int k = 0; k < 40; ++k)
+      CHECK(read(target / ("point-" + std::to_string(k)) / "result.json") == std::to_string(k));
   }
   SUBCASE("an existing output folder is replaced whole: no file of the old set remains") {
     {

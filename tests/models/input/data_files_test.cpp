@@ -153,6 +153,9 @@ TEST_CASE("load::data_file_sha256") {
     CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     // SHA-256 of the empty message.
     CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    // FIPS 180-2, appendix B.3: one million "a", many blocks (a data file's size class).
+    CHECK(sha256_hex(std::string(1'000'000, 'a')) ==
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     CHECK(is_sha256_hex(sha256_hex("abc")));
     CHECK_FALSE(is_sha256_hex("abc"));
   }
