@@ -85,7 +85,19 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                      {"mean_output_tokens", s.mean_output},
                      {"ttft_slo_s", v.load.ttft_slo_s},
                      {"tpot_slo_s", v.load.tpot_slo_s},
-                     {"arrivals", sc.arrival_times.empty() ? "poisson" : "trace"}};
+                     {"arrivals", !sc.arrival_times.empty() ? "trace"
+                                  : !sc.stages.empty()      ? "stages"
+                                                            : "poisson"}};
+  if (!sc.stages.empty()) {  // rate_per_s is their mean over the cycle
+    json stages = json::array();
+    double from = 0;
+    for (const serving::RateStage& st : sc.stages) {
+      stages.push_back({{"rate_per_s", st.rate_per_s}, {"duration_s", st.end_s - from}});
+      from = st.end_s;
+    }
+    out["workload"]["stages"] = std::move(stages);
+    out["workload"]["cycle_s"] = from;
+  }
   if (!sc.arrival_times.empty()) {
     out["workload"]["rate_scale"] = sc.rate_scale;
     out["workload"]["replayed_s"] = sc.arrival_times.back();

@@ -24,6 +24,8 @@ constexpr double MAX_KV_LATENCY_S = 60;    //!< [s]
 constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
+constexpr size_t MAX_STAGES = 10000;
+constexpr double MAX_CYCLE_S = 366 * 86400.0;  //!< [s] a year: a longer cycle never repeats
 constexpr double GB = 1e9;
 
 //! The fabric of a node of `gpu` when the scenario names none.
@@ -76,6 +78,58 @@ void replay_arrivals(const inference::TokenLengths& t, double rate_scale, bool g
   const double span_s = sc.arrival_times.back();
   w.rate_per_s = span_s > 0 ? double(w.n_requests - 1) / span_s : double(w.n_requests);
   sc.rate_scale = rate_scale;
+}
+
+//! The keys of the object at `ptr` (serving_scenario_keys); none for an unknown pointer.
+const std::vector<std::string>& serving_keys_at(const std::string& ptr) {
+  static const std::vector<std::string> none;
+  for (const auto& [at, keys] : serving_scenario_keys())
+    if (at == ptr) return keys;
+  return none;
+}
+
+//! `stages`: the staged constant rates of Poisson arrivals, one cycle of them, repeating
+//! (sim/serving/rate_stages.h); the workload's mean rate is theirs over the cycle.
+void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario& sc) {
+  if (!x.is_array() || x.empty() || x.size() > MAX_STAGES) {
+    d.error("/workload/stages", DiagCode::wrong_type,
+            "give an array of 1 to " + num(double(MAX_STAGES)) +
+                " stages, each {\"rate\": \"20/s\", \"duration\": \"10m\"}");
+    return;
+  }
+  double end_s = 0;
+  bool ok = true;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const std::string p = "/workload/stages/" + std::to_string(i);
+    if (!f.object(x[i], p)) {
+      ok = false;
+      continue;
+    }
+    f.check_keys(x[i], p, serving_keys_at("/workload/stages/*"));
+    std::optional<double> rate, length;
+    if (const json* y = f.need(x[i], p, "rate", "requests per second, e.g. \"20/s\""))
+      rate = f.rate(*y, p + "/rate");
+    if (const json* y = f.need(x[i], p, "duration", "how long the rate holds, e.g. \"10m\""))
+      length = f.duration(*y, p + "/duration", true);
+    if (!rate || !length) {
+      ok = false;
+      continue;
+    }
+    end_s += *length;
+    sc.stages.push_back({end_s, *rate});
+  }
+  if (ok && end_s > MAX_CYCLE_S) {
+    d.error("/workload/stages", DiagCode::out_of_range,
+            "the stages last " + num(end_s / 86400) + " days together; a cycle of at most " +
+                num(MAX_CYCLE_S / 86400) + " days repeats, so give one cycle (a day, a week)");
+    ok = false;
+  }
+  if (!ok) {
+    sc.stages.clear();
+    return;
+  }
+  sc.view.load.rate_per_s =
+      serving::mean_stage_rate({sc.stages.data(), uint32_t(sc.stages.size())});
 }
 
 //! `instance` and `pricing`: the catalog row that prices the cluster's GPUs, which must be those
@@ -134,14 +188,6 @@ void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenari
   sc.price = price;
 }
 
-//! The keys of the object at `ptr` (serving_scenario_keys); none for an unknown pointer.
-const std::vector<std::string>& serving_keys_at(const std::string& ptr) {
-  static const std::vector<std::string> none;
-  for (const auto& [at, keys] : serving_scenario_keys())
-    if (at == ptr) return keys;
-  return none;
-}
-
 }  // namespace
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_scenario_keys() {
@@ -159,8 +205,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
        {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
         "prefix_caching"}},
       {"/workload",
-       {"rate", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in", "tokens_out",
-        "trace", "prefix"}},
+       {"rate", "stages", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in",
+        "tokens_out", "trace", "prefix"}},
+      {"/workload/stages/*", {"rate", "duration"}},
       {"/workload/prefix", {"share", "groups", "tokens"}},
       {"/slo", {"ttft", "tpot"}}};
   return keys;
@@ -168,6 +215,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
 
 serving::ServingView serving_view(const ServingScenario& sc) {
   serving::ServingView v = sc.view;
+  if (!sc.stages.empty())
+    v.load.stages = {sc.stages.data(), static_cast<uint32_t>(sc.stages.size())};
   if (!sc.lengths.empty()) {
     v.load.prompt_kind = serving::LengthKind::table;
     v.load.table = {sc.lengths.data(), static_cast<uint32_t>(sc.lengths.size())};
@@ -406,6 +455,10 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       else if (auto r = f.number(*y, "/workload/rate_scale", 1e-6, 1e6))
         rate_scale = *r;
     }
+    const json* stages = f.get(*x, "stages");
+    if (replay && stages)
+      d.error("/workload/stages", DiagCode::infeasible,
+              "a replayed trace's timestamps give the arrivals; drop \"stages\"");
     if (replay) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible,
@@ -414,12 +467,20 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       if (!f.get(*x, "trace"))
         d.error("/workload", DiagCode::missing_key,
                 "\"arrivals\": \"trace\" replays a trace's timestamps; name it in \"trace\"");
+    } else if (stages) {
+      if (f.get(*x, "rate"))
+        d.error("/workload/rate", DiagCode::infeasible, "\"stages\" give the rates; drop \"rate\"");
+      load_stages(*stages, f, d, sc);
     } else if (const json* y =
                    f.need(*x, "/workload", "rate", "requests per second, e.g. \"20/s\"")) {
       if (auto r = f.rate(*y, "/workload/rate")) w.rate_per_s = *r;
     }
-    if (const json* y = f.get(*x, "requests"))
+    if (const json* y = f.get(*x, "requests")) {
       if (auto n = f.integer(*y, "/workload/requests", 1, MAX_REQUESTS)) w.n_requests = *n;
+    } else if (!sc.stages.empty()) {  // one cycle's expected arrivals
+      w.n_requests = static_cast<uint64_t>(
+          std::clamp(std::round(w.rate_per_s * sc.stages.back().end_s), 1.0, double(MAX_REQUESTS)));
+    }
     if (const json* y = f.get(*x, "warmup_requests"))
       if (auto n = f.integer(*y, "/workload/warmup_requests", 0, MAX_REQUESTS))
         w.warmup_requests = *n;

@@ -60,7 +60,9 @@ struct ServingScenario {
   //! [s] A replayed trace's arrival times (`"arrivals": "trace"`), its timestamps after the first
   //! over `rate_scale`; empty: Poisson arrivals.
   std::vector<double> arrival_times;
-  double rate_scale = 1;           //!< how many times faster than recorded the trace is replayed
+  double rate_scale = 1;  //!< how many times faster than recorded the trace is replayed
+  //! `"stages"`: Poisson arrivals at staged constant rates, the cycle repeating; empty: one rate.
+  std::vector<serving::RateStage> stages;
   uint32_t queue_capacity = 4096;  //!< waiting requests per replica before saturation
   //! The GPUs' price when the scenario names an `instance`; the cost figures need it.
   std::optional<ServingPrice> price;

@@ -62,7 +62,12 @@ struct ClusterState {
   Request q;
   q.id = k;
   const bool replay = k < w.arrival_s.size;
-  q.arrival_s = replay ? w.arrival_s[lo] : prev_arrival_s + exponential_first(a) / w.rate_per_s;
+  if (replay)
+    q.arrival_s = w.arrival_s[lo];
+  else if (w.stages.size > 0)
+    q.arrival_s = staged_arrival(w.stages, prev_arrival_s, exponential_first(a));
+  else
+    q.arrival_s = prev_arrival_s + exponential_first(a) / w.rate_per_s;
   if (w.prompt_kind == LengthKind::table && w.table.size > 0) {
     uint32_t row = replay ? lo : static_cast<uint32_t>(u01_first(l) * w.table.size);
     if (row >= w.table.size) row = w.table.size - 1;

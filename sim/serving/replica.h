@@ -68,6 +68,14 @@ struct ServingView {
          double(v.decode_kv_blocks) * (v.n_replicas - v.n_prefill);
 }
 
+//! [s] The wait trend's abscissa for a counted request arriving at `arrival_s`: its arrival
+//! after the first counted one, by cycle with staged rates (trend_time).
+[[nodiscard]] GPUPLAN_HD inline double wait_trend_x(const ServingView& v, const ServingStats& st,
+                                                    double arrival_s) {
+  return trend_time(v.load.stages, arrival_s) -
+         trend_time(v.load.stages, st.first_counted_arrival_s);
+}
+
 //! Tokens a sequence has: its prompt and what it generated (what it must hold KV for).
 [[nodiscard]] GPUPLAN_HD inline uint32_t seq_tokens(const Sequence& s) {
   return s.req.prompt + s.generated;
@@ -229,7 +237,7 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
     p.budget -= 1;
     add_decode(p.mix, double(s.computed) + 1);
     if (s.req.id >= v.load.warmup_requests)
-      add(st.decode_wait_trend, s.req.arrival_s - st.first_counted_arrival_s, now - s.kv_arrived_s);
+      add(st.decode_wait_trend, wait_trend_x(v, st, s.req.arrival_s), now - s.kv_arrived_s);
     return true;
   }
   // Prefix cache hit: the group's cached full blocks, leaving at least one token to compute.
@@ -267,7 +275,7 @@ GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, Serv
     if (s.req.id >= v.load.warmup_requests) {
       add(st.wait.moments, now - s.req.arrival_s);
       sketch_add(st.wait.sketch, now - s.req.arrival_s);
-      add(st.wait_trend, s.req.arrival_s - st.first_counted_arrival_s, now - s.req.arrival_s);
+      add(st.wait_trend, wait_trend_x(v, st, s.req.arrival_s), now - s.req.arrival_s);
     }
   }
   return true;

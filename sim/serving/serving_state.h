@@ -6,6 +6,7 @@
 
 #include "sim/core/portable.h"
 #include "sim/core/sketch_bins.h"
+#include "sim/serving/rate_stages.h"
 #include "sim/serving/step_time.h"
 
 namespace gpuplan::serving {
@@ -61,6 +62,9 @@ struct Workload {
   //! [s] A replayed trace: request k arrives at arrival_s[k] with the lengths of table row k
   //! (n_requests <= its size); empty: Poisson arrivals at rate_per_s, rows drawn uniformly.
   span<const double> arrival_s;
+  //! Staged constant rates, the cycle repeating (sim/serving/rate_stages.h); empty: one rate.
+  //! rate_per_s is then their mean over the cycle.
+  span<const RateStage> stages;
   uint64_t n_requests = 0;       //!< requests in the run
   uint64_t warmup_requests = 0;  //!< the first ones are served but not counted
   LengthKind prompt_kind = LengthKind::fixed;

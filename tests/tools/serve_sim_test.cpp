@@ -368,6 +368,41 @@ TEST_CASE("tools::serve_sim") {
     CHECK(over.status == 2);
     CHECK(over.output.find("--requests 4: the trace replayed has 3 requests") != std::string::npos);
   }
+  SUBCASE("staged rates: one cycle's expected arrivals by default, and the misuses") {
+    const auto scenario = [](const std::string& workload) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,
+        "workload": {"tokens_in": 128, "tokens_out": 16, )" +
+             workload + "}}";
+    };
+    const std::string two = R"("stages": [{"rate": "2/s", "duration": "100s"},
+                                           {"rate": "6/s", "duration": "50s"}])";
+    const auto ok = run_text(scenario(two), "stages");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json w =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "stages" / "result.json")["workload"];
+    CHECK(w["arrivals"] == "stages");
+    CHECK(w["requests"] == 500);  // 2 x 100 + 6 x 50
+    CHECK(w["rate_per_s"] == doctest::Approx(500 / 150.0).epsilon(1e-12));
+    CHECK(w["cycle_s"] == 150);
+    CHECK(w["stages"][1]["duration_s"] == 50);
+    const auto refused = [&](const std::string& workload, const std::string& name) {
+      const auto run = run_text(scenario(workload), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(two + R"(, "rate": "1/s")", "s1").find("/workload/rate:") != std::string::npos);
+    CHECK(refused(R"("stages": [])", "s2").find("/workload/stages:") != std::string::npos);
+    CHECK(refused(R"("stages": [{"rate": "1/s"}])", "s3")
+              .find("/workload/stages/0/duration: missing required key") != std::string::npos);
+    CHECK(refused(R"("stages": [{"rate": "1/s", "duration": "0s"}])", "s4")
+              .find("/workload/stages/0/duration:") != std::string::npos);
+    CHECK(refused(R"("stages": [{"rate": "1/s", "duration": "400d"}])", "s5")
+              .find("a cycle of at most 366 days") != std::string::npos);
+    CHECK(refused(R"("stages": [{"rate": "1/s", "duration": "1s", "ramp": 1}])", "s6")
+              .find("/workload/stages/0") != std::string::npos);
+  }
   SUBCASE("an instance prices the cluster: its cost per hour and per million output tokens") {
     const auto priced = [](const std::string& extra) {
       std::string s = base("llama-3-8b", "H100-SXM", 1, 2048, true);

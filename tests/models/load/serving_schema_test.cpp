@@ -33,7 +33,8 @@ const json& object_at(const json& schema, const std::string& ptr) {
   std::size_t from = 1;
   while (from <= ptr.size() && !ptr.empty()) {
     const std::size_t to = std::min(ptr.find('/', from), ptr.size());
-    at = &(*at)["properties"][ptr.substr(from, to - from)];
+    const std::string part = ptr.substr(from, to - from);
+    at = part == "*" ? &(*at)["items"] : &(*at)["properties"][part];  // "*": an array's items
     from = to + 1;
   }
   return *at;

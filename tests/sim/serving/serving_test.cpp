@@ -411,6 +411,31 @@ TEST_CASE("serving::wait_trend") {
   SUBCASE("offered 1.25 times its capacity: the wait grows by 0.2 s per second") {
     CHECK(slope(10, 20000) == doctest::Approx(0.2).epsilon(0.1));
   }
+  SUBCASE("staged rates: the trend compares whole cycles") {
+    // The same M/M/8 (capacity 8 / 1 s = 8 requests/s), its arrivals cycling through stages.
+    const auto staged = [](const std::vector<RateStage>& st, uint64_t requests) {
+      ServingView v = toy_view(0.002, 1u << 20);
+      v.sched.max_num_seqs = 8;
+      v.sched.max_num_batched_tokens = 64;
+      v.load.stages = {st.data(), uint32_t(st.size())};
+      v.load.rate_per_s = mean_stage_rate(v.load.stages);
+      v.load.n_requests = requests;
+      v.load.warmup_requests = 500;
+      v.load.prompt_a = 1;
+      v.load.output_kind = LengthKind::geometric;
+      v.load.output_a = 500;
+      v.seed = 37;
+      const ServingStats st2 = run(v, 1 << 16);
+      REQUIRE_FALSE(st2.saturated);
+      return st2.wait_trend.slope();
+    };
+    // 4/s for 400 s, then 12/s for 100 s, 1.5 times the capacity: a queue of about 400 builds
+    // in every peak and drains before the cycle ends (a mean of 5.6/s), 10 cycles.
+    CHECK(std::abs(staged({{400, 4}, {500, 12}}, 28000)) < 0.002);
+    // 9/s and 8/s, 250 s each: a mean of 8.5/s, 1.06 times the capacity, so each cycle starts
+    // behind the last; the wait grows by about 1 - 1 / 1.0625 = 0.06 s per second.
+    CHECK(staged({{250, 9}, {500, 8}}, 20000) == doctest::Approx(0.059).epsilon(0.3));
+  }
   SUBCASE("the least-squares slope of known points") {
     WaitTrend t;
     for (double x : {0.0, 1.0, 2.0, 3.0}) add(t, x, 5 + 0.25 * x);
@@ -451,6 +476,50 @@ TEST_CASE("serving::replay") {
     // at 0 s: the second starts after the first's 4 steps; at 5 s, after 6 steps.
     CHECK(st.wait.moments.max == doctest::Approx(0.06).epsilon(1e-9));
     CHECK(st.wait.moments.sum == doctest::Approx(0.04 + 0.06).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("serving::stages") {
+  // Staged constant rates: 10/s for 100 s, then 40/s for 50 s, the 150-s cycle repeating.
+  const std::vector<RateStage> st = {{100, 10}, {150, 40}};
+  const span<const RateStage> stages{st.data(), uint32_t(st.size())};
+  SUBCASE("the mean rate is the cycle's: (10 x 100 + 40 x 50) / 150") {
+    CHECK(mean_stage_rate(stages) == doctest::Approx(20.0).epsilon(1e-12));
+  }
+  SUBCASE("a unit exponential is spent at each stage's rate, across edges and cycles") {
+    CHECK(staged_arrival(stages, 10, 2.0) == doctest::Approx(10.2).epsilon(1e-12));
+    // From 95 s, E = 51: 50 spent by 100 s (5 s at 10/s), the last 1 at 40/s.
+    CHECK(staged_arrival(stages, 95, 51.0) == doctest::Approx(100.025).epsilon(1e-12));
+    // From 149 s, E = 41: 40 spent by the cycle's end, the last 1 at 10/s in the next cycle.
+    CHECK(staged_arrival(stages, 149, 41.0) == doctest::Approx(150.1).epsilon(1e-12));
+    // In a later cycle: 10 s into the third.
+    CHECK(staged_arrival(stages, 310, 1.0) == doctest::Approx(310.1).epsilon(1e-12));
+    // E spanning whole cycles: 3000 at a mean of 20/s is 150 s exactly, from any start.
+    CHECK(staged_arrival(stages, 40, 3000.0) == doctest::Approx(190.0).epsilon(1e-12));
+  }
+  SUBCASE("drawn requests: each stage's count is Poisson(rate x length)") {
+    ServingView v = toy_view(0.001, 1u << 16);
+    v.load.stages = stages;
+    v.load.rate_per_s = mean_stage_rate(stages);
+    constexpr int CYCLES = 200;
+    std::vector<double> low(CYCLES, 0), high(CYCLES, 0);  // arrivals per cycle in each stage
+    double t = 0;
+    for (uint64_t k = 0;; ++k) {
+      t = draw_request(v, k, t).arrival_s;
+      if (t >= CYCLES * 150.0) break;
+      const int c = int(t / 150);
+      (std::fmod(t, 150.0) < 100 ? low : high)[c] += 1;
+    }
+    for (const auto& [counts, mean] : {std::pair{&low, 1000.0}, std::pair{&high, 2000.0}}) {
+      double sum = 0, sum2 = 0;
+      for (double n : *counts) sum += n, sum2 += n * n;
+      const double m = sum / CYCLES, var = (sum2 - CYCLES * m * m) / (CYCLES - 1);
+      CAPTURE(mean);
+      // The mean within 5 standard errors; the variance equal to it (Poisson) within 4 of the
+      // sample variance's (its relative standard error is sqrt(2 / 199), 10 %).
+      CHECK(std::abs(m - mean) < 5 * std::sqrt(mean / CYCLES));
+      CHECK(var / mean == doctest::Approx(1.0).epsilon(0.4));
+    }
   }
 }
 
