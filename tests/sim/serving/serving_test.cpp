@@ -510,9 +510,12 @@ TEST_CASE("serving::stages") {
       const int c = int(t / 150);
       (std::fmod(t, 150.0) < 100 ? low : high)[c] += 1;
     }
-    for (const auto& [counts, mean] : {std::pair{&low, 1000.0}, std::pair{&high, 2000.0}}) {
+    for (const auto& stage : {std::pair{&low, 1000.0}, std::pair{&high, 2000.0}}) {
+      // NOTE: no structured binding: clang 14 cannot capture one in CAPTURE.
+      const std::vector<double>& counts = *stage.first;
+      const double mean = stage.second;
       double sum = 0, sum2 = 0;
-      for (double n : *counts) sum += n, sum2 += n * n;
+      for (double n : counts) sum += n, sum2 += n * n;
       const double m = sum / CYCLES, var = (sum2 - CYCLES * m * m) / (CYCLES - 1);
       CAPTURE(mean);
       // The mean within 5 standard errors; the variance equal to it (Poisson) within 4 of the
