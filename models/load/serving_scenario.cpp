@@ -5,6 +5,7 @@
 
 #include "models/input/field_reader.h"
 #include "models/input/jsonc.h"
+#include "models/load/length_reader.h"
 #include "models/load/scenario_override.h"
 #include "models/perf/inference/token_trace.h"
 
@@ -25,6 +26,7 @@ constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
 constexpr size_t MAX_STAGES = 10000;
+constexpr double MAX_TOKENS = 1u << 20;        //!< a length's largest count, prompt or output
 constexpr double MAX_CYCLE_S = 366 * 86400.0;  //!< [s] a year: a longer cycle never repeats
 constexpr double GB = 1e9;
 
@@ -504,18 +506,33 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         }
     } else {
       sc.lengths_source = "fixed";
+      std::optional<inference::LengthDistribution> in, out;
       if (tin) {
-        if (auto n = f.integer(*tin, "/workload/tokens_in", 1, 1u << 20)) w.prompt_a = double(*n);
+        in = read_length_distribution(f, d, *tin, "/workload/tokens_in", 1, MAX_TOKENS);
       } else {
         d.error("/workload", DiagCode::missing_key,
-                "missing \"tokens_in\": give fixed lengths (tokens_in, tokens_out) or a \"trace\"");
+                "missing \"tokens_in\": give lengths (tokens_in, tokens_out) or a \"trace\"");
       }
       if (tout) {
-        if (auto n = f.integer(*tout, "/workload/tokens_out", 1, 1u << 20)) w.output_a = double(*n);
+        out = read_length_distribution(f, d, *tout, "/workload/tokens_out", 1, MAX_TOKENS);
       } else {
-        d.error(
-            "/workload", DiagCode::missing_key,
-            "missing \"tokens_out\": give fixed lengths (tokens_in, tokens_out) or a \"trace\"");
+        d.error("/workload", DiagCode::missing_key,
+                "missing \"tokens_out\": give lengths (tokens_in, tokens_out) or a \"trace\"");
+      }
+      using Kind = inference::LengthDistribution::Kind;
+      if (in && out && in->kind == Kind::fixed && out->kind == Kind::fixed) {
+        w.prompt_a = std::round(in->a);
+        w.output_a = std::round(out->a);
+      } else if (in && out) {
+        // NOTE: the quote's stratified sample (models/perf/inference/length_distribution.h) as
+        // the rows requests draw from, so a distribution means what it means in a quote.
+        const inference::TokenLengths t = inference::stratified_lengths(*in, *out);
+        lengths_ptr = "/workload/tokens_in";
+        sc.lengths_source = "prompt " + in->text() + ", output " + out->text() + " tokens";
+        sc.lengths.reserve(t.in.size());
+        for (size_t i = 0; i < t.in.size(); ++i)
+          sc.lengths.push_back({static_cast<uint32_t>(std::max(1.0, std::round(t.in[i]))),
+                                static_cast<uint32_t>(std::max(1.0, std::round(t.out[i])))});
       }
     }
     // NOTE: after the trace, whose length a replay takes as its number of requests.

@@ -368,6 +368,45 @@ TEST_CASE("tools::serve_sim") {
     CHECK(over.status == 2);
     CHECK(over.output.find("--requests 4: the trace replayed has 3 requests") != std::string::npos);
   }
+  SUBCASE("lengths as distributions: the quote's stratified sample, and the misuses") {
+    const auto scenario = [](const std::string& lengths) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,
+        "workload": {"rate": "2/s", "requests": 2000, )" +
+             lengths + "}}";
+    };
+    const auto ok = run_text(scenario(R"("tokens_in": {"lognormal": {"median": 1000, "p90": 3000}},
+                    "tokens_out": {"uniform": {"low": 100, "high": 300}})"),
+                             "lengths");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json w =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "lengths" / "result.json")["workload"];
+    CHECK(w["lengths"] ==
+          "prompt lognormal (median 1000, p90 3000), output uniform 100 to 300 tokens");
+    // The lognormal's mean, median x exp(sigma^2 / 2) with sigma = ln 3 / z(0.9): 1,451 tokens;
+    // the uniform's, 200. The requests drawn from the sample come within a few per cent.
+    CHECK(w["mean_prompt_tokens"].get<double>() == doctest::Approx(1451).epsilon(0.05));
+    CHECK(w["mean_output_tokens"].get<double>() == doctest::Approx(200).epsilon(0.02));
+    // Fixed counts, given either way, are the fixed lengths they were.
+    const auto fixed = run_text(scenario(R"("tokens_in": {"fixed": 512}, "tokens_out": 64)"), "l2");
+    REQUIRE(fixed.status == 0);
+    const auto refused = [&](const std::string& lengths, const std::string& name) {
+      const auto run = run_text(scenario(lengths), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(R"("tokens_in": {"lognormal": {"median": 1000, "p90": 500}}, "tokens_out": 64)",
+                  "l3")
+              .find("/workload/tokens_in/lognormal/p90:") != std::string::npos);
+    CHECK(refused(R"("tokens_in": {"gamma": {"mean": 9}}, "tokens_out": 64)", "l4")
+              .find("/workload/tokens_in/gamma:") != std::string::npos);
+    // A sampled prompt past the KV cache is named at the lengths' key.
+    CHECK(refused(R"("tokens_in": {"lognormal": {"median": 200000, "p90": 600000}},
+                     "tokens_out": 64)",
+                  "l5")
+              .find("/workload/tokens_in: the longest request") != std::string::npos);
+  }
   SUBCASE("staged rates: one cycle's expected arrivals by default, and the misuses") {
     const auto scenario = [](const std::string& workload) {
       return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,
