@@ -27,7 +27,8 @@
       ? count(num(R, 'replica.disaggregated.prefill_replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu') + ' (prefill) and ' +
         count(num(R, 'replica.disaggregated.decode_replicas')) + ' × ' + count(num(R, 'replica.disaggregated.decode.tp')) + ' ' + str(R, 'replica.disaggregated.decode.gpu') + ' (decode)'
       : count(num(R, 'replica.replicas')) + ' × ' + count(num(R, 'replica.tp')) + ' ' + str(R, 'replica.gpu')),
-    plural(num(R, 'workload.requests'), 'request', 'requests') + ' at ' + number(num(R, 'workload.rate_per_s'), 1) + '/s',
+    plural(num(R, 'workload.requests'), 'request', 'requests') + ' at ' + number(num(R, 'workload.rate_per_s'), 1) + '/s' +
+      (str(R, 'workload.arrivals') === 'stages' ? ' on average' : ''),
     fin(replications) ? plural(replications, 'replication', 'replications') : null,
     Number.isInteger(R.seed) ? 'seed ' + R.seed : null]);
   GP.toc([['summary', 'Summary'], ['latency', 'Latency'], ['cache', 'KV cache and batching'], ['setup', 'What ran']]);
@@ -151,7 +152,10 @@
       row('Workload', (str(R, 'workload.arrivals') === 'trace'
             ? 'the trace\u2019s arrivals replayed at ' + number(num(R, 'workload.rate_scale'), 2) + '\u00d7 their pace (' +
               number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average over ' + duration(num(R, 'workload.replayed_s')) + ', the same in every replication)'
-            : 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s') +
+            : str(R, 'workload.arrivals') === 'stages' && Array.isArray(GP.get(R, 'workload.stages'))
+              ? 'Poisson arrivals at staged rates, ' + R.workload.stages.map(s => number(s.rate_per_s, 2) + '/s for ' + duration(s.duration_s)).join(', ') +
+                ', the ' + duration(num(R, 'workload.cycle_s')) + ' cycle repeating (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average)'
+              : 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s') +
           ', ' + count(num(R, 'workload.requests')) + ' requests (the first ' +
           count(num(R, 'workload.warmup_requests')) + ' not counted); lengths ' + str(R, 'workload.lengths') + ', mean prompt ' +
           count(num(R, 'workload.mean_prompt_tokens')) + ' and output ' + count(num(R, 'workload.mean_output_tokens')) + ' tokens'),
