@@ -77,7 +77,8 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
     out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
                                      {"balance_abs_threshold", v.cache_aware.balance_abs},
                                      {"balance_rel_threshold", v.cache_aware.balance_rel}};
-  out["workload"] = {{"rate_per_s", v.load.rate_per_s},
+  // NOTE: a closed loop's rate is what its streams made: the counted completions per second.
+  out["workload"] = {{"rate_per_s", v.load.streams > 0 ? f.throughput_rps : v.load.rate_per_s},
                      {"requests", v.load.n_requests},
                      {"warmup_requests", v.load.warmup_requests},
                      {"lengths", sc.lengths_source},
@@ -87,7 +88,12 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                      {"tpot_slo_s", v.load.tpot_slo_s},
                      {"arrivals", !sc.arrival_times.empty() ? "trace"
                                   : !sc.stages.empty()      ? "stages"
+                                  : v.load.streams > 0      ? "streams"
                                                             : "poisson"}};
+  if (v.load.streams > 0) {
+    out["workload"]["streams"] = v.load.streams;
+    out["workload"]["think_s"] = v.load.think_s;
+  }
   if (!sc.stages.empty()) {  // rate_per_s is their mean over the cycle
     json stages = json::array();
     double from = 0;

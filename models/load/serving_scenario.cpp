@@ -26,6 +26,7 @@ constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
 constexpr size_t MAX_STAGES = 10000;
+constexpr uint64_t MAX_STREAMS = 1'000'000;
 constexpr double MAX_TOKENS = 1u << 20;        //!< a length's largest count, prompt or output
 constexpr double MAX_CYCLE_S = 366 * 86400.0;  //!< [s] a year: a longer cycle never repeats
 constexpr double GB = 1e9;
@@ -207,8 +208,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
        {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
         "prefix_caching"}},
       {"/workload",
-       {"rate", "stages", "arrivals", "rate_scale", "requests", "warmup_requests", "tokens_in",
-        "tokens_out", "trace", "prefix"}},
+       {"rate", "stages", "streams", "think", "arrivals", "rate_scale", "requests",
+        "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"}},
       {"/workload/stages/*", {"rate", "duration"}},
       {"/workload/prefix", {"share", "groups", "tokens"}},
       {"/slo", {"ttft", "tpot"}}};
@@ -458,9 +459,11 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         rate_scale = *r;
     }
     const json* stages = f.get(*x, "stages");
-    if (replay && stages)
-      d.error("/workload/stages", DiagCode::infeasible,
-              "a replayed trace's timestamps give the arrivals; drop \"stages\"");
+    for (const char* key : {"stages", "streams"})
+      if (replay && f.get(*x, key))
+        d.error(
+            std::string("/workload/") + key, DiagCode::infeasible,
+            "a replayed trace's timestamps give the arrivals; drop \"" + std::string(key) + "\"");
     if (replay) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible,
@@ -469,6 +472,23 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       if (!f.get(*x, "trace"))
         d.error("/workload", DiagCode::missing_key,
                 "\"arrivals\": \"trace\" replays a trace's timestamps; name it in \"trace\"");
+    } else if (const json* n = f.get(*x, "streams")) {
+      for (const char* key : {"rate", "stages"})
+        if (f.get(*x, key))
+          d.error(std::string("/workload/") + key, DiagCode::infeasible,
+                  "closed-loop \"streams\" send a request when their previous one completes; "
+                  "drop \"" +
+                      std::string(key) + "\"");
+      if (auto k = f.integer(*n, "/workload/streams", 1, MAX_STREAMS)) w.streams = uint32_t(*k);
+      if (const json* y = f.get(*x, "think"))
+        if (auto t = f.duration(*y, "/workload/think", false)) w.think_s = *t;
+      // NOTE: only a first guess of the rate (the series' first width, refined as it runs):
+      // every stream sending once per think time, or per millisecond without one.
+      w.rate_per_s = w.streams / std::max(w.think_s, 1e-3);
+      // NOTE: the router spreads the streams' requests; a replica holds about streams /
+      // replicas, and twice that before it is reported saturated.
+      sc.queue_capacity = std::max<uint32_t>(
+          sc.queue_capacity, 2 * ((w.streams + v.n_replicas - 1) / std::max(v.n_replicas, 1u)));
     } else if (stages) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible, "\"stages\" give the rates; drop \"rate\"");

@@ -152,6 +152,10 @@
       row('Workload', (str(R, 'workload.arrivals') === 'trace'
             ? 'the trace\u2019s arrivals replayed at ' + number(num(R, 'workload.rate_scale'), 2) + '\u00d7 their pace (' +
               number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average over ' + duration(num(R, 'workload.replayed_s')) + ', the same in every replication)'
+            : str(R, 'workload.arrivals') === 'streams'
+              ? 'a closed loop of ' + count(num(R, 'workload.streams')) + ' streams, each sending its next request ' +
+                (num(R, 'workload.think_s') > 0 ? 'a pause of ' + duration(num(R, 'workload.think_s')) + ' on average after' : 'as soon as') +
+                ' its previous one completes (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s made)'
             : str(R, 'workload.arrivals') === 'stages' && Array.isArray(GP.get(R, 'workload.stages'))
               ? 'Poisson arrivals at staged rates, ' + R.workload.stages.map(s => number(s.rate_per_s, 2) + '/s for ' + duration(s.duration_s)).join(', ') +
                 ', the ' + duration(num(R, 'workload.cycle_s')) + ' cycle repeating (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average)'

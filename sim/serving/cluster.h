@@ -19,9 +19,13 @@ struct ClusterState {
   ServingStats* stats = nullptr;
   uint64_t next_id = 0;       //!< the next request to arrive
   double last_arrival_s = 0;  //!< [s] arrival of the previous request
-  uint32_t rr_next = 0;       //!< round-robin cursor (the prefill replicas when disaggregated)
-  uint32_t rr_decode = 0;     //!< round-robin cursor over the decode replicas
-  TransferQueue transfers;    //!< KV caches on their way to decode replicas (disaggregated)
+  // Closed loop: the streams in their pause, a binary min-heap on (ready time, stream).
+  span<double> ready_s;         //!< [streams] when each is ready to send
+  span<uint32_t> ready_stream;  //!< [streams] which stream
+  uint32_t ready_n = 0;
+  uint32_t rr_next = 0;     //!< round-robin cursor (the prefill replicas when disaggregated)
+  uint32_t rr_decode = 0;   //!< round-robin cursor over the decode replicas
+  TransferQueue transfers;  //!< KV caches on their way to decode replicas (disaggregated)
   // The cache-aware router's picture of the replicas' caches: what it sent where, as SGLang's
   // approximate radix tree, without its time-based eviction.
   span<uint8_t> in_tree;     //!< [replica * groups + group] the group's prefix was sent there
@@ -52,7 +56,8 @@ struct ClusterState {
   return 1;
 }
 
-//! Request `k`, arriving after `prev_arrival_s` (or at its time in a replayed trace).
+//! Request `k`, arriving after `prev_arrival_s` (or at its time in a replayed trace; in a closed
+//! loop, at `prev_arrival_s`: when its stream became ready).
 [[nodiscard]] GPUPLAN_HD inline Request draw_request(const ServingView& v, uint64_t k,
                                                      double prev_arrival_s) {
   const Workload& w = v.load;
@@ -60,10 +65,12 @@ struct ClusterState {
   const Draw a = philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, hi, lo);
   const Draw l = philox_draw(v.seed, v.mc_replica, Stream::serving_lengths, hi, lo);
   Request q;
-  q.id = k;
+  q.id = lo;
   const bool replay = k < w.arrival_s.size;
   if (replay)
     q.arrival_s = w.arrival_s[lo];
+  else if (w.streams > 0)
+    q.arrival_s = prev_arrival_s;
   else if (w.stages.size > 0)
     q.arrival_s = staged_arrival(w.stages, prev_arrival_s, exponential_first(a));
   else
@@ -180,12 +187,83 @@ struct ReplicaRange {
   return r;
 }
 
+//! Sets `next` to the next request to arrive; false when none is due yet (a closed loop whose
+//! streams all wait for a completion) or the run has sent all its requests.
+[[nodiscard]] GPUPLAN_HD inline bool next_arrival(const ServingView& v, const ClusterState& c,
+                                                  Request& next) {
+  if (c.next_id >= v.load.n_requests) return false;
+  if (v.load.streams == 0) {
+    next = draw_request(v, c.next_id, c.last_arrival_s);
+    return true;
+  }
+  if (c.ready_n == 0) return false;
+  next = draw_request(v, c.next_id, c.ready_s[0]);
+  next.stream = c.ready_stream[0];
+  return true;
+}
+
+//! Whether heap entry i comes before entry j: the earlier time, then the lower stream.
+[[nodiscard]] GPUPLAN_HD inline bool ready_before(const ClusterState& c, uint32_t i, uint32_t j) {
+  return c.ready_s[i] < c.ready_s[j] ||
+         (c.ready_s[i] == c.ready_s[j] && c.ready_stream[i] < c.ready_stream[j]);
+}
+
+GPUPLAN_HD inline void swap_ready(ClusterState& c, uint32_t i, uint32_t j) {
+  const double t = c.ready_s[i];
+  c.ready_s[i] = c.ready_s[j];
+  c.ready_s[j] = t;
+  const uint32_t k = c.ready_stream[i];
+  c.ready_stream[i] = c.ready_stream[j];
+  c.ready_stream[j] = k;
+}
+
+//! Closed loop: stream `k` is ready to send at `at_s`.
+GPUPLAN_HD inline void stream_ready(ClusterState& c, uint32_t k, double at_s) {
+  uint32_t i = c.ready_n++;
+  c.ready_s[i] = at_s;
+  c.ready_stream[i] = k;
+  while (i > 0 && ready_before(c, i, (i - 1) / 2)) {
+    swap_ready(c, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
+//! Closed loop: removes the earliest ready stream (it has sent its request).
+GPUPLAN_HD inline void pop_ready(ClusterState& c) {
+  c.ready_n -= 1;
+  c.ready_s[0] = c.ready_s[c.ready_n];
+  c.ready_stream[0] = c.ready_stream[c.ready_n];
+  for (uint32_t i = 0;;) {
+    const uint32_t l = 2 * i + 1, r = l + 1;
+    uint32_t m = i;
+    if (l < c.ready_n && ready_before(c, l, m)) m = l;
+    if (r < c.ready_n && ready_before(c, r, m)) m = r;
+    if (m == i) return;
+    swap_ready(c, i, m);
+    i = m;
+  }
+}
+
+//! [s] A closed-loop pause of mean think_s: after request `id` completes (from the first 64 bits
+//! of its arrival draw, which a closed loop does not use for the arrival), or with `id` = NONE
+//! stream `k`'s first, before it sends at all.
+[[nodiscard]] GPUPLAN_HD inline double think_pause(const ServingView& v, uint32_t id, uint32_t k) {
+  if (!(v.load.think_s > 0)) return 0;
+  const Draw a = id != NONE ? philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 0, id)
+                            : philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 1, k);
+  return v.load.think_s * exponential_first(a);
+}
+
 //! Runs the workload to its last completion (or until a replica saturates).
 GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
   ServingStats& st = *c.stats;
+  const bool closed = v.load.streams > 0;
+  // NOTE: a closed loop's streams start in a pause, as if each had just had an answer (all at 0
+  // without one).
+  if (closed && c.next_id == 0 && c.ready_n == 0)
+    for (uint32_t k = 0; k < v.load.streams; ++k) stream_ready(c, k, think_pause(v, NONE, k));
   Request next;
-  bool pending = c.next_id < v.load.n_requests;
-  if (pending) next = draw_request(v, c.next_id, c.last_arrival_s);
+  bool pending = next_arrival(v, c, next);
   while (!st.saturated) {
     uint32_t rmin = NONE;
     double tmin = 0;
@@ -207,11 +285,21 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       arrive(v, c.replicas[r], st, next, next.arrival_s);
       c.last_arrival_s = next.arrival_s;
       c.next_id += 1;
-      pending = c.next_id < v.load.n_requests;
-      if (pending) next = draw_request(v, c.next_id, c.last_arrival_s);
+      if (closed) pop_ready(c);
+      pending = next_arrival(v, c, next);
     } else if (rmin != NONE) {
-      end_step(v, c.replicas[rmin], st, tmin, rmin < v.n_prefill ? &c.transfers : nullptr);
-      begin_step(v, c.replicas[rmin], st, tmin);
+      ReplicaState& rep = c.replicas[rmin];
+      end_step(v, rep, st, tmin, rmin < v.n_prefill ? &c.transfers : nullptr);
+      if (rep.n_done > 0) {  // closed loop: the streams answered send again after their pause
+        for (uint32_t i = 0; i < rep.n_done; ++i) {
+          const uint32_t id = uint32_t(rep.done[i] >> 32), k = uint32_t(rep.done[i]);
+          stream_ready(c, k, tmin + think_pause(v, id, k));
+        }
+        rep.n_done = 0;
+        // NOTE: drawn again: a short pause can make another stream the next to send.
+        pending = next_arrival(v, c, next);
+      }
+      begin_step(v, rep, st, tmin);
     } else {
       break;
     }

@@ -461,6 +461,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
       const bool tpot_ok = !(v.load.tpot_slo_s > 0) || tpot <= v.load.tpot_slo_s;
       if (ttft_ok && tpot_ok) st.met_slo += 1;
     }
+    if (r.done.size > 0) r.done[r.n_done++] = uint64_t(s.req.id) << 32 | s.req.stream;
     release_blocks(r, s, now);
     remove_running(r, i);
     r.free_seqs[r.n_free_seqs++] = idx;

@@ -28,6 +28,11 @@ class ClusterBuffers {
     in_tree_.assign(size_t(R) * G, 0);
     tree_tokens_.assign(R, 0.0);
     replicas_.resize(R);
+    // Closed loop: a ring of the streams ready to send, and each replica's last completions.
+    const uint32_t streams = v.load.streams;
+    ready_s_.resize(streams);
+    ready_stream_.resize(streams);
+    done_.resize(streams > 0 ? size_t(R) * v.sched.max_num_seqs : 0);
     stats_ = std::make_unique<ServingStats>();
     stats_->series.width_s = series_width(v);
     for (uint32_t r = 0; r < R; ++r) {
@@ -42,7 +47,11 @@ class ClusterBuffers {
       s.group_refs = {refs_.data() + size_t(r) * G, G};
       s.group_last_use = {last_use_.data() + size_t(r) * G, G};
       s.decode_pool = v.n_prefill > 0 && r >= v.n_prefill;
+      if (streams > 0)
+        s.done = {done_.data() + size_t(r) * v.sched.max_num_seqs, v.sched.max_num_seqs};
     }
+    state.ready_s = {ready_s_.data(), streams};
+    state.ready_stream = {ready_stream_.data(), streams};
     state.replicas = {replicas_.data(), R};
     state.stats = stats_.get();
     state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
@@ -56,8 +65,9 @@ class ClusterBuffers {
 
  private:
   std::vector<Sequence> seqs_;
-  std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_;
-  std::vector<double> last_use_, tree_tokens_;
+  std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_, ready_stream_;
+  std::vector<uint64_t> done_;
+  std::vector<double> last_use_, tree_tokens_, ready_s_;
   std::vector<uint8_t> in_tree_;
   std::vector<Transfer> transfers_;
   std::vector<ReplicaState> replicas_;

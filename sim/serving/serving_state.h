@@ -65,6 +65,11 @@ struct Workload {
   //! Staged constant rates, the cycle repeating (sim/serving/rate_stages.h); empty: one rate.
   //! rate_per_s is then their mean over the cycle.
   span<const RateStage> stages;
+  //! Closed loop: this many streams, each sending its next request an exponential pause of mean
+  //! `think_s` after its previous one completes (0: open-loop arrivals, as above). rate_per_s is
+  //! then only a first guess of the rate the streams make, for the series' first bin width.
+  uint32_t streams = 0;
+  double think_s = 0;  //!< [s] the mean pause between a completion and the stream's next request
   uint64_t n_requests = 0;       //!< requests in the run
   uint64_t warmup_requests = 0;  //!< the first ones are served but not counted
   LengthKind prompt_kind = LengthKind::fixed;
@@ -81,11 +86,12 @@ struct Workload {
 
 //! A request as drawn.
 struct Request {
-  uint32_t prompt = 0;    //!< prompt tokens, shared prefix included
-  uint32_t output = 1;    //!< tokens to generate (>= 1)
-  uint32_t group = NONE;  //!< shared prefix group
-  uint32_t prefix = 0;    //!< tokens of the shared prefix
-  uint64_t id = 0;
+  uint32_t prompt = 0;     //!< prompt tokens, shared prefix included
+  uint32_t output = 1;     //!< tokens to generate (>= 1)
+  uint32_t group = NONE;   //!< shared prefix group
+  uint32_t prefix = 0;     //!< tokens of the shared prefix
+  uint32_t id = 0;         //!< its place in the arrivals (requests per run are fewer than 2^32)
+  uint32_t stream = NONE;  //!< the closed-loop stream that sent it (Workload::streams)
   double arrival_s = 0;
 };
 
@@ -264,6 +270,10 @@ struct ReplicaState {
   double step_start_s = 0, step_end_s = 0;
   double outstanding_tokens = 0;  //!< prompt + output tokens not yet computed, for the router
   double kv_since_s = 0;          //!< [s] KV integral accounted up to here
+  //! Closed loop: the requests the last step completed (at most max_num_seqs), each as its id
+  //! << 32 | its stream, for the cluster to send their streams' next ones; empty otherwise.
+  span<uint64_t> done;
+  uint32_t n_done = 0;
 };
 
 }  // namespace gpuplan::serving

@@ -114,6 +114,9 @@ n=$((n + 1))
 bash "$here/browser_check.sh" "$out/serving-chat_8b_h100_stages/report.html" \
   "$out/serving-stages-check.png" "Poisson arrivals at staged rates" "80.00/s for"
 n=$((n + 1))
+bash "$here/browser_check.sh" "$out/serving-chat_8b_h100_streams/report.html" \
+  "$out/serving-streams-check.png" "a closed loop of 256 streams" "!Poisson arrivals"
+n=$((n + 1))
 "$bin" serve-sim scenarios/serving/chat_8b_h100.json --requests 3000 --set instance=p5.48xlarge \
   --quiet --out "$out/serving-priced"
 bash "$here/browser_check.sh" "$out/serving-priced/report.html" "$out/serving-priced.png" \

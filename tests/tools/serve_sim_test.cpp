@@ -368,6 +368,37 @@ TEST_CASE("tools::serve_sim") {
     CHECK(over.status == 2);
     CHECK(over.output.find("--requests 4: the trace replayed has 3 requests") != std::string::npos);
   }
+  SUBCASE("closed-loop streams: the rate they made, and the misuses") {
+    const auto scenario = [](const std::string& arrivals) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 2,
+        "workload": {"tokens_in": 512, "tokens_out": 64, "requests": 4000,
+                     "warmup_requests": 400, )" +
+             arrivals + "}}";
+    };
+    const auto ok = run_text(scenario(R"("streams": 50, "think": "2s")"), "streams");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json r =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "streams" / "result.json");
+    const json& w = r["workload"];
+    CHECK(w["arrivals"] == "streams");
+    CHECK(w["streams"] == 50);
+    CHECK(w["think_s"] == 2);
+    // The rate is the one the streams made: Little's law, 50 = rate x (end to end + 2 s).
+    const double e2e = r["metrics"]["e2e_s"]["mean"].get<double>();
+    CHECK(w["rate_per_s"].get<double>() * (e2e + 2) == doctest::Approx(50).epsilon(0.03));
+    const auto refused = [&](const std::string& arrivals, const std::string& name) {
+      const auto run = run_text(scenario(arrivals), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(R"("streams": 5, "rate": "1/s")", "c1").find("/workload/rate:") !=
+          std::string::npos);
+    CHECK(refused(R"("streams": 0)", "c2").find("/workload/streams:") != std::string::npos);
+    CHECK(refused(R"("streams": 5, "think": "-1s")", "c3").find("/workload/think:") !=
+          std::string::npos);
+  }
   SUBCASE("lengths as distributions: the quote's stratified sample, and the misuses") {
     const auto scenario = [](const std::string& lengths) {
       return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,

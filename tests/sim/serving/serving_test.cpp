@@ -526,6 +526,44 @@ TEST_CASE("serving::stages") {
   }
 }
 
+TEST_CASE("serving::streams") {
+  // Closed loop: each stream sends its next request a pause of mean `think` after its previous
+  // one completes.
+  ServingView v = toy_view(0.01, 1u << 16);  // every step 10 ms
+  v.sched.max_num_seqs = 64;
+  v.sched.max_num_batched_tokens = 1024;
+  v.load.prompt_a = 1;
+  SUBCASE("one stream: each request alone, after a pause of mean `think`") {
+    v.load.output_a = 5;  // a prefill step and four decode steps: 50 ms
+    v.load.streams = 1;
+    v.load.think_s = 0.02;
+    v.load.n_requests = 4000;
+    const ServingStats st = run(v);
+    CHECK(st.counted == 4000);
+    CHECK(st.e2e.moments.mean() == doctest::Approx(0.05).epsilon(1e-9));
+    CHECK(st.e2e.moments.max == doctest::Approx(0.05).epsilon(1e-9));
+    CHECK(st.wait.moments.max == 0);
+    // The run is 4,000 answers of 50 ms and 4,000 pauses (the first before any request): their
+    // mean within 5 standard errors (an exponential's is its mean over sqrt(4000)) of 20 ms.
+    const double pause = (st.end_s - 4000 * 0.05) / 4000;
+    CHECK(std::abs(pause - 0.02) < 5 * 0.02 / std::sqrt(4000.0));
+  }
+  SUBCASE("many streams: Little's law, streams = throughput x (end to end + think)") {
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 20;
+    v.load.streams = 32;
+    v.load.think_s = 0.1;
+    v.load.n_requests = 40000;
+    v.load.warmup_requests = 4000;
+    v.seed = 5;
+    const ServingStats st = run(v);
+    REQUIRE_FALSE(st.saturated);
+    const double throughput = double(st.counted) / (st.end_s - st.first_counted_arrival_s);
+    const double in_loop = throughput * (st.e2e.moments.mean() + v.load.think_s);
+    CHECK(in_loop == doctest::Approx(32).epsilon(0.02));
+  }
+}
+
 TEST_CASE("serving::erlang_c") {
   SUBCASE("with c slots, Poisson arrivals and memoryless lengths the mean wait is Erlang C's") {
     // M/M/c: every step takes T = 2 ms whatever its batch, prompts of 1 token, outputs geometric
