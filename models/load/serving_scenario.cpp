@@ -27,6 +27,7 @@ constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
 constexpr size_t MAX_STAGES = 10000;
 constexpr uint64_t MAX_STREAMS = 1'000'000;
+constexpr uint64_t MAX_RECORDS = 1u << 22;     //!< request records of a run, all replicas (~0.5 GB)
 constexpr double MAX_TOKENS = 1u << 20;        //!< a length's largest count, prompt or output
 constexpr double MAX_CYCLE_S = 366 * 86400.0;  //!< [s] a year: a longer cycle never repeats
 constexpr double GB = 1e9;
@@ -487,8 +488,9 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       w.rate_per_s = w.streams / std::max(w.think_s, 1e-3);
       // NOTE: the router spreads the streams' requests; a replica holds about streams /
       // replicas, and twice that before it is reported saturated.
-      sc.queue_capacity = std::max<uint32_t>(
-          sc.queue_capacity, 2 * ((w.streams + v.n_replicas - 1) / std::max(v.n_replicas, 1u)));
+      sc.queue_capacity = static_cast<uint32_t>(std::max<uint64_t>(
+          sc.queue_capacity,
+          2 * ((uint64_t(w.streams) + v.n_replicas - 1) / std::max(v.n_replicas, 1u))));
     } else if (stages) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible, "\"stages\" give the rates; drop \"rate\"");
@@ -669,6 +671,17 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                 " blocks (" + num(double(v.decode_kv_blocks) * s.block_tokens) + " tokens after " +
                 num(std::round(sc.decode->replica.weight_bytes / GB * 10) / 10) +
                 " GB of weights); use a larger tp for the decode pool or shorter requests");
+  // NOTE: every replica holds a record per running and waiting request, allocated up front.
+  const uint64_t records =
+      uint64_t(std::max(v.n_replicas, 1u)) * (uint64_t(s.max_num_seqs) + sc.queue_capacity);
+  if (records > MAX_RECORDS)
+    d.error(
+        f.get(root, "queue_capacity") ? "/queue_capacity" : "/replicas", DiagCode::out_of_range,
+        num(double(std::max(v.n_replicas, 1u))) + " replicas x (max_num_seqs " +
+            num(s.max_num_seqs) + " + " + num(double(sc.queue_capacity)) + " waiting) is " +
+            num(double(records)) + " request records, more than the " + num(double(MAX_RECORDS)) +
+            " a run holds in memory; use fewer replicas or a smaller queue_capacity (closed-loop "
+            "streams keep twice their share per replica)");
   load_price(f, d, root, sc);
   if (!d.ok()) return std::nullopt;
   return sc;

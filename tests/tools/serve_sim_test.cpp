@@ -398,6 +398,15 @@ TEST_CASE("tools::serve_sim") {
     CHECK(refused(R"("streams": 0)", "c2").find("/workload/streams:") != std::string::npos);
     CHECK(refused(R"("streams": 5, "think": "-1s")", "c3").find("/workload/think:") !=
           std::string::npos);
+    // Eight replicas queueing a million requests each would need 8 million records up front.
+    const auto big = run_text(
+        R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 8,
+            "queue_capacity": 1000000, "workload": {"rate": "1/s", "tokens_in": 512,
+            "tokens_out": 64}})",
+        "c4");
+    CHECK(big.status == 2);
+    CHECK(big.output.find("/queue_capacity: 8 replicas x (max_num_seqs 256 + 1000000 waiting)") !=
+          std::string::npos);
   }
   SUBCASE("lengths as distributions: the quote's stratified sample, and the misuses") {
     const auto scenario = [](const std::string& lengths) {
