@@ -390,11 +390,14 @@ TEST_CASE("serving::wait_trend") {
   // The M/M/8 of serving::erlang_c: at load 0.8 the admission wait has no trend; offered
   // rho = 1.25 times its capacity, the queue takes in a fifth of what arrives and a request
   // arriving at t waits about t (1 - 1 / rho) = 0.2 t.
-  const auto slope = [](double lambda, uint64_t requests) {
+  // NOTE: `stages` empty: Poisson at `lambda`; else the staged rates (lambda their mean).
+  const auto slope = [](double lambda, uint64_t requests,
+                        const std::vector<RateStage>& stages = {}) {
     ServingView v = toy_view(0.002, 1u << 20);
     v.sched.max_num_seqs = 8;
     v.sched.max_num_batched_tokens = 64;
-    v.load.rate_per_s = lambda;
+    v.load.stages = {stages.data(), uint32_t(stages.size())};
+    v.load.rate_per_s = stages.empty() ? lambda : mean_stage_rate(v.load.stages);
     v.load.n_requests = requests;
     v.load.warmup_requests = 500;
     v.load.prompt_a = 1;
@@ -413,28 +416,12 @@ TEST_CASE("serving::wait_trend") {
   }
   SUBCASE("staged rates: the trend compares whole cycles") {
     // The same M/M/8 (capacity 8 / 1 s = 8 requests/s), its arrivals cycling through stages.
-    const auto staged = [](const std::vector<RateStage>& st, uint64_t requests) {
-      ServingView v = toy_view(0.002, 1u << 20);
-      v.sched.max_num_seqs = 8;
-      v.sched.max_num_batched_tokens = 64;
-      v.load.stages = {st.data(), uint32_t(st.size())};
-      v.load.rate_per_s = mean_stage_rate(v.load.stages);
-      v.load.n_requests = requests;
-      v.load.warmup_requests = 500;
-      v.load.prompt_a = 1;
-      v.load.output_kind = LengthKind::geometric;
-      v.load.output_a = 500;
-      v.seed = 37;
-      const ServingStats st2 = run(v, 1 << 16);
-      REQUIRE_FALSE(st2.saturated);
-      return st2.wait_trend.slope();
-    };
     // 4/s for 400 s, then 12/s for 100 s, 1.5 times the capacity: a queue of about 400 builds
     // in every peak and drains before the cycle ends (a mean of 5.6/s), 10 cycles.
-    CHECK(std::abs(staged({{400, 4}, {500, 12}}, 28000)) < 0.002);
+    CHECK(std::abs(slope(0, 28000, {{400, 4}, {500, 12}})) < 0.002);
     // 9/s and 8/s, 250 s each: a mean of 8.5/s, 1.06 times the capacity, so each cycle starts
     // behind the last; the wait grows by about 1 - 1 / 1.0625 = 0.06 s per second.
-    CHECK(staged({{250, 9}, {500, 8}}, 20000) == doctest::Approx(0.059).epsilon(0.3));
+    CHECK(slope(0, 20000, {{250, 9}, {500, 8}}) == doctest::Approx(0.059).epsilon(0.3));
   }
   SUBCASE("the least-squares slope of known points") {
     WaitTrend t;
