@@ -34,6 +34,9 @@ json flags_of(const json& o, bool training) {
   if (flag(o, "stale_price", false)) out.push_back("stale price");
   if (const json* sim = member(o, "simulation"); sim != nullptr && !flag(*sim, "agrees", true))
     out.push_back("engine check disagrees");
+  if (const json* sim = member(o, "serving_simulation");
+      sim != nullptr && !flag(*sim, "meets_targets", true))
+    out.push_back("simulation misses p99");
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "reports/format.h"
 #include "reports/quantity.h"
 #include "reports/quote_text.h"
+#include "reports/serving_json.h"
 #include "reports/assessment.h"
 #include "reports/html_assets.h"
 #include "reports/html_page.h"
@@ -114,15 +115,32 @@ std::string efficiency_text(const TrainingSpeed& s) {
   return format_percent(s.mfu, 1) + " · " + format_number(s.tokens_per_gpu_s, 0);
 }
 
-std::string inference_flags(const InferenceOption& o) {
+std::string inference_flags(const InferenceOption& o, const std::optional<ServingCheck>& sim) {
   std::string f;
   const auto add = [&](const char* s) { f += (f.empty() ? "" : ", ") + std::string(s); };
   if (!o.meets_target)
     add(o.spot_loss && o.spot_loss->p99_budget_share >= 1 && o.sizing.meets
             ? "spot reclaims break the p99"
             : "misses target");
+  if (sim && !sim->meets_targets) add("simulation misses p99");
   if (o.stale) add("stale price");
   return f;
+}
+
+//! A p99 of the iteration-level simulation for a table cell: "82.5 ms", "saturated", or "-"
+//! where the row was not simulated.
+std::string sim_p99_text(const std::optional<ServingCheck>& sim, Estimate ServingCheck::*p99) {
+  if (!sim) return "-";
+  return sim->saturated ? "saturated" : latency_text(((*sim).*p99).mean);
+}
+
+//! The share of simulated requests within both SLOs with its 95 % interval: "99.7 % ±0.2"; "-"
+//! where the row was not simulated or the request sets no TTFT or TPOT target.
+std::string attainment_text(const InferenceRequest& req, const std::optional<ServingCheck>& sim) {
+  if (!sim || !(req.ttft_p99_s > 0 || req.tpot_p99_s > 0)) return "-";
+  const Estimate& a = sim->slo_attainment;
+  const double half = 0.5 * (a.ci95_high - a.ci95_low);
+  return format_percent(a.mean, 1) + " ±" + format_number(100 * half, 1);
 }
 
 std::string spot_risk_text(const TrainingOption& o) {
@@ -343,9 +361,11 @@ std::string format_quote_table(const QuoteReport& r) {
   if (req.inference) {
     out += "\nInference: " + inference_request_text(*req.inference) + "\n\n";
     std::vector<std::vector<std::string>> rows = {
-        {"#", "instance", "GPU", "GPUs (nodes)", "replicas", "pricing", "TTFT p99", "TTFT sim",
-         "TPOT p99", "util", "tokens/s", "monthly", "total", "$/1M tok", "energy · CO2e/mo",
-         "spot risk", "price date", "flags"}};
+        {"#",          "instance", "GPU",      "GPUs (nodes)", "replicas",         "pricing",
+         "TTFT p99",   "TTFT sim", "TPOT p99", "TPOT sim",     "SLO met",          "util",
+         "tokens/s",   "monthly",  "total",    "$/1M tok",     "energy · CO2e/mo", "spot risk",
+         "price date", "flags"}};
+    std::optional<ServingCheck> simulated;  // one simulated row, for the note below the table
     uint32_t shown = 0;
     for (size_t i = 0; i < q.inference.size(); ++i) {
       const InferenceOption& o = q.inference[i];
@@ -354,19 +374,43 @@ std::string format_quote_table(const QuoteReport& r) {
         continue;
       }
       if (shown >= top) continue;
-      const auto& check = i < r.inference_checks.size() ? r.inference_checks[i] : std::nullopt;
-      rows.push_back(
-          {std::to_string(++shown), o.instance->id, o.gpu->id, nodes_text(o.gpus, o.nodes),
-           replicas_text(o), o.plan.label(), latency_text(o.sizing.ttft_p99_s),
-           check ? (check->saturated ? "saturated" : latency_text(check->ttft_p99_s)) : "-",
-           latency_text(o.sizing.tpot_p99_s), format_percent(o.sizing.utilization, 0),
-           format_count(o.sizing.demand_tokens_per_s), money_text(o.monthly_usd),
-           money_text(o.total_usd), "$" + format_number(o.usd_per_1m_output_tokens, 2),
-           energy_text(o.energy), spot_risk_text(o), o.instance->as_of, inference_flags(o)});
+      const auto& sim = i < r.serving_checks.size() ? r.serving_checks[i] : std::nullopt;
+      if (sim) simulated = sim;
+      rows.push_back({std::to_string(++shown),
+                      o.instance->id,
+                      o.gpu->id,
+                      nodes_text(o.gpus, o.nodes),
+                      replicas_text(o),
+                      o.plan.label(),
+                      latency_text(o.sizing.ttft_p99_s),
+                      sim_p99_text(sim, &ServingCheck::ttft_p99),
+                      latency_text(o.sizing.tpot_p99_s),
+                      sim_p99_text(sim, &ServingCheck::tpot_p99),
+                      attainment_text(*req.inference, sim),
+                      format_percent(o.sizing.utilization, 0),
+                      format_count(o.sizing.demand_tokens_per_s),
+                      money_text(o.monthly_usd),
+                      money_text(o.total_usd),
+                      "$" + format_number(o.usd_per_1m_output_tokens, 2),
+                      energy_text(o.energy),
+                      spot_risk_text(o),
+                      o.instance->as_of,
+                      inference_flags(o, sim)});
     }
-    out += rows.size() > 1 ? align(rows, {true, false, false, true, true, false, true, true, true,
-                                          true, true, true, true, true, true, false, false, false})
-                           : "no catalog option can serve this load" + nearest_miss_text(q) + "\n";
+    out += rows.size() > 1
+               ? align(rows, {true, false, false, true, true, false, true, true,  true,  true,
+                              true, true,  true,  true, true, true,  true, false, false, false})
+               : "no catalog option can serve this load" + nearest_miss_text(q) + "\n";
+    if (simulated)
+      out +=
+          "\nSimulated step by step (TTFT sim, TPOT sim, SLO met): each shown option's load "
+          "replicas under continuous batching (vLLM's scheduler, max_num_seqs = the batch, "
+          "chunked prefill, vLLM's default token budget: 8,192 on GPUs of 70 GiB or more but "
+          "the A100, else 2,048, or the batch if larger), " +
+          format_count(double(simulated->requests)) + " requests counted over " +
+          std::to_string(simulated->replications) +
+          " runs; p99s are the runs' mean, SLO met is the share of requests within both the "
+          "TTFT and the TPOT target with its 95 % interval.\n";
   }
   if (!reasons.empty()) {
     out += "\nNot shown (cannot run):";
@@ -526,6 +570,22 @@ json quote_json(const QuoteReport& r) {
                          {"mean_wait_s", c.mean_wait_s}, {"wait_p99_s", c.wait_p99_s},
                          {"ttft_p99_s", c.ttft_p99_s},   {"utilization", c.utilization},
                          {"saturated", c.saturated},     {"agrees", sim_check_agrees(o, c)}};
+    }
+    if (i < r.serving_checks.size() && r.serving_checks[i]) {
+      const ServingCheck& c = *r.serving_checks[i];
+      t["serving_simulation"] = {{"replications", c.replications},
+                                 {"requests", c.requests},
+                                 {"max_num_seqs", c.max_num_seqs},
+                                 {"max_num_batched_tokens", c.max_num_batched_tokens},
+                                 {"slo_attainment", reports::interval_json(c.slo_attainment)},
+                                 {"ttft_p99_s", reports::interval_json(c.ttft_p99)},
+                                 {"tpot_p99_s", reports::interval_json(c.tpot_p99)},
+                                 {"e2e_p99_s", reports::interval_json(c.e2e_p99)},
+                                 {"output_tokens_per_s", c.output_tokens_per_s},
+                                 {"kv_occupancy_peak", c.kv_occupancy_peak},
+                                 {"preemptions_per_1k", c.preemptions_per_1k},
+                                 {"saturated", c.saturated},
+                                 {"meets_targets", c.meets_targets}};
     }
     t["hourly_usd"] = o.hourly_usd;
     t["monthly_usd"] = o.monthly_usd;

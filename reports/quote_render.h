@@ -9,6 +9,7 @@
 
 #include "models/quote/quote.h"
 #include "study/quote_check.h"
+#include "study/quote_serving_check.h"
 
 namespace gpuplan::quote {
 
@@ -18,6 +19,8 @@ struct QuoteReport {
   const Quote* quote = nullptr;
   //! Engine check of inference option i (ranked order); nullopt for rows not simulated.
   std::vector<std::optional<InferenceSimCheck>> inference_checks;
+  //! Iteration-level check of inference option i (ranked order); nullopt for rows not simulated.
+  std::vector<std::optional<ServingCheck>> serving_checks;
   std::string version;  //!< gpuplan version printed in the footer
   //! Adds the internal appendix (price sources, confidence tags, data references); the customer
   //! view (false) carries none of them.

@@ -340,8 +340,12 @@ Reply QuoteService::quote(std::string_view body, const quote::ComputeBudget* bud
     const quote::Quote q = quote::make_quote(*req, *catalog, today_utc(), budget);
     if (!quote::inference_servable(*req, q, diags))
       return json_reply(422, {{"errors", diagnostics_json(diags, "", "")}});
-    const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q, budget),
-                                    settings_.version, settings_.internal};
+    const quote::QuoteReport report{&*req,
+                                    &q,
+                                    quote::check_shown_inference(*req, q, budget),
+                                    quote::check_shown_serving(*req, q, budget),
+                                    settings_.version,
+                                    settings_.internal};
     auto kept = std::make_shared<Kept>();
     auto id = random_quote_id();
     if (!id) return error_reply(503, "", "internal", "the server could not draw a random quote id");

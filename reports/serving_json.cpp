@@ -1,5 +1,7 @@
 #include "reports/serving_json.h"
 
+#include <algorithm>
+
 #include "models/input/names.h"
 
 namespace gpuplan::reports {
@@ -9,10 +11,6 @@ using nlohmann::json;
 
 json latency(const LatencyFigures& l) {
   return {{"mean", l.mean}, {"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"count", l.n}};
-}
-
-json interval(const Estimate& e) {
-  return {{"mean", e.mean}, {"ci95_low", e.ci95_low}, {"ci95_high", e.ci95_high}};
 }
 
 const char* router_name(serving::Router r) {
@@ -28,6 +26,10 @@ const char* router_name(serving::Router r) {
 }
 
 }  // namespace
+
+json interval_json(const Estimate& e) {
+  return {{"mean", e.mean}, {"ci95_low", e.ci95_low}, {"ci95_high", e.ci95_high}};
+}
 
 json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   const serving::ServingView& v = sc.view;
@@ -73,6 +75,22 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
           {"kv_blocks", v.decode_kv_blocks},
           {"kv_tokens", double(v.decode_kv_blocks) * v.sched.block_tokens}};
   }
+  if (v.autoscale.max_replicas > 0) {
+    const serving::Autoscale& a = v.autoscale;
+    const double runs = double(std::max<uint32_t>(sc.replications, 1));
+    // NOTE: replica.replicas and replica.gpus are the most the cluster may hold.
+    out["autoscaling"] = {{"min_replicas", a.min_replicas},
+                          {"max_replicas", a.max_replicas},
+                          {"target_requests", a.target_requests},
+                          {"interval_s", a.interval_s},
+                          {"provisioning_s", a.provision_s},
+                          {"scale_down_delay_s", a.scale_down_delay_s},
+                          {"replicas_mean", f.replicas_mean},
+                          {"replicas_peak", f.replicas_peak},
+                          {"gpu_hours_per_run", billed_gpus(v, f) * f.simulated_s / 3600},
+                          {"scale_ups_per_run", f.scale_ups / runs},
+                          {"scale_downs_per_run", f.scale_downs / runs}};
+  }
   if (v.router == serving::Router::cache_aware)
     out["replica"]["cache_aware"] = {{"cache_threshold", v.cache_aware.cache_threshold},
                                      {"balance_abs_threshold", v.cache_aware.balance_abs},
@@ -93,6 +111,7 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   if (v.load.streams > 0) {
     out["workload"]["streams"] = v.load.streams;
     out["workload"]["think_s"] = v.load.think_s;
+    out["workload"]["ramp_s"] = v.load.ramp_s;
   }
   if (!sc.stages.empty()) {  // rate_per_s is their mean over the cycle
     json stages = json::array();
@@ -137,25 +156,28 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                     {"pricing", enum_name(sc.price->pricing)},
                     {"usd_per_gpu_hour", sc.price->usd_per_gpu_hour},
                     {"derived", sc.price->derived},
-                    {"gpus", serving::cluster_gpus(v)},
+                    {"gpus", billed_gpus(v, f)},
                     {"as_of", sc.price->as_of},
                     {"source", sc.price->source}};
     out["metrics"]["usd_per_hour"] = f.usd_per_hour;
     out["metrics"]["usd_per_million_output_tokens"] = f.usd_per_million_output_tokens;
   }
-  out["summary"] = {{"metrics.ttft_s.mean", interval(s.ttft_mean)},
-                    {"metrics.ttft_s.p99", interval(s.ttft_p99)},
-                    {"metrics.itl_s.mean", interval(s.itl_mean)},
-                    {"metrics.itl_s.p99", interval(s.itl_p99)},
-                    {"metrics.e2e_s.mean", interval(s.e2e_mean)},
-                    {"metrics.e2e_s.p99", interval(s.e2e_p99)},
-                    {"metrics.goodput_rps", interval(s.goodput_rps)},
-                    {"metrics.slo_attainment", interval(s.slo_attainment)}};
+  out["summary"] = {{"metrics.ttft_s.mean", interval_json(s.ttft_mean)},
+                    {"metrics.ttft_s.p99", interval_json(s.ttft_p99)},
+                    {"metrics.itl_s.mean", interval_json(s.itl_mean)},
+                    {"metrics.itl_s.p99", interval_json(s.itl_p99)},
+                    {"metrics.e2e_s.mean", interval_json(s.e2e_mean)},
+                    {"metrics.e2e_s.p99", interval_json(s.e2e_p99)},
+                    {"metrics.goodput_rps", interval_json(s.goodput_rps)},
+                    {"metrics.slo_attainment", interval_json(s.slo_attainment)}};
   if (sc.price)
     out["summary"]["metrics.usd_per_million_output_tokens"] =
-        interval(s.usd_per_million_output_tokens);
+        interval_json(s.usd_per_million_output_tokens);
+  if (v.autoscale.max_replicas > 0)
+    out["summary"]["autoscaling.replicas_mean"] = interval_json(s.replicas_mean);
   out["timeseries"] = {
       {"bin_s", s.series_bin_s}, {"kv_occupancy", s.kv_occupancy}, {"preemptions", s.preemptions}};
+  if (!s.replicas_billed.empty()) out["timeseries"]["replicas"] = s.replicas_billed;
   out["roofline"] = {{"note", "one request alone at the mean lengths (models/perf/inference/)"},
                      {"ttft_s", s.roofline_ttft_s},
                      {"tpot_s", s.roofline_tpot_s}};

@@ -8,6 +8,9 @@
 
 namespace gpuplan::reports {
 
+//! A Monte Carlo mean with its 95% interval: {"mean", "ci95_low", "ci95_high"}.
+[[nodiscard]] nlohmann::json interval_json(const Estimate& e);
+
 //! The result of serving study `s` of scenario `sc`.
 [[nodiscard]] nlohmann::json serving_json(const ServingScenario& sc, const ServingStudy& s);
 

@@ -1,12 +1,10 @@
 #include "study/quote_check.h"
 
 #include <algorithm>
-#include <map>
-#include <string>
-#include <tuple>
 
 #include "models/compile/compile.h"
 #include "study/run.h"
+#include "study/shown_options.h"
 
 namespace gpuplan::quote {
 
@@ -73,27 +71,13 @@ InferenceSimCheck simulate_inference(const InferenceRequest& req, const Inferenc
 std::vector<std::optional<InferenceSimCheck>> check_shown_inference(const QuoteRequest& req,
                                                                     const Quote& q,
                                                                     const ComputeBudget* budget) {
-  std::vector<std::optional<InferenceSimCheck>> checks(q.inference.size());
-  if (!req.inference || req.inference->requests_per_s <= 0) return checks;
-  // NOTE: rows of one instance and size (they differ only in pricing) share one run.
-  std::map<std::tuple<std::string, uint32_t, uint32_t>, InferenceSimCheck> runs;
-  uint32_t shown = 0;
-  for (size_t i = 0; i < q.inference.size() && shown < req.options.top; ++i) {
-    const InferenceOption& o = q.inference[i];
-    if (!o.feasible) continue;
-    ++shown;
-    if (o.servers > MAX_CHECKED_SLOTS) continue;
-    const auto key = std::make_tuple(o.instance->id, o.sizing.replicas, o.sizing.batch);
-    auto it = runs.find(key);
-    if (it == runs.end()) {
-      check_budget(budget);
-      it = runs.emplace(key, simulate_inference(*req.inference, o, req.options.sim_requests,
-                                                req.options.seed))
-               .first;
-    }
-    checks[i] = it->second;
-  }
-  return checks;
+  if (!req.inference || req.inference->requests_per_s <= 0)
+    return std::vector<std::optional<InferenceSimCheck>>(q.inference.size());
+  return check_shown_options<InferenceSimCheck>(
+      req, q, budget, [&req](const InferenceOption& o) -> std::optional<InferenceSimCheck> {
+        if (o.servers > MAX_CHECKED_SLOTS) return std::nullopt;
+        return simulate_inference(*req.inference, o, req.options.sim_requests, req.options.seed);
+      });
 }
 
 }  // namespace gpuplan::quote

@@ -42,13 +42,20 @@ ServingFigures figures_of(const serving::ServingView& v, const serving::ServingS
       st.saturated || f.wait_growth > WAIT_GROWTH_LIMIT || f.decode_wait_growth > WAIT_GROWTH_LIMIT;
   f.simulated_s = st.end_s;
   const double window = st.end_s - std::max(0.0, st.first_counted_arrival_s);
-  const double gpus = cluster_gpus(v);
+  const bool scaling = v.autoscale.max_replicas > 0;
+  f.replicas_mean = scaling && st.end_s > 0 ? st.replica_s / st.end_s : double(v.n_replicas);
+  f.replicas_peak = scaling ? st.peak_replicas : v.n_replicas;
+  f.scale_ups = st.scale_ups;
+  f.scale_downs = st.scale_downs;
+  const double gpus = billed_gpus(v, f);
   f.slo_attainment = st.counted > 0 ? double(st.met_slo) / double(st.counted) : 0;
   f.goodput_rps = window > 0 ? double(st.met_slo) / window : 0;
   f.goodput_rps_per_gpu = f.goodput_rps / gpus;
   f.throughput_rps = window > 0 ? double(st.counted) / window : 0;
   f.output_tokens_per_s = st.end_s > 0 ? double(st.sampled_tokens) / st.end_s : 0;
-  const double block_time = cluster_kv_blocks(v) * st.end_s;
+  // NOTE: with autoscaling, the blocks of the replicas billed (one pool: no disaggregation).
+  const double block_time =
+      scaling ? double(v.sched.kv_blocks) * st.replica_s : cluster_kv_blocks(v) * st.end_s;
   f.kv_occupancy_mean = block_time > 0 ? st.kv_block_s / block_time : 0;
   f.kv_occupancy_peak = st.kv_peak_share;
   f.prefix_hit_rate =
@@ -90,6 +97,7 @@ void merge_series(serving::ServingSeries& into, serving::ServingSeries from) {
   for (uint32_t b = 0; b < serving::SERIES_BINS; ++b) {
     into.kv_block_s[b] += from.kv_block_s[b];
     into.preemptions[b] += from.preemptions[b];
+    into.replica_s[b] += from.replica_s[b];
   }
 }
 
@@ -109,21 +117,33 @@ void series_of(const serving::ServingView& v, const std::vector<serving::Serving
   for (uint32_t b = 0; b < bins; ++b) {
     // NOTE: the last bin is cut at the last completion.
     const double span = std::min(w, end - b * w);
-    out.kv_occupancy.push_back(span > 0 && blocks > 0 ? all.kv_block_s[b] / (span * blocks * n)
-                                                      : 0.0);
+    // NOTE: with autoscaling, a share of the blocks of the replicas billed in the bin.
+    const double block_s = v.autoscale.max_replicas > 0
+                               ? double(v.sched.kv_blocks) * all.replica_s[b]
+                               : span * blocks * n;
+    out.kv_occupancy.push_back(span > 0 && block_s > 0 ? all.kv_block_s[b] / block_s : 0.0);
     out.preemptions.push_back(double(all.preemptions[b]) / n);
+    if (v.autoscale.max_replicas > 0)
+      out.replicas_billed.push_back(span > 0 ? all.replica_s[b] / (span * n) : 0.0);
   }
 }
 
-//! Sets f's cost figures for GPUs costing `usd_per_gpu_hour`, `gpus` of them, always on.
-void price_figures(double gpus, double usd_per_gpu_hour, ServingFigures& f) {
-  f.usd_per_hour = gpus * usd_per_gpu_hour;
+//! Sets f's cost figures for GPUs costing `usd_per_gpu_hour`: the cluster's, or with autoscaling
+//! those billed on average.
+void price_figures(const serving::ServingView& v, double usd_per_gpu_hour, ServingFigures& f) {
+  f.usd_per_hour = billed_gpus(v, f) * usd_per_gpu_hour;
   const double tokens_per_hour = f.output_tokens_per_s * 3600.0;
   f.usd_per_million_output_tokens =
       tokens_per_hour > 0 ? f.usd_per_hour / tokens_per_hour * 1e6 : 0;
 }
 
 }  // namespace
+
+double billed_gpus(const serving::ServingView& v, const ServingFigures& f) {
+  // NOTE: autoscaling runs one pool (no disaggregation).
+  return v.autoscale.max_replicas > 0 ? f.replicas_mean * v.gpus_per_replica
+                                      : serving::cluster_gpus(v);
+}
 
 ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   const int nt = threads > 0 ? int(threads) : omp_get_max_threads();
@@ -171,6 +191,10 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
     p.steps += s->steps;
     p.kv_block_s += s->kv_block_s;
     p.busy_s += s->busy_s;
+    p.replica_s += s->replica_s;
+    p.peak_replicas = std::max(p.peak_replicas, s->peak_replicas);
+    p.scale_ups += s->scale_ups;
+    p.scale_downs += s->scale_downs;
     p.end_s += s->end_s;
     p.kv_peak_blocks = std::max(p.kv_peak_blocks, s->kv_peak_blocks);
     p.kv_peak_share = std::max(p.kv_peak_share, s->kv_peak_share);
@@ -190,26 +214,27 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
     series_of(base, all, out);
   }
   if (sc.price) {
-    const double gpus = serving::cluster_gpus(base);
-    price_figures(gpus, sc.price->usd_per_gpu_hour, out.pooled);
-    for (ServingFigures& f : out.replicas) price_figures(gpus, sc.price->usd_per_gpu_hour, f);
+    price_figures(base, sc.price->usd_per_gpu_hour, out.pooled);
+    for (ServingFigures& f : out.replicas) price_figures(base, sc.price->usd_per_gpu_hour, f);
   }
   const auto& rs = out.replicas;
   out.ttft_mean = estimate(rs, [](const ServingFigures& f) { return f.ttft.mean; });
   out.ttft_p99 = estimate(rs, [](const ServingFigures& f) { return f.ttft.p99; });
   out.itl_mean = estimate(rs, [](const ServingFigures& f) { return f.itl.mean; });
   out.itl_p99 = estimate(rs, [](const ServingFigures& f) { return f.itl.p99; });
+  out.tpot_p99 = estimate(rs, [](const ServingFigures& f) { return f.tpot.p99; });
   out.e2e_mean = estimate(rs, [](const ServingFigures& f) { return f.e2e.mean; });
   out.e2e_p99 = estimate(rs, [](const ServingFigures& f) { return f.e2e.p99; });
   out.goodput_rps = estimate(rs, [](const ServingFigures& f) { return f.goodput_rps; });
   out.slo_attainment = estimate(rs, [](const ServingFigures& f) { return f.slo_attainment; });
   out.usd_per_million_output_tokens =
       estimate(rs, [](const ServingFigures& f) { return f.usd_per_million_output_tokens; });
+  out.replicas_mean = estimate(rs, [](const ServingFigures& f) { return f.replicas_mean; });
   // NOTE: the t interval is symmetric; a figure near its bound would reach past it (a share above
   // 1, a latency below 0), so each is clipped to what the figure can be.
   for (Estimate* e :
-       {&out.ttft_mean, &out.ttft_p99, &out.itl_mean, &out.itl_p99, &out.e2e_mean, &out.e2e_p99,
-        &out.goodput_rps, &out.slo_attainment, &out.usd_per_million_output_tokens})
+       {&out.ttft_mean, &out.ttft_p99, &out.itl_mean, &out.itl_p99, &out.tpot_p99, &out.e2e_mean,
+        &out.e2e_p99, &out.goodput_rps, &out.slo_attainment, &out.usd_per_million_output_tokens})
     e->ci95_low = std::max(0.0, e->ci95_low);
   out.slo_attainment.ci95_high = std::min(1.0, out.slo_attainment.ci95_high);
 

@@ -49,7 +49,13 @@ struct ServingFigures {
   //! [s/s] disaggregated: the same for a decode replica's wait to admit a request whose KV
   //! cache has arrived (a decode pool too small for its prefill pool)
   double decode_wait_growth = 0;
-  //! [USD/h] the cluster's GPUs at the scenario's price (0 without one)
+  //! [replicas] billed on average over the run (time-weighted; the cluster's replicas without
+  //! autoscaling), and the most billed at once
+  double replicas_mean = 0;
+  uint32_t replicas_peak = 0;
+  uint32_t scale_ups = 0, scale_downs = 0;  //!< autoscaling evaluations that changed the count
+  //! [USD/h] the cluster's GPUs at the scenario's price (0 without one): with autoscaling, the
+  //! replicas billed on average
   double usd_per_hour = 0;
   //! [USD] per million output tokens: usd_per_hour over the output tokens the cluster generated
   //! per hour in the run (0 without a price)
@@ -63,16 +69,23 @@ struct ServingFigures {
 struct ServingStudy {
   ServingFigures pooled;                 //!< latencies from the merged sketches, others summed
   std::vector<ServingFigures> replicas;  //!< one per Monte Carlo replica
-  Estimate ttft_mean, ttft_p99, itl_mean, itl_p99, e2e_mean, e2e_p99, goodput_rps, slo_attainment;
+  Estimate ttft_mean, ttft_p99, itl_mean, itl_p99, tpot_p99, e2e_mean, e2e_p99, goodput_rps,
+      slo_attainment;
   Estimate usd_per_million_output_tokens;  //!< zero without a price
+  Estimate replicas_mean;                  //!< replicas billed on average (autoscaling)
   // The roofline beside it: one request alone with the mean lengths.
   double roofline_ttft_s = 0, roofline_tpot_s = 0;
   double mean_prompt = 0, mean_output = 0;  //!< [tokens] of the workload
   //! Over time, per bin of series_bin_s from 0 to the last completion, means over the replicas:
-  //! the share of the cluster's KV blocks in use (time-weighted) and the preemptions.
+  //! the share of the cluster's KV blocks in use (time-weighted) and the preemptions; with
+  //! autoscaling, the replicas billed (time-weighted; empty without).
   double series_bin_s = 0;
-  std::vector<double> kv_occupancy, preemptions;
+  std::vector<double> kv_occupancy, preemptions, replicas_billed;
 };
+
+//! [GPUs] billed on average in figures `f` of a run of `v`: the cluster's, or with autoscaling
+//! the replicas billed on average times their GPUs.
+[[nodiscard]] double billed_gpus(const serving::ServingView& v, const ServingFigures& f);
 
 //! Simulates `sc` over its replications (threads: 0 = all cores).
 [[nodiscard]] ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads = 0);

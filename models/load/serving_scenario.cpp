@@ -25,9 +25,10 @@ constexpr double MAX_KV_LATENCY_S = 60;    //!< [s]
 constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
 constexpr uint32_t MAX_QUEUE = 1u << 20;
+constexpr double MIN_SCALER_INTERVAL_S = 1;   //!< [s] the scaler's evaluations at most this often
+constexpr double MAX_SCALER_DELAY_S = 86400;  //!< [s] a scaler's interval and delays at most
 constexpr size_t MAX_STAGES = 10000;
 constexpr uint64_t MAX_STREAMS = 1'000'000;
-constexpr uint64_t MAX_RECORDS = 1u << 22;     //!< request records of a run, all replicas (~0.5 GB)
 constexpr double MAX_TOKENS = 1u << 20;        //!< a length's largest count, prompt or output
 constexpr double MAX_CYCLE_S = 366 * 86400.0;  //!< [s] a year: a longer cycle never repeats
 constexpr double GB = 1e9;
@@ -137,6 +138,56 @@ void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario&
 }
 
 //! `instance` and `pricing`: the catalog row that prices the cluster's GPUs, which must be those
+//! Autoscaling on concurrency (`autoscaling`): the cluster holds max_replicas, min_replicas
+//! serving from the start.
+void load_autoscaling(const json& x, const json& root, FieldReader& f, Diagnostics& d,
+                      serving::ServingView& v) {
+  f.check_keys(x, "/autoscaling", serving_keys_at("/autoscaling"));
+  serving::Autoscale& a = v.autoscale;
+  if (f.get(root, "replicas"))
+    d.error("/replicas", DiagCode::infeasible,
+            "replicas and autoscaling both size the cluster: with autoscaling, give min_replicas "
+            "and max_replicas only");
+  if (f.get(root, "disaggregated"))
+    d.error("/disaggregated", DiagCode::infeasible,
+            "autoscaling a disaggregated cluster is not modelled yet; drop autoscaling or give "
+            "colocated replicas");
+  uint32_t bounds[2] = {0, 0};
+  const char* keys[2] = {"min_replicas", "max_replicas"};
+  for (int k = 0; k < 2; ++k)
+    if (const json* y = f.need(x, "/autoscaling", keys[k], "replicas serving at least / most"))
+      if (auto n = f.integer(*y, std::string("/autoscaling/") + keys[k], 1, MAX_REPLICAS))
+        bounds[k] = uint32_t(*n);
+  if (bounds[0] > bounds[1] && bounds[1] > 0)
+    d.error("/autoscaling/min_replicas", DiagCode::infeasible,
+            "min_replicas " + num(bounds[0]) + " is above max_replicas " + num(bounds[1]));
+  else if (bounds[0] > 0 && bounds[1] > 0) {
+    a.min_replicas = bounds[0];
+    a.max_replicas = v.n_replicas = bounds[1];
+  }
+  if (const json* y = f.need(x, "/autoscaling", "target_requests",
+                             "requests in a replica (running and waiting) to scale on, e.g. 64"))
+    if (auto t = f.number(*y, "/autoscaling/target_requests", 0.1, 1e6)) a.target_requests = *t;
+  // NOTE: each delay at most a day (a typo's "5d" would hold every replica for the run).
+  const auto delay = [&](const json* y, const char* key, double lo, double& into) {
+    const std::string ptr = std::string("/autoscaling/") + key;
+    if (auto t = y ? f.duration(*y, ptr, lo > 0) : std::nullopt) {
+      if (*t >= lo && *t <= MAX_SCALER_DELAY_S)
+        into = *t;
+      else
+        d.error(ptr, DiagCode::out_of_range,
+                std::string(key) + " " + num(*t) + " s is outside " + num(lo) +
+                    " s to a day (86,400 s); Kubernetes evaluates every 15 s and replicas start "
+                    "in minutes");
+    }
+  };
+  delay(f.need(x, "/autoscaling", "provisioning",
+               "time from asking for a replica to its first request, e.g. \"5min\""),
+        "provisioning", 0, a.provision_s);
+  delay(f.get(x, "interval"), "interval", MIN_SCALER_INTERVAL_S, a.interval_s);
+  delay(f.get(x, "scale_down_delay"), "scale_down_delay", 0, a.scale_down_delay_s);
+}
+
 //! of the scenario (and of a disaggregated decode pool).
 void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenario& sc) {
   const json* x = f.get(root, "instance");
@@ -196,10 +247,10 @@ void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenari
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_scenario_keys() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> keys = {
-      {"", {"$schema",       "name",    "seed",          "replications", "model",      "gpu",
-            "instance",      "pricing", "fabric",        "tp",           "precision",  "replicas",
-            "disaggregated", "router",  "cache_aware",   "memory_share", "efficiency", "scheduler",
-            "workload",      "slo",     "queue_capacity"}},
+      {"", {"$schema",       "name",    "seed",           "replications", "model",      "gpu",
+            "instance",      "pricing", "fabric",         "tp",           "precision",  "replicas",
+            "disaggregated", "router",  "cache_aware",    "memory_share", "efficiency", "scheduler",
+            "workload",      "slo",     "queue_capacity", "autoscaling"}},
       {"/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"}},
       {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
       {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
@@ -209,12 +260,31 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
        {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
         "prefix_caching"}},
       {"/workload",
-       {"rate", "stages", "streams", "think", "arrivals", "rate_scale", "requests",
+       {"rate", "stages", "streams", "think", "ramp", "arrivals", "rate_scale", "requests",
         "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"}},
       {"/workload/stages/*", {"rate", "duration"}},
+      {"/autoscaling",
+       {"min_replicas", "max_replicas", "target_requests", "interval", "provisioning",
+        "scale_down_delay"}},
       {"/workload/prefix", {"share", "groups", "tokens"}},
       {"/slo", {"ttft", "tpot"}}};
   return keys;
+}
+
+bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
+  serving::ServingView& v = sc.view;
+  rq.tp = sc.tp;
+  rq.precision = sc.precision;
+  sc.request = rq;
+  sc.replica =
+      inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
+  const double overhead_s = v.step.overhead_s;
+  v.step = sc.replica.step;
+  v.step.overhead_s = overhead_s;
+  v.gpus_per_replica = sc.tp;
+  v.seed = sc.seed;
+  v.sched.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
+  return sc.replica.fits;
 }
 
 serving::ServingView serving_view(const ServingScenario& sc) {
@@ -380,11 +450,18 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         }
     }
   }
+  if (const json* x = f.get(root, "autoscaling"); x && f.object(*x, "/autoscaling"))
+    load_autoscaling(*x, root, f, d, v);
   if (const json* x = f.get(root, "router")) {
     if (auto k = f.choice(*x, "/router", "router",
                           {"round_robin", "least_outstanding_tokens", "cache_aware"}))
       v.router = static_cast<serving::Router>(*k);
   }
+  if (v.autoscale.max_replicas > 0 && v.router == serving::Router::cache_aware)
+    d.error("/router", DiagCode::infeasible,
+            "the cache-aware router with autoscaling is not modelled yet (its picture of the "
+            "replicas' caches would outlive a drained replica); use least_outstanding_tokens or "
+            "round_robin");
   // SGLang's names for the cache-aware router's thresholds.
   if (const json* x = f.get(root, "cache_aware"); x && f.object(*x, "/cache_aware")) {
     f.check_keys(*x, "/cache_aware", serving_keys_at("/cache_aware"));
@@ -465,6 +542,12 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         d.error(
             std::string("/workload/") + key, DiagCode::infeasible,
             "a replayed trace's timestamps give the arrivals; drop \"" + std::string(key) + "\"");
+    for (const char* key : {"think", "ramp"})
+      if (f.get(*x, key) && !f.get(*x, "streams"))
+        d.error(std::string("/workload/") + key, DiagCode::infeasible,
+                "\"" + std::string(key) +
+                    "\" shapes the requests of closed-loop \"streams\"; "
+                    "give streams or drop it");
     if (replay) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible,
@@ -483,6 +566,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       if (auto k = f.integer(*n, "/workload/streams", 1, MAX_STREAMS)) w.streams = uint32_t(*k);
       if (const json* y = f.get(*x, "think"))
         if (auto t = f.duration(*y, "/workload/think", false)) w.think_s = *t;
+      if (const json* y = f.get(*x, "ramp"))
+        if (auto t = f.duration(*y, "/workload/ramp", false)) w.ramp_s = *t;
       // NOTE: only a first guess of the rate (the series' first width, refined as it runs):
       // every stream sending once per think time, or per millisecond without one.
       w.rate_per_s = w.streams / std::max(w.think_s, 1e-3);
@@ -585,15 +670,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   if (!d.ok() || !hw_ok) return std::nullopt;
 
   // In context: the replica's memory, the budget and the KV cache.
-  rq.tp = sc.tp;
-  rq.precision = sc.precision;
-  sc.request = rq;
-  sc.replica = inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, s.block_tokens);
-  v.step = sc.replica.step;
-  v.step.overhead_s = sc.view.step.overhead_s;
-  v.gpus_per_replica = sc.tp;
+  const bool fits = model_replica(sc, rq);
   v.kv_transfer_bandwidth = double(kv_transfer_links(sc)) * kv_link_gbps * 1e9 / 8;
-  v.seed = sc.seed;
   const auto no_room = [&](const std::string& ptr, const inference::ServingReplicaModel& m,
                            const GpuSpec& gpu, const std::string& gpu_id, uint32_t tp) {
     d.error(ptr, DiagCode::infeasible,
@@ -605,13 +683,12 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                 ") with no room for a KV block; use a larger tp, fp8 or a "
                 "larger GPU");
   };
-  if (!sc.replica.fits) {
+  if (!fits) {
     no_room("/tp", sc.replica, sc.gpu, sc.gpu_id, sc.tp);
     return std::nullopt;
   }
-  s.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
   if (sc.decode) {
-    inference::ServingRequest rqd = rq;
+    inference::ServingRequest rqd = sc.request;
     rqd.tp = sc.decode->tp;
     DecodeShape& dec = *sc.decode;
     dec.replica =
@@ -674,12 +751,13 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   // NOTE: every replica holds a record per running and waiting request, allocated up front.
   const uint64_t records =
       uint64_t(std::max(v.n_replicas, 1u)) * (uint64_t(s.max_num_seqs) + sc.queue_capacity);
-  if (records > MAX_RECORDS)
+  if (records > MAX_SERVING_RECORDS)
     d.error(
         f.get(root, "queue_capacity") ? "/queue_capacity" : "/replicas", DiagCode::out_of_range,
         num(double(std::max(v.n_replicas, 1u))) + " replicas x (max_num_seqs " +
             num(s.max_num_seqs) + " + " + num(double(sc.queue_capacity)) + " waiting) is " +
-            num(double(records)) + " request records, more than the " + num(double(MAX_RECORDS)) +
+            num(double(records)) + " request records, more than the " +
+            num(double(MAX_SERVING_RECORDS)) +
             " a run holds in memory; use fewer replicas or a smaller queue_capacity (closed-loop "
             "streams keep twice their share per replica)");
   load_price(f, d, root, sc);

@@ -19,6 +19,10 @@
 
 namespace gpuplan {
 
+//! Request records a serving run holds, all replicas (about 0.5 GB): each replica holds one per
+//! running and waiting request, allocated up front.
+inline constexpr uint64_t MAX_SERVING_RECORDS = 1u << 22;
+
 //! The decode pool's own hardware in a disaggregated cluster (`disaggregated.decode`): the model
 //! and precision stay those of the prefill pool.
 struct DecodeShape {
@@ -78,6 +82,12 @@ struct ServingScenario {
 //! root); docs/serving-scenario.schema.json lists the same (tests/models/load).
 [[nodiscard]] const std::vector<std::pair<std::string, std::vector<std::string>>>&
 serving_scenario_keys();
+
+//! Sizes the replica of `sc` from its model, GPU, fabric, tp, precision and block size with `rq`'s
+//! efficiencies and memory share: sets `sc.request`, `sc.replica`, the view's step model (keeping
+//! its step overhead), GPUs per replica, seed and KV blocks. False when the weights leave no room
+//! for a KV block.
+bool model_replica(ServingScenario& sc, inference::ServingRequest rq);
 
 //! The simulator's view of `sc`, its length table pointing into `sc.lengths`.
 [[nodiscard]] serving::ServingView serving_view(const ServingScenario& sc);

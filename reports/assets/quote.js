@@ -20,6 +20,11 @@
   // A training time: days with one decimal from a day up, else a duration; "never" when infinite.
   const timeText = s => (!fin(s) ? 'never' : s >= 86400 ? number(s / 86400, 1) + ' d' : duration(s));
   // Latency: milliseconds below a second, seconds with two decimals below a minute.
+  // A simulated p99 (a Monte Carlo interval) for a cell; a saturated run has none.
+  const simP99 = (c, key) => c.saturated === true ? 'saturated' : latencyText(num(c, key + '.mean'));
+  // "99.7 % ±0.2": the share of requests within both SLOs, ± the half width of its 95 % interval.
+  const attainmentText = c => GP.percent(num(c, 'slo_attainment.mean'), 1) + ' ±' +
+    number(50 * (num(c, 'slo_attainment.ci95_high') - num(c, 'slo_attainment.ci95_low')), 1);
   function latencyText(s) {
     if (!fin(s)) return 'n/a';
     if (s < 5e-6) return '0 ms';  // below the 0.01 ms the table can show
@@ -62,9 +67,13 @@
     return arr(Q, part).map((o, i) => [o, i]).filter(([o]) => GP.isObj(o) && o.feasible === true).slice(0, top)
       .map(([o, i]) => ({o: o, flags: Array.isArray(flags[i]) ? flags[i] : []}));
   }
-  function flagCell(row, checked) {
-    const cells = row.flags.filter(f => f !== 'stale price' && f !== 'engine check disagrees').map(f => flag('bad', f));
-    if (checked !== undefined) cells.push(checked ? flag('ok', 'sim agrees') : flag('bad', 'sim differs'));
+  // `checked`: the step-by-step simulation met every p99 target (undefined: not simulated);
+  // `slots`: the slot-queue engine check agreed with the Erlang sizing (undefined: not run).
+  function flagCell(row, checked, slots) {
+    const simFlags = ['stale price', 'engine check disagrees', 'simulation misses p99'];
+    const cells = row.flags.filter(f => !simFlags.includes(f)).map(f => flag('bad', f));
+    if (checked !== undefined) cells.push(checked ? flag('ok', 'sim meets p99') : flag('bad', 'sim misses p99'));
+    if (slots === false) cells.push(flag('warn', 'slot queue differs'));
     if (row.o.stale_price === true) cells.push(flag('warn', 'stale price ' + str(row.o, 'price_as_of')));
     return el('td', {class: 'flags'}, cells);
   }
@@ -124,33 +133,41 @@
     const parts = [el('h2', {}, 'Inference'), ask(str(Q, 'request_text.inference'))];
     const best = recommended('inference');
     if (!best) return el('section', {}, parts.concat([el('p', {}, 'No catalog option can serve this load within the targets.')]));
-    const meets = best.meets_target === true;
-    const sim = GP.isObj(best.simulation) ? best.simulation : null;
+    // NOTE: the assessment's verdict: the analytical sizing and, where run, the simulation.
+    const meets = GP.get(A, 'inference.meets_requirements') === true;
+    const sim = GP.isObj(best.serving_simulation) ? best.serving_simulation : null;
+    const targets = GP.get(Q, 'request.inference.ttft_p99') !== undefined || GP.get(Q, 'request.inference.tpot_p99') !== undefined;
     parts.push(el('div', {class: 'rec'}, [
       kpi(meets ? 'Recommended' : 'Best available (misses a target)', count(num(best, 'gpus')) + ' × ' + str(best, 'gpu'),
           count(num(best, 'nodes')) + ' × ' + str(best, 'instance') + ', ' + str(best, 'pricing_label'), meets ? 'main' : 'main warn'),
       kpi('Replicas', count(num(best, 'replicas')) + ' + ' + count(num(best, 'spare_replicas')) + ' spare',
           num(best, 'group_gpus') + ' GPU(s) each, batch ' + count(num(best, 'batch'))),
-      kpi('TTFT p99', latencyText(num(best, 'ttft_s.p99')), sim ? 'simulated ' + latencyText(num(sim, 'ttft_p99_s')) : 'p50 ' + latencyText(num(best, 'ttft_s.p50'))),
-      kpi('TPOT p99', latencyText(num(best, 'tpot_s.p99')), 'p50 ' + latencyText(num(best, 'tpot_s.p50'))),
+      kpi('TTFT p99', latencyText(num(best, 'ttft_s.p99')), sim ? 'simulated ' + simP99(sim, 'ttft_p99_s') : 'p50 ' + latencyText(num(best, 'ttft_s.p50'))),
+      kpi('TPOT p99', latencyText(num(best, 'tpot_s.p99')), sim ? 'simulated ' + simP99(sim, 'tpot_p99_s') : 'p50 ' + latencyText(num(best, 'tpot_s.p50'))),
       kpi('Per month', moneyShort(num(best, 'monthly_usd')), '$' + number(num(best, 'usd_per_1m_output_tokens'), 2) + ' per 1M output tokens'),
       kpi('Throughput', count(num(best, 'output_tokens_per_s')) + ' tok/s', 'headroom ' + percent(num(best, 'headroom'), 0) + ' of the slots')]));
     const rows = ranked('inference').map((row, n) => {
       const o = row.o;
       shownInstances.add(str(o, 'instance'));
-      const c = GP.isObj(o.simulation) ? o.simulation : null;
-      const ttftSim = c ? (c.saturated === true ? 'saturated' : latencyText(num(c, 'ttft_p99_s'))) : '–';
-      return el('tr', {class: n === 0 && o.meets_target === true ? 'best' : o.meets_target === false ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o),
+      const c = GP.isObj(o.serving_simulation) ? o.serving_simulation : null;
+      const slots = GP.isObj(o.simulation) ? o.simulation.agrees === true : undefined;
+      return el('tr', {class: o === best && meets ? 'best' : o.meets_target === false || (c && c.meets_targets === false) ? 'miss' : null}, [td(String(n + 1), true), instanceCell(o),
         td(nodesText(o), true), td(count(num(o, 'replicas')) + ' × TP' + num(o, 'group_gpus') + ' · b' + num(o, 'batch') + ' +' + num(o, 'spare_replicas'), true),
-        td(str(o, 'pricing_label')), td(latencyText(num(o, 'ttft_s.p99')) + ' · ' + ttftSim, true), td(latencyText(num(o, 'tpot_s.p99')), true),
+        td(str(o, 'pricing_label')), td(latencyText(num(o, 'ttft_s.p99')) + ' · ' + (c ? simP99(c, 'ttft_p99_s') : '–'), true),
+        td(latencyText(num(o, 'tpot_s.p99')) + ' · ' + (c ? simP99(c, 'tpot_p99_s') : '–'), true),
+        td(c && targets ? attainmentText(c) : '–', true),
         td(percent(num(o, 'utilization'), 0), true), td(moneyShort(num(o, 'monthly_usd')), true), td(moneyShort(num(o, 'total_usd')), true),
-        td('$' + number(num(o, 'usd_per_1m_output_tokens'), 2), true), energyCell(o), td(spotRisk(o, false)), flagCell(row, c ? c.agrees === true : undefined)]);
+        td('$' + number(num(o, 'usd_per_1m_output_tokens'), 2), true), energyCell(o), td(spotRisk(o, false)), flagCell(row, c ? c.meets_targets === true : undefined, slots)]);
     });
     parts.push(el('table', {}, [el('thead', {}, el('tr', {}, [th('#', true), th('Instance / GPU'), th('GPUs (nodes)', true), th('Replicas', true), th('Pricing'), th('TTFT p99 model · sim', true),
-      th('TPOT p99', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1M tok', true), th('Energy /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
+      th('TPOT p99 model · sim', true), th('SLO met (sim)', true), th('Util.', true), th('Per month', true), th('Total', true), th('$/1M tok', true), th('Energy /mo', true), th('Spot risk'), th('Flags')])), el('tbody', {}, rows)]));
     const tol = percent(num(Q, 'options.sim_tolerance'), 0);
-    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting every target first, then by total cost over the term. Replicas: load replicas × GPUs each (TP) · batch slots + spares. "sim": the discrete-event engine run on the same slot queue (' +
-      count(num(Q, 'options.sim_requests')) + ' requests, fixed slot time); it confirms the sizing when its TTFT p99 is at most the model\'s plus ' + tol + '.'));
+    const first = ranked('inference').map(r => r.o.serving_simulation).find(GP.isObj);
+    parts.push(el('p', {class: 'note'}, 'Ranked: options meeting every target first, then by total cost over the term. Replicas: load replicas × GPUs each (TP) · batch slots + spares. "model": the analytical sizing (roofline steps, Erlang C queue). ' +
+      (first ? '"sim": each option\'s load replicas simulated step by step under continuous batching (vLLM\'s scheduler with the sized batch, chunked prefill, vLLM\'s default token budget — 8,192 on GPUs of 70 GiB or more but the A100, else 2,048 — or the batch if larger, KV cache preemption), ' + count(num(first, 'requests')) + ' requests counted over ' +
+        count(num(first, 'replications')) + ' runs; its p99s are the runs\' mean. SLO met: the share of simulated requests within both the TTFT and the TPOT target, ± its 95 % interval. ' +
+        'An option whose simulated p99 misses a target is flagged and not recommended. ' : '') +
+      'The slot queue is also run on the discrete-event engine (' + count(num(Q, 'options.sim_requests')) + ' requests, fixed slot time); it is flagged where its TTFT p99 exceeds the model\'s by more than ' + tol + '.'));
     return el('section', {}, parts);
   }
 

@@ -60,11 +60,21 @@
     ['Pricing', o => o.pricing_label],
     ['TTFT p99', o => GP.duration(GP.num(o, 'ttft_s.p99')), 'num'],
     ['TPOT p99', o => GP.duration(GP.num(o, 'tpot_s.p99')), 'num'],
+    // The option simulated step by step (docs/quote.md): its p99s, and the share of requests
+    // within both targets with the half width of its 95 % interval.
+    ['Simulated TTFT · TPOT p99', o => !GP.isObj(o.serving_simulation) ? '–'
+      : o.serving_simulation.saturated === true ? 'saturated'
+      : GP.duration(GP.num(o, 'serving_simulation.ttft_p99_s.mean')) + ' · ' + GP.duration(GP.num(o, 'serving_simulation.tpot_p99_s.mean')), 'num'],
+    ['Simulated SLO met', o => !GP.isObj(o.serving_simulation) ? '–'
+      : GP.percent(GP.num(o, 'serving_simulation.slo_attainment.mean'), 1) + ' ±' +
+        GP.number(50 * (GP.num(o, 'serving_simulation.slo_attainment.ci95_high') - GP.num(o, 'serving_simulation.slo_attainment.ci95_low')), 1), 'num'],
     ['Utilization', o => GP.percent(o.utilization), 'num'],
     ['Per month', o => GP.money(o.monthly_usd), 'num'],
     ['Per 1M output tokens', o => GP.money(o.usd_per_1m_output_tokens), 'num'],
     ['Energy · CO2e per month', o => GP.count(GP.num(o, 'energy.kwh')) + ' kWh · ' + GP.number(GP.num(o, 'energy.tco2e'), 2) + ' t', 'num'],
-    ['Flags', o => [o.meets_target === false ? 'misses target' : '', o.stale_price ? 'price > 1 yr old' : '']
+    ['Flags', o => [o.meets_target === false ? 'misses target' : '',
+                    GP.get(o, 'serving_simulation.meets_targets') === false ? 'simulation misses p99' : '',
+                    o.stale_price ? 'price > 1 yr old' : '']
       .filter(Boolean).join(', ')]];
 
   function showResults(reply) {

@@ -130,6 +130,39 @@
                          y2: {position: 'right', min: 0, grid: {drawOnChartArea: false}, title: {display: true, text: 'preemptions per bin'}}}}};
   }
 
+  // ---- autoscaling ----------------------------------------------------------------------------------
+  const SCALER = GP.isObj(R.autoscaling) ? R.autoscaling : null;
+  const REPLICAS = SCALER && SERIES && Array.isArray(SERIES.replicas) && SERIES.replicas.length > 0 ? SERIES.replicas : null;
+  function autoscaling() {
+    if (!SCALER) return null;
+    const ci = GP.isObj(R.summary) ? R.summary['autoscaling.replicas_mean'] : undefined;
+    const chart = REPLICAS
+      ? [GPCharts.figure('replicas', true, 'Replicas over time',
+                         'Replicas billed (serving, provisioning and draining; time-weighted), per ' + duration(SERIES.bin_s) +
+                         ' of simulated time, means over the replications, with the KV cache in use.',
+                         'Line chart of the replicas billed and the share of KV blocks in use over simulated time')]
+      : [];
+    return GP.section('autoscaling', 'Autoscaling', [...chart, GP.tiles([
+      {label: 'Replicas billed', value: number(num(SCALER, 'replicas_mean'), 2), detail: 'time-weighted mean' +
+       (GP.isObj(ci) ? ' (95 % CI ' + number(num(ci, 'ci95_low'), 2) + '–' + number(num(ci, 'ci95_high'), 2) + ')' : '') +
+       '; peak ' + count(num(SCALER, 'replicas_peak')) + ' of ' + count(num(SCALER, 'max_replicas')) + ' allowed, at least ' + count(num(SCALER, 'min_replicas'))},
+      {label: 'GPU-hours', value: number(num(SCALER, 'gpu_hours_per_run'), 1), detail: 'billed per run of ' + duration(num(M, 'simulated_s')) + ' simulated'},
+      {label: 'Scaling', value: number(num(SCALER, 'scale_ups_per_run'), 1) + ' up · ' + number(num(SCALER, 'scale_downs_per_run'), 1) + ' down',
+       detail: 'evaluations a run that changed the count, every ' + duration(num(SCALER, 'interval_s')) + ' on ' + number(num(SCALER, 'target_requests'), 1) +
+       ' requests per replica; a new replica serves ' + duration(num(SCALER, 'provisioning_s')) + ' after it is asked for, and ' +
+       duration(num(SCALER, 'scale_down_delay_s')) + ' of fewer wanted drains the rest'}])]);
+  }
+  function chartReplicas() {
+    const w = SERIES.bin_s;
+    return {type: 'line',
+      data: {labels: REPLICAS.map((_, b) => duration((b + 1) * w)),
+             datasets: [{label: 'Replicas billed', data: REPLICAS, borderColor: GPCharts.PALETTE[1], pointRadius: 0, stepped: true, yAxisID: 'y'},
+                        {label: 'KV cache in use', data: SERIES.kv_occupancy.map(v => 100 * v), borderColor: GPCharts.PALETTE[0], pointRadius: 0, yAxisID: 'y2'}]},
+      options: {scales: {x: {title: {display: true, text: 'simulated time (end of bin)'}},
+                         y: {min: 0, title: {display: true, text: 'replicas'}},
+                         y2: {position: 'right', min: 0, max: 100, grid: {drawOnChartArea: false}, title: {display: true, text: '% of KV blocks'}}}}};
+  }
+
   // ---- what ran -------------------------------------------------------------------------------------
   function setup() {
     const sched = GP.isObj(R.replica) && GP.isObj(R.replica.scheduler) ? R.replica.scheduler : {};
@@ -141,7 +174,8 @@
       ...(GP.isObj(GP.get(R, 'replica.disaggregated.decode')) ? [row('Decode replica', 'tensor parallel ' + count(num(R, 'replica.disaggregated.decode.tp')) + ' on ' +
           str(R, 'replica.disaggregated.decode.gpu') + ' (' + str(R, 'replica.disaggregated.decode.fabric') + '), ' + number(num(R, 'replica.disaggregated.decode.weights_gb'), 1) +
           ' GB of weights, ' + count(num(R, 'replica.disaggregated.decode.kv_blocks')) + ' KV blocks; the replica above computes the prompts')] : []),
-      row('Cluster', plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + count(num(R, 'replica.gpus')) + ' GPUs)' +
+      row('Cluster', (SCALER ? 'autoscaled, ' + count(num(SCALER, 'min_replicas')) + ' to ' : '') +
+          plural(num(R, 'replica.replicas'), 'replica', 'replicas') + ' (' + (SCALER ? 'up to ' : '') + count(num(R, 'replica.gpus')) + ' GPUs)' +
           (GP.isObj(GP.get(R, 'replica.disaggregated')) ? ', disaggregated: ' + count(num(R, 'replica.disaggregated.prefill_replicas')) + ' prefill and ' +
             count(num(R, 'replica.disaggregated.decode_replicas')) + ' decode, the KV cache sent at ' + number(num(R, 'replica.disaggregated.kv_transfer.bandwidth_gbps_per_gpu'), 0) +
             ' Gb/s per GPU (' + duration(num(R, 'replica.disaggregated.kv_transfer.mean_prompt_s')) + ' at the mean prompt)' : '') +
@@ -165,15 +199,18 @@
           count(num(R, 'workload.mean_prompt_tokens')) + ' and output ' + count(num(R, 'workload.mean_output_tokens')) + ' tokens'),
       ...(GP.isObj(R.price) ? [row('Price', str(R, 'price.instance') + ', ' + str(R, 'price.pricing') + ': ' + GP.money(num(R, 'price.usd_per_gpu_hour')) +
           ' per GPU-hour' + (R.price.derived === true ? ' (derived: the provider publishes none)' : '') + ', prices of ' + str(R, 'price.as_of') + '; ' +
-          GP.money(num(M, 'usd_per_hour')) + ' per hour for the cluster, ' + GP.money(num(M, 'usd_per_million_output_tokens')) + ' per million output tokens')] : []),
+          GP.money(num(M, 'usd_per_hour')) + (SCALER ? ' per hour for the replicas billed on average, ' : ' per hour for the cluster, ') + GP.money(num(M, 'usd_per_million_output_tokens')) + ' per million output tokens')] : []),
       row('Monte Carlo', plural(replications, 'replication', 'replications') + (Number.isInteger(R.seed) ? ', seed ' + R.seed : '') +
           '; 95 % intervals across the replications where shown')];
     return GP.section('setup', 'What ran', [el('div', {class: 'card table-card'}, el('table', {}, el('tbody', {}, rows))),
       el('p', {class: 'note'}, ['Reproduce: ', GP.code('gpuplan serve-sim <scenario file>'), ' with the same file and seed (docs/serving-simulation.md).'])]);
   }
 
-  GP.append(document.getElementById('gp-main'), [summary(), latency(), cache(), setup()]);
+  GP.append(document.getElementById('gp-main'), [summary(), latency(), cache(), autoscaling(), setup()].filter(Boolean));
   GP.append(document.getElementById('gp-footer'), el('p', {}, 'gpuplan ' + str(R, 'gpuplan_version') + ' · serve-sim'));
-  GPCharts.draw(SERIES && SERIES.kv_occupancy.length > 0 ? {latency: chartLatency, series: chartSeries} : {latency: chartLatency}, [680, 300]);
+  const charts = {latency: chartLatency};
+  if (SERIES && SERIES.kv_occupancy.length > 0) charts.series = chartSeries;
+  if (REPLICAS) charts.replicas = chartReplicas;
+  GPCharts.draw(charts, [680, 300]);
   GP.selftest();
 })();

@@ -9,6 +9,7 @@
 
 #include "sim/core/exponential.h"
 #include "sim/core/rng.h"
+#include "sim/serving/autoscaler.h"
 #include "sim/serving/replica.h"
 
 namespace gpuplan::serving {
@@ -30,6 +31,7 @@ struct ClusterState {
   // approximate radix tree, without its time-based eviction.
   span<uint8_t> in_tree;     //!< [replica * groups + group] the group's prefix was sent there
   span<double> tree_tokens;  //!< [replica] prompt tokens its tree holds
+  ScalerState scaler;        //!< autoscaling (empty phases: off)
 };
 
 //! [s] The first bin width of a run's series: the arrivals' expected span (a replay: its last
@@ -151,11 +153,19 @@ struct ReplicaRange {
   return pick;
 }
 
-//! The replica with the fewest outstanding tokens among `in`, ties to the lowest index.
+//! The serving replica with the fewest outstanding tokens among `in`, ties to the lowest index.
 [[nodiscard]] GPUPLAN_HD inline uint32_t least_outstanding(const ClusterState& c, ReplicaRange in) {
-  uint32_t best = in.first;
-  for (uint32_t r = in.first + 1; r < in.first + in.count; ++r)
-    if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
+  if (c.scaler.phase.size == 0) {  // every replica serves: the loop without the check
+    uint32_t best = in.first;
+    for (uint32_t r = in.first + 1; r < in.first + in.count; ++r)
+      if (c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens) best = r;
+    return best;
+  }
+  uint32_t best = NONE;
+  for (uint32_t r = in.first; r < in.first + in.count; ++r)
+    if (accepting(c.scaler, r) &&
+        (best == NONE || c.replicas[r].outstanding_tokens < c.replicas[best].outstanding_tokens))
+      best = r;
   return best;
 }
 
@@ -165,9 +175,13 @@ struct ReplicaRange {
   const ReplicaRange in = arrival_replicas(v, c);
   switch (v.router) {
     case Router::round_robin: {
-      const uint32_t r = in.first + c.rr_next;
-      c.rr_next = (c.rr_next + 1) % in.count;
-      return r;
+      // NOTE: past the replicas not serving (autoscaling); at least one serves.
+      for (uint32_t k = 0; k < in.count; ++k) {
+        const uint32_t r = in.first + c.rr_next;
+        c.rr_next = (c.rr_next + 1) % in.count;
+        if (accepting(c.scaler, r)) return r;
+      }
+      return in.first;
     }
     case Router::least_outstanding_tokens:
       return least_outstanding(c, in);
@@ -246,11 +260,17 @@ GPUPLAN_HD inline void pop_ready(ClusterState& c) {
 
 //! [s] A closed-loop pause of mean think_s: after request `id` completes (from the first 64 bits
 //! of its arrival draw, which a closed loop does not use for the arrival), or with `id` = NONE
-//! stream `k`'s first, before it sends at all.
+//! stream `k`'s first, before it sends at all, with its start within the ramp (the draw's second
+//! 64 bits).
 [[nodiscard]] GPUPLAN_HD inline double think_pause(const ServingView& v, uint32_t id, uint32_t k) {
+  if (id == NONE) {
+    if (!(v.load.think_s > 0) && !(v.load.ramp_s > 0)) return 0;
+    const Draw a = philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 1, k);
+    return (v.load.think_s > 0 ? v.load.think_s * exponential_first(a) : 0.0) +
+           v.load.ramp_s * u01_second(a);
+  }
   if (!(v.load.think_s > 0)) return 0;
-  const Draw a = id != NONE ? philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 0, id)
-                            : philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 1, k);
+  const Draw a = philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 0, id);
   return v.load.think_s * exponential_first(a);
 }
 
@@ -262,6 +282,8 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
   // without one).
   if (closed && c.next_id == 0 && c.ready_n == 0)
     for (uint32_t k = 0; k < v.load.streams; ++k) stream_ready(c, k, think_pause(v, NONE, k));
+  const bool scaling = c.scaler.phase.size > 0;
+  if (scaling && c.next_id == 0) start_scaler(v, c.scaler, st);
   Request next;
   bool pending = next_arrival(v, c, next);
   while (!st.saturated) {
@@ -272,6 +294,15 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
         rmin = r;
         tmin = c.replicas[r].step_end_s;
       }
+    // The scaler acts after step ends at the same instant, before arrivals (a replica ready at
+    // an arrival's instant may take it); only while requests are due or in flight.
+    if (scaling && (pending || rmin != NONE)) {
+      const double at = next_scaler_event(c.scaler);
+      if ((rmin == NONE || at < tmin) && (!pending || at <= next.arrival_s)) {
+        scaler_event(v, c.scaler, c.replicas, st, at);
+        continue;
+      }
+    }
     // A KV cache that has arrived goes to a decode replica (after step ends at the same instant,
     // before new arrivals).
     if (c.transfers.n > 0 && (rmin == NONE || c.transfers.heap[0].at_s < tmin) &&
@@ -304,6 +335,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       break;
     }
   }
+  if (scaling) bill_until(c.scaler, st, st.end_s);
 }
 
 }  // namespace gpuplan::serving

@@ -40,6 +40,7 @@ struct ServingView {
   uint32_t decode_gpus_per_replica = 1;
   uint64_t seed = 0;        //!< scenario seed
   uint32_t mc_replica = 0;  //!< Monte Carlo replica index (the Philox key's second word)
+  Autoscale autoscale;      //!< off unless max_replicas > 0 (then n_replicas = max_replicas)
 };
 
 //! The roofline replica `r` steps with: the decode pool's own when it has one.

@@ -57,6 +57,12 @@ class ClusterBuffers {
     state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
     state.tree_tokens = {tree_tokens_.data(), R};
     state.transfers.heap = {transfers_.data(), static_cast<uint32_t>(transfers_.size())};
+    if (v.autoscale.max_replicas > 0) {
+      phase_.assign(R, ReplicaPhase::off);
+      ready_at_.assign(R, 0.0);
+      state.scaler.phase = {phase_.data(), R};
+      state.scaler.ready_at_s = {ready_at_.data(), R};
+    }
   }
   ClusterBuffers(const ClusterBuffers&) = delete;
   ClusterBuffers& operator=(const ClusterBuffers&) = delete;
@@ -67,7 +73,8 @@ class ClusterBuffers {
   std::vector<Sequence> seqs_;
   std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_, ready_stream_;
   std::vector<uint64_t> done_;
-  std::vector<double> last_use_, tree_tokens_, ready_s_;
+  std::vector<double> last_use_, tree_tokens_, ready_s_, ready_at_;
+  std::vector<ReplicaPhase> phase_;
   std::vector<uint8_t> in_tree_;
   std::vector<Transfer> transfers_;
   std::vector<ReplicaState> replicas_;

@@ -23,6 +23,16 @@ struct SchedulerConfig {
   bool prefix_caching = true;              //!< full blocks of a shared prefix are reused
 };
 
+//! Autoscaling on concurrency (sim/serving/autoscaler.h); max_replicas 0: off, the cluster's
+//! replicas always serve.
+struct Autoscale {
+  uint32_t min_replicas = 1, max_replicas = 0;
+  double target_requests = 1;       //!< requests in a replica (running + waiting) aimed at
+  double interval_s = 15;           //!< [s] between evaluations
+  double provision_s = 0;           //!< [s] from asking for a replica to its first request
+  double scale_down_delay_s = 300;  //!< [s] fewer wanted this long before any is drained
+};
+
 //! How requests are routed to replicas.
 enum class Router : uint8_t {
   round_robin,
@@ -70,6 +80,9 @@ struct Workload {
   //! then only a first guess of the rate the streams make, for the series' first bin width.
   uint32_t streams = 0;
   double think_s = 0;  //!< [s] the mean pause between a completion and the stream's next request
+  //! [s] Closed loop: each stream sends its first request at a uniform time within this, after
+  //! its first pause (0: all start together)
+  double ramp_s = 0;
   uint64_t n_requests = 0;       //!< requests in the run
   uint64_t warmup_requests = 0;  //!< the first ones are served but not counted
   LengthKind prompt_kind = LengthKind::fixed;
@@ -175,6 +188,7 @@ struct ServingSeries {
   double width_s = 1;                      //!< [s] of each bin
   double kv_block_s[SERIES_BINS] = {};     //!< [block·s] blocks in use integrated over the bin
   uint32_t preemptions[SERIES_BINS] = {};  //!< sequences preempted in the bin
+  double replica_s[SERIES_BINS] = {};      //!< [replica·s] replicas billed integrated over the bin
 };
 
 //! Doubles the width of `s`, merging its bins in pairs.
@@ -182,10 +196,12 @@ GPUPLAN_HD inline void series_widen(ServingSeries& s) {
   for (uint32_t b = 0; b < SERIES_BINS / 2; ++b) {
     s.kv_block_s[b] = s.kv_block_s[2 * b] + s.kv_block_s[2 * b + 1];
     s.preemptions[b] = s.preemptions[2 * b] + s.preemptions[2 * b + 1];
+    s.replica_s[b] = s.replica_s[2 * b] + s.replica_s[2 * b + 1];
   }
   for (uint32_t b = SERIES_BINS / 2; b < SERIES_BINS; ++b) {
     s.kv_block_s[b] = 0;
     s.preemptions[b] = 0;
+    s.replica_s[b] = 0;
   }
   s.width_s *= 2;
 }
@@ -195,18 +211,32 @@ GPUPLAN_HD inline void series_cover(ServingSeries& s, double t) {
   while (t >= s.width_s * SERIES_BINS) series_widen(s);
 }
 
-//! Adds `blocks` in use over [t0, t1) [s] to the bins the interval crosses.
-GPUPLAN_HD inline void series_add_blocks(ServingSeries& s, double t0, double t1, double blocks) {
-  if (!(t1 > t0) || blocks == 0) return;
+//! Adds `level` held over [t0, t1) [s] to the bins of series `Bins` of `s` the interval crosses.
+//! NOTE: the series is a template argument so each caller adds at a fixed offset (the KV blocks'
+//! call is in every step).
+template <double (ServingSeries::*Bins)[SERIES_BINS]>
+GPUPLAN_HD inline void series_add_level(ServingSeries& s, double t0, double t1, double level) {
+  if (!(t1 > t0) || level == 0) return;
   series_cover(s, t1);
   uint32_t b = static_cast<uint32_t>(t0 / s.width_s);
   for (double t = t0; t < t1 && b < SERIES_BINS; ++b) {
     const double end = (b + 1) * s.width_s;
     if (end <= t) continue;  // NOTE: t0 / width can round down at an exact bin edge
     const double upto = t1 < end ? t1 : end;
-    s.kv_block_s[b] += blocks * (upto - t);
+    (s.*Bins)[b] += level * (upto - t);
     t = upto;
   }
+}
+
+//! Adds `blocks` in use over [t0, t1) [s] to the bins the interval crosses.
+GPUPLAN_HD inline void series_add_blocks(ServingSeries& s, double t0, double t1, double blocks) {
+  series_add_level<&ServingSeries::kv_block_s>(s, t0, t1, blocks);
+}
+
+//! Adds `replicas` billed over [t0, t1) [s] to the bins the interval crosses.
+GPUPLAN_HD inline void series_add_replicas(ServingSeries& s, double t0, double t1,
+                                           double replicas) {
+  series_add_level<&ServingSeries::replica_s>(s, t0, t1, replicas);
 }
 
 //! Counts a preemption at time `t` [s].
@@ -243,6 +273,10 @@ struct ServingStats {
   double kv_block_s = 0;           //!< [block·s] blocks in use integrated over time, all replicas
   ServingSeries series;            //!< the same blocks and the preemptions over time
   double busy_s = 0;               //!< [s] replica time spent in steps
+  //! Autoscaling: [replica·s] replicas billed integrated over the run, the most billed at once,
+  //! and the evaluations that asked for more or drained some
+  double replica_s = 0;
+  uint32_t peak_replicas = 0, scale_ups = 0, scale_downs = 0;
   double first_counted_arrival_s = -1;  //!< NOTE: -1 until a counted request arrives
   double end_s = 0;                     //!< [s] last completion
   bool saturated = false;               //!< a waiting queue overflowed: the cluster cannot keep up

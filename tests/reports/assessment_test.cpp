@@ -394,6 +394,31 @@ TEST_CASE("reports::assessment::quote") {
     CHECK(a["inference"]["recommended"] == 0);
     CHECK(a["inference"]["meets_requirements"] == false);
   }
+
+  SUBCASE(
+      "an option the step-by-step simulation sees missing a p99 is passed over for one it "
+      "sees meeting them") {
+    const json misses = {{"feasible", true},
+                         {"meets_target", true},
+                         {"instance", "g6e.xlarge"},
+                         {"serving_simulation", {{"meets_targets", false}}}};
+    const json meets = {{"feasible", true},
+                        {"meets_target", true},
+                        {"instance", "p5.48xlarge"},
+                        {"serving_simulation", {{"meets_targets", true}}}};
+    const json a = assess_quote({{"inference", {misses, meets}}});
+    CHECK(a["inference"]["flags"][0] == json::array({"simulation misses p99"}));
+    CHECK(a["inference"]["flags"][1] == json::array());
+    CHECK(a["inference"]["recommended"] == 1);
+    CHECK(a["inference"]["meets_requirements"] == true);
+    // without a simulated option that meets them, the best ranked one is shown, flagged
+    const json alone = assess_quote({{"inference", {misses}}});
+    CHECK(alone["inference"]["recommended"] == 0);
+    CHECK(alone["inference"]["meets_requirements"] == false);
+    // a row not simulated (past the rows shown) keeps the analytical verdict
+    const json unsimulated = {{"feasible", true}, {"meets_target", true}};
+    CHECK(assess_quote({{"inference", {unsimulated}}})["inference"]["meets_requirements"] == true);
+  }
 }
 
 TEST_CASE("reports::assessment::recommendation") {

@@ -76,8 +76,9 @@ TEST_CASE("quote::customer_view") {
   const QuoteRequest req = request();
   const Quote q = make_quote(req, builtin_catalog(), today_utc());
   const auto checks = check_shown_inference(req, q);
-  const QuoteReport customer{&req, &q, checks, "test", false};
-  const QuoteReport internal{&req, &q, checks, "test", true};
+  const auto serving = check_shown_serving(req, q);
+  const QuoteReport customer{&req, &q, checks, serving, "test", false};
+  const QuoteReport internal{&req, &q, checks, serving, "test", true};
 
   SUBCASE("quote.json and quote.html of the customer view carry no internal mark") {
     const std::string json_text = quote_json(customer).dump(2);
@@ -121,7 +122,7 @@ TEST_CASE("quote::customer_view") {
     REQUIRE(budget);
     const QuoteRequest& req = *budget;
     const Quote q = make_quote(req, builtin_catalog(), today_utc());
-    const QuoteReport customer{&req, &q, {}, "test", false};
+    const QuoteReport customer{&req, &q, {}, {}, "test", false};
     double widest = 0;
     uint32_t shown = 0;
     const TrainingOption* row = nullptr;

@@ -78,7 +78,7 @@ TEST_CASE("quote::energy") {
   SUBCASE("quote.json has kWh and tCO2e for every feasible option, per run and per month") {
     const QuoteRequest req = request();
     const Quote q = make_quote(req, builtin_catalog(), DAY);
-    const QuoteReport customer{&req, &q, {}, "test", false};
+    const QuoteReport customer{&req, &q, {}, {}, "test", false};
     const nlohmann::json j = quote_json(customer);
     int n = 0;
     for (const char* part : {"training", "inference"}) {
@@ -103,7 +103,7 @@ TEST_CASE("quote::energy") {
           doctest::Approx(t["nodes"].get<double>() * 8.4 * t["time_s"]["p50"].get<double>() /
                           3600.0 * 1.15));
     // the internal view adds the factor's source
-    const QuoteReport internal{&req, &q, {}, "test", true};
+    const QuoteReport internal{&req, &q, {}, {}, "test", true};
     CHECK(quote_json(internal)["training"][0]["energy"].contains("grid_source"));
     // the terminal table has the column
     CHECK(format_quote_table(customer).find("energy · CO2e") != std::string::npos);

@@ -108,6 +108,27 @@ TEST_CASE("tools::quote") {
     CHECK(best["simulation"]["ttft_p99_s"].get<double>() <= 0.5 * 1.1);
     CHECK(best["tpot_s"]["p99"].get<double>() <= 0.05);
     CHECK(best["usd_per_1m_output_tokens"].get<double>() > 0);
+    // ... and step by step: the SLO attainment with its interval, the p99s against the targets
+    REQUIRE(best.contains("serving_simulation"));
+    const json& sim = best["serving_simulation"];
+    CHECK(sim["meets_targets"] == true);
+    CHECK(sim["saturated"] == false);
+    CHECK(sim["max_num_seqs"] == best["batch"]);
+    CHECK(sim["ttft_p99_s"]["mean"].get<double>() <= 0.5);
+    CHECK(sim["tpot_p99_s"]["mean"].get<double>() <= 0.05);
+    CHECK(sim["e2e_p99_s"]["mean"].get<double>() <= 8.0);
+    const json& att = sim["slo_attainment"];
+    CHECK(att["ci95_low"].get<double>() <= att["mean"].get<double>());
+    CHECK(att["mean"].get<double>() <= att["ci95_high"].get<double>());
+    CHECK(att["ci95_high"].get<double>() <= 1.0);
+    CHECK(att["mean"].get<double>() >= 0.99);
+    // the table shows it, with the note that says what it is
+    CHECK(r.output.find("SLO met") != std::string::npos);
+    CHECK(r.output.find("Simulated step by step") != std::string::npos);
+    // every shown row is simulated, the rest are not
+    size_t simulated = 0;
+    for (const json& o : q["inference"]) simulated += o.contains("serving_simulation");
+    CHECK(simulated == std::min<size_t>(q["options"]["top"].get<size_t>(), q["inference"].size()));
   }
 
   SUBCASE("lengths from the Azure trace: TTFT from the p99 prompt, checked by the engine") {
@@ -130,6 +151,10 @@ TEST_CASE("tools::quote") {
       // The engine draws each request's slot time from the trace's rows.
       REQUIRE(best.contains("simulation"));
       CHECK(best["simulation"]["agrees"] == true);
+      // Step by step, the trace's long prompts share the token budget: still within 2 s and
+      // 60 ms at p99.
+      REQUIRE(best.contains("serving_simulation"));
+      CHECK(best["serving_simulation"]["meets_targets"] == true);
       // The p99 prompt (4,142 tokens) prefills longer than the median's, so TTFT p99 > p50.
       CHECK(best["ttft_s"]["p99"].get<double>() > best["ttft_s"]["p50"].get<double>());
     }

@@ -94,11 +94,12 @@ TEST_CASE("tools::serve_sim") {
       REQUIRE(run.status == 0);
       const json r = read_json(out / "result.json");
       CHECK(r["metrics"]["saturated"] == false);
-      const json subset = {{"scenario", r["scenario"]},
-                           {"seed", r["seed"]},
-                           {"replications", r["replications"]},
-                           {"metrics", r["metrics"]},
-                           {"summary", r["summary"]}};
+      json subset = {{"scenario", r["scenario"]},
+                     {"seed", r["seed"]},
+                     {"replications", r["replications"]},
+                     {"metrics", r["metrics"]},
+                     {"summary", r["summary"]}};
+      if (r.contains("autoscaling")) subset["autoscaling"] = r["autoscaling"];
       if (update) {
         expected["expect"] = subset;
         std::ofstream(golden) << expected.dump(2) << "\n";
@@ -113,6 +114,54 @@ TEST_CASE("tools::serve_sim") {
       ++n;
     }
     CHECK(n >= 1);
+  }
+  SUBCASE("autoscaling: what it bills, and the misuses") {
+    const auto scenario = [](const std::string& root, const std::string& scaler) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, )" + root +
+             R"("autoscaling": {)" + scaler + R"(}, "workload": {"rate": "40/s",
+               "tokens_in": 512, "tokens_out": 64, "requests": 8000}})";
+    };
+    const std::string ok =
+        R"("min_replicas": 1, "max_replicas": 4, "target_requests": 8, "provisioning": "30s")";
+    const auto run = run_text(scenario(R"("instance": "p5.48xlarge", )", ok), "scaled");
+    CAPTURE(run.output);
+    REQUIRE(run.status == 0);
+    const json r =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "scaled" / "result.json");
+    const json& a = r["autoscaling"];
+    CHECK(a["provisioning_s"] == 30);
+    CHECK(a["interval_s"] == 15);
+    CHECK(a["scale_down_delay_s"] == 300);
+    CHECK(a["replicas_mean"].get<double>() >= 1);
+    CHECK(a["replicas_mean"].get<double>() <= a["replicas_peak"].get<double>());
+    CHECK(a["replicas_peak"].get<int>() <= 4);
+    CHECK(r["timeseries"]["replicas"].size() == r["timeseries"]["kv_occupancy"].size());
+    // the price is the replicas billed on average, one GPU each
+    CHECK(r["metrics"]["usd_per_hour"].get<double>() ==
+          doctest::Approx(a["replicas_mean"].get<double>() *
+                          r["price"]["usd_per_gpu_hour"].get<double>()));
+    const auto refused = [&](const std::string& root, const std::string& scaler,
+                             const std::string& name) {
+      const auto bad = run_text(scenario(root, scaler), name);
+      CHECK(bad.status == 2);
+      return bad.output;
+    };
+    CHECK(refused(R"("replicas": 2, )", ok, "a1").find("/replicas: replicas and autoscaling") !=
+          std::string::npos);
+    CHECK(refused(R"("router": "cache_aware", )", ok, "a2").find("/router:") != std::string::npos);
+    CHECK(refused("",
+                  R"("min_replicas": 5, "max_replicas": 4, "target_requests": 8,
+                     "provisioning": "30s")",
+                  "a3")
+              .find("/autoscaling/min_replicas: min_replicas 5 is above max_replicas 4") !=
+          std::string::npos);
+    CHECK(refused("", R"("min_replicas": 1, "max_replicas": 4, "target_requests": 8)", "a4")
+              .find("provisioning") != std::string::npos);
+    CHECK(refused("", ok + R"(, "interval": "0.1s")", "a5").find("/autoscaling/interval:") !=
+          std::string::npos);
+    CHECK(refused("", ok + R"(, "provisioning": "2d")", "a6").find("/autoscaling/provisioning:") !=
+          std::string::npos);
   }
   SUBCASE("a model that does not fit the replica's memory exits 2 naming /tp and the sizes") {
     const auto run = run_text(base("llama-2-70b", "H100-SXM", 1, 2048, true), "nofit");
@@ -398,6 +447,17 @@ TEST_CASE("tools::serve_sim") {
     CHECK(refused(R"("streams": 0)", "c2").find("/workload/streams:") != std::string::npos);
     CHECK(refused(R"("streams": 5, "think": "-1s")", "c3").find("/workload/think:") !=
           std::string::npos);
+    // a pause or a ramp shapes streams only; with a rate it would be silently meaningless
+    CHECK(refused(R"("rate": "1/s", "ramp": "10s")", "c5").find("/workload/ramp:") !=
+          std::string::npos);
+    CHECK(refused(R"("rate": "1/s", "think": "1s")", "c6").find("/workload/think:") !=
+          std::string::npos);
+    CHECK(refused(R"("streams": 5, "ramp": "-1s")", "c7").find("/workload/ramp:") !=
+          std::string::npos);
+    const auto ramped = run_text(scenario(R"("streams": 50, "ramp": "30s")"), "ramped");
+    REQUIRE(ramped.status == 0);
+    CHECK(read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                    "ramped" / "result.json")["workload"]["ramp_s"] == 30);
     // Eight replicas queueing a million requests each would need 8 million records up front.
     const auto big = run_text(
         R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 8,

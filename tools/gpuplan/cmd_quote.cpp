@@ -124,8 +124,13 @@ int run_quote(const QuoteFlags& f) {
     return 2;
   }
 
-  // The engine checks the shown inference rows (study/quote_check.h), as `gpuplan serve` does.
-  const quote::QuoteReport report{&*req, &q, quote::check_shown_inference(*req, q), GPUPLAN_VERSION,
+  // The engine checks the shown inference rows (study/quote_check.h, the slot queue;
+  // study/quote_serving_check.h, step by step), as `gpuplan serve` does.
+  const quote::QuoteReport report{&*req,
+                                  &q,
+                                  quote::check_shown_inference(*req, q),
+                                  quote::check_shown_serving(*req, q),
+                                  GPUPLAN_VERSION,
                                   f.internal};
 
   if (!f.quiet) std::cout << quote::format_quote_table(report);

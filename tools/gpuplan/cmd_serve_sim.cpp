@@ -45,8 +45,9 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
         sc.view.n_replicas - sc.view.n_prefill, sc.decode->tp, sc.decode->gpu_id.c_str(),
         static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
   else
-    std::printf("%s: %s on %u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
-                sc.model_id.c_str(), sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
+    std::printf("%s: %s on %s%u x %u %s, %llu requests x %u replications\n", sc.name.c_str(),
+                sc.model_id.c_str(), sc.view.autoscale.max_replicas > 0 ? "up to " : "",
+                sc.view.n_replicas, sc.tp, sc.gpu_id.c_str(),
                 static_cast<unsigned long long>(sc.view.load.n_requests), sc.replications);
   if (sc.view.n_prefill > 0)
     std::printf(
@@ -75,12 +76,22 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
         sc.rate_scale);
   std::printf("SLO attainment %.4f, goodput %.3f req/s (%.4f per GPU), %.0f output tokens/s\n",
               f.slo_attainment, f.goodput_rps, f.goodput_rps_per_gpu, f.output_tokens_per_s);
+  const serving::Autoscale& a = sc.view.autoscale;
+  const bool scaling = a.max_replicas > 0;
+  if (scaling)
+    std::printf(
+        "autoscaling %u-%u replicas on %g requests each, %g s to provision: %.2f replicas billed "
+        "on average (95%% CI %.2f-%.2f), peak %u, %.1f scale-ups and %.1f scale-downs a run\n",
+        a.min_replicas, a.max_replicas, a.target_requests, a.provision_s, f.replicas_mean,
+        s.replicas_mean.ci95_low, s.replicas_mean.ci95_high, f.replicas_peak,
+        double(f.scale_ups) / sc.replications, double(f.scale_downs) / sc.replications);
   if (sc.price)
     std::printf(
-        "cost $%.2f/h (%.0f GPUs of %s, %s, $%.4f per GPU-hour%s, prices of %s): $%.4f per "
+        "cost $%.2f/h (%.0f GPUs%s of %s, %s, $%.4f per GPU-hour%s, prices of %s): $%.4f per "
         "million output tokens\n",
-        f.usd_per_hour, serving::cluster_gpus(sc.view), sc.price->instance.c_str(),
-        std::string(enum_name(sc.price->pricing)).c_str(), sc.price->usd_per_gpu_hour,
+        f.usd_per_hour, billed_gpus(sc.view, f), scaling ? " billed on average" : "",
+        sc.price->instance.c_str(), std::string(enum_name(sc.price->pricing)).c_str(),
+        sc.price->usd_per_gpu_hour,
         sc.price->derived ? ", derived: the provider publishes none" : "", sc.price->as_of.c_str(),
         f.usd_per_million_output_tokens);
   std::printf(

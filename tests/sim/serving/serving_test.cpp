@@ -549,6 +549,30 @@ TEST_CASE("serving::streams") {
     const double in_loop = throughput * (st.e2e.moments.mean() + v.load.think_s);
     CHECK(in_loop == doctest::Approx(32).epsilon(0.02));
   }
+  SUBCASE("a ramp spreads the streams' first requests; without one they arrive together") {
+    // 256 streams, one request each of 50 ms, on 64 slots.
+    v.load.output_a = 5;
+    v.load.streams = 256;
+    v.load.n_requests = 256;
+    const ServingStats together = run(v);
+    CHECK(together.counted == 256);
+    CHECK(together.first_counted_arrival_s == 0);
+    // three of four wait behind the first 64, up to two answers' time
+    CHECK(together.wait.moments.max >= 0.1);
+    v.load.ramp_s = 10;
+    const ServingStats spread = run(v);
+    CHECK(spread.counted == 256);
+    // the earliest of 256 uniform starts over 10 s: about 39 ms (past 0.5 s: p = 2e-6)
+    CHECK(spread.first_counted_arrival_s > 0);
+    CHECK(spread.first_counted_arrival_s < 0.5);
+    // A started stream sends again at once (no pause), a request each 50-60 ms (its five steps
+    // and the rest of the step it arrives in), while 25.6 streams a second join: the 256
+    // requests are sent by T with 25.6 T^2 / 2 / 0.055 = 256, T = 1.05 s, by about 27 streams.
+    CHECK(spread.end_s > 0.9);
+    CHECK(spread.end_s < 1.2);
+    // so they never fill 64 slots: no wait beyond a step's end
+    CHECK(spread.wait.moments.max <= 0.01 + 1e-12);
+  }
 }
 
 TEST_CASE("serving::erlang_c") {
@@ -822,5 +846,112 @@ TEST_CASE("serving::disaggregated") {
       CHECK(b.state.replicas[r].private_blocks == 0);
       CHECK(b.state.replicas[r].n_running == 0);
     }
+  }
+}
+
+TEST_CASE("serving::autoscaling") {
+  // Requests of one prompt token and 50 output tokens on 10 ms steps whatever the batch: each
+  // holds a slot about 0.5 s, so a Poisson rate of L requests/s keeps about L / 2 in flight.
+  ServingView v = toy_view(0.01, 1u << 16);
+  v.sched.max_num_seqs = 128;
+  v.sched.max_num_batched_tokens = 1024;
+  v.load.prompt_a = 1;
+  v.load.output_a = 50;
+  v.load.warmup_requests = 0;
+  v.autoscale.min_replicas = 1;
+  v.autoscale.max_replicas = 16;
+  v.autoscale.target_requests = 16;
+  v.autoscale.interval_s = 15;
+  v.autoscale.scale_down_delay_s = 300;
+  v.n_replicas = 16;
+  v.seed = 11;
+  const auto mean_replicas = [](const ServingStats& st) { return st.replica_s / st.end_s; };
+
+  SUBCASE("bounds that leave no choice serve as the fixed cluster does, billed the whole run") {
+    ServingView fixed = v;
+    fixed.autoscale = Autoscale{};
+    fixed.n_replicas = 4;
+    fixed.load.rate_per_s = 100;
+    fixed.load.n_requests = 20000;
+    ServingView pinned = fixed;
+    pinned.autoscale = v.autoscale;
+    pinned.autoscale.min_replicas = pinned.autoscale.max_replicas = 4;
+    const ServingStats a = run(fixed), b = run(pinned);
+    CHECK(b.ttft.moments.sum == a.ttft.moments.sum);
+    CHECK(b.e2e.moments.max == a.e2e.moments.max);
+    CHECK(b.end_s == a.end_s);
+    CHECK(b.replica_s == doctest::Approx(4 * b.end_s).epsilon(1e-12));
+    CHECK(b.peak_replicas == 4);
+    CHECK(b.scale_ups + b.scale_downs == 0);
+  }
+
+  SUBCASE("the count follows the concurrency: ceil(in flight / target), either side of it") {
+    // 100 requests/s keep about 50 in flight: 50 / 16 wants 4 replicas, a surge past 64 five
+    // (which the scale-down delay then holds for 5 minutes); 10/s keep 5 in flight: one
+    // replica, the minimum (past 16 in flight once in 10,000 evaluations).
+    v.autoscale.provision_s = 0;
+    v.load.rate_per_s = 100;
+    v.load.n_requests = 120000;  // 20 minutes
+    const ServingStats busy = run(v);
+    REQUIRE_FALSE(busy.saturated);
+    CAPTURE(mean_replicas(busy));
+    CHECK(mean_replicas(busy) > 3.5);
+    CHECK(mean_replicas(busy) < 5.5);
+    CHECK(busy.peak_replicas >= 4);
+    v.load.rate_per_s = 10;
+    v.load.n_requests = 12000;
+    const ServingStats quiet = run(v);
+    CAPTURE(mean_replicas(quiet));
+    CHECK(mean_replicas(quiet) < 1.05);
+    CHECK(quiet.peak_replicas <= 2);
+    // a target above any surge wants one replica for the busy load too
+    v.load.rate_per_s = 100;
+    v.load.n_requests = 120000;
+    v.autoscale.target_requests = 128;
+    CHECK(mean_replicas(run(v)) == doctest::Approx(1));
+  }
+
+  SUBCASE("a surge waits out the provisioning; the count comes back down after the delay") {
+    // 32 slots a replica serve 64 requests/s. 10 minutes at 20/s (10 in flight: one replica
+    // wanted on 24 each), 10 at 100/s (50 in flight: three wanted), 20 at 20/s.
+    const std::vector<RateStage> stages = {{600, 20}, {1200, 100}, {2400, 20}};
+    v.sched.max_num_seqs = 32;
+    v.load.stages = {stages.data(), uint32_t(stages.size())};
+    v.load.rate_per_s = mean_stage_rate(v.load.stages);
+    v.load.n_requests = 20 * 600 + 100 * 600 + 20 * 1200;
+    v.autoscale.max_replicas = v.n_replicas = 8;
+    v.autoscale.target_requests = 24;
+    v.autoscale.interval_s = 5;
+    v.autoscale.provision_s = 0;
+    const ServingStats at_once = run(v, 1u << 14);
+    v.autoscale.provision_s = 120;
+    const ServingStats slow = run(v, 1u << 14);
+    REQUIRE_FALSE(at_once.saturated);
+    REQUIRE_FALSE(slow.saturated);
+    CAPTURE(at_once.wait.moments.max);
+    CAPTURE(slow.wait.moments.max);
+    CAPTURE(at_once.peak_replicas);
+    CAPTURE(slow.peak_replicas);
+    // Two minutes of 100/s on one replica's 64/s queue about 36 x 120 = 4,320 requests, a
+    // minute's work for the replicas that then start; at once, five seconds' worth at most.
+    CHECK(slow.wait.moments.max > 20);
+    CHECK(at_once.wait.moments.max < 5);
+    // Both reach at least the surge's count; the series shows one replica before and after it.
+    for (const ServingStats* st : {&at_once, &slow}) {
+      CHECK(st->peak_replicas >= 3);
+      CHECK(st->scale_ups >= 1);
+      CHECK(st->scale_downs >= 1);
+      const ServingSeries& s = st->series;
+      const uint32_t first = static_cast<uint32_t>(500 / s.width_s);
+      const uint32_t last = static_cast<uint32_t>(2300 / s.width_s);
+      CHECK(s.replica_s[first] == doctest::Approx(s.width_s));  // one replica the whole bin
+      CHECK(s.replica_s[last] == doctest::Approx(s.width_s));
+      // the series holds every billed replica-second
+      double sum = 0;
+      for (uint32_t b = 0; b < SERIES_BINS; ++b) sum += s.replica_s[b];
+      CHECK(sum == doctest::Approx(st->replica_s).epsilon(1e-9));
+    }
+    // Slow provisioning queues more, so the scaler asks for more, and bills more.
+    CHECK(slow.peak_replicas >= at_once.peak_replicas);
   }
 }
