@@ -1,7 +1,8 @@
 #pragma once
 //! Autoscaling of a serving cluster's replicas on their concurrency, as Knative's and KServe's
-//! autoscaler does: every `interval_s` the scaler wants ceil(requests in the replicas / target
-//! per replica) replicas, between the minimum and the maximum. Above what it has (serving and
+//! autoscaler does: every `interval_s` the scaler wants ceil(mean requests in the replicas over
+//! the interval / target per replica) replicas, between the minimum and the maximum (Knative
+//! averages over a stable window: here the interval). Above what it has (serving and
 //! provisioning), it first takes back replicas it was draining (warm), then provisions new ones,
 //! which serve `provision_s` later (a node to boot, weights to load). Below what serves for
 //! `scale_down_delay_s` on end (Kubernetes' stabilization window), it drains the replicas
@@ -25,11 +26,21 @@ struct ScalerState {
   span<ReplicaPhase> phase;  //!< [replica]
   span<double> ready_at_s;   //!< [replica] [s] when a provisioning replica starts serving
   uint32_t n_active = 0, n_provisioning = 0, n_draining = 0;
-  double next_eval_s = 0;     //!< [s] the next evaluation
-  double next_ready_s = 0;    //!< [s] the earliest ready time (when n_provisioning > 0)
-  double billed_since_s = 0;  //!< [s] replica-seconds integrated up to here
-  double below_since_s = -1;  //!< [s] since when fewer replicas were wanted (-1: not now)
+  double next_eval_s = 0;        //!< [s] the next evaluation
+  double next_ready_s = 0;       //!< [s] the earliest ready time (when n_provisioning > 0)
+  double billed_since_s = 0;     //!< [s] replica-seconds integrated up to here
+  double below_since_s = -1;     //!< [s] since when fewer replicas were wanted (-1: not now)
+  double in_flight_s = 0;        //!< [request·s] requests in the replicas integrated over time
+  double in_flight_until_s = 0;  //!< [s] ... up to here
+  double in_flight_at_eval = 0;  //!< [request·s] the integral at the last evaluation
 };
+
+//! Integrates the requests in the replicas (arrived, not completed) up to `now`, before an event
+//! changes them.
+GPUPLAN_HD inline void count_in_flight(ScalerState& s, const ServingStats& st, double now) {
+  s.in_flight_s += double(st.arrived - st.completed) * (now - s.in_flight_until_s);
+  s.in_flight_until_s = now;
+}
 
 //! Whether the router may send replica `r` a request.
 [[nodiscard]] GPUPLAN_HD inline bool accepting(const ScalerState& s, uint32_t r) {
@@ -87,6 +98,7 @@ GPUPLAN_HD inline void scaler_event(const ServingView& v, ScalerState& s,
                                     span<ReplicaState> replicas, ServingStats& st, double now) {
   const Autoscale& a = v.autoscale;
   bill_until(s, st, now);
+  count_in_flight(s, st, now);
   if (s.n_provisioning > 0 && s.next_ready_s <= now) {
     for (uint32_t r = 0; r < s.phase.size; ++r)
       if (s.phase[r] == ReplicaPhase::provisioning && s.ready_at_s[r] <= now) {
@@ -98,15 +110,14 @@ GPUPLAN_HD inline void scaler_event(const ServingView& v, ScalerState& s,
   }
   if (s.next_eval_s > now) return;
   s.next_eval_s = now + a.interval_s;
-  uint64_t in_replicas = 0;
-  for (uint32_t r = 0; r < s.phase.size; ++r) {
+  for (uint32_t r = 0; r < s.phase.size; ++r)
     if (s.phase[r] == ReplicaPhase::draining && replica_empty(replicas[r])) {
       s.phase[r] = ReplicaPhase::off;
       s.n_draining -= 1;
     }
-    in_replicas += replicas[r].n_running + replicas[r].n_waiting;
-  }
-  double want = ceil(double(in_replicas) / a.target_requests);
+  const double in_replicas = (s.in_flight_s - s.in_flight_at_eval) / a.interval_s;
+  s.in_flight_at_eval = s.in_flight_s;
+  double want = ceil(in_replicas / a.target_requests);
   want = want < a.min_replicas ? a.min_replicas : want > a.max_replicas ? a.max_replicas : want;
   const uint32_t wanted = static_cast<uint32_t>(want);
   if (wanted > s.n_active + s.n_provisioning) {

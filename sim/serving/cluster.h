@@ -312,6 +312,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       continue;
     }
     if (pending && (rmin == NONE || next.arrival_s < tmin)) {
+      if (scaling) count_in_flight(c.scaler, st, next.arrival_s);
       const uint32_t r = route(v, c, next);
       arrive(v, c.replicas[r], st, next, next.arrival_s);
       c.last_arrival_s = next.arrival_s;
@@ -320,6 +321,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       pending = next_arrival(v, c, next);
     } else if (rmin != NONE) {
       ReplicaState& rep = c.replicas[rmin];
+      if (scaling) count_in_flight(c.scaler, st, tmin);
       end_step(v, rep, st, tmin, rmin < v.n_prefill ? &c.transfers : nullptr);
       if (rep.n_done > 0) {  // closed loop: the streams answered send again after their pause
         for (uint32_t i = 0; i < rep.n_done; ++i) {
