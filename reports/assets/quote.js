@@ -19,12 +19,12 @@
   }
   // A training time: days with one decimal from a day up, else a duration; "never" when infinite.
   const timeText = s => (!fin(s) ? 'never' : s >= 86400 ? number(s / 86400, 1) + ' d' : duration(s));
-  // Latency: milliseconds below a second, seconds with two decimals below a minute.
   // A simulated p99 (a Monte Carlo interval) for a cell; a saturated run has none.
   const simP99 = (c, key) => c.saturated === true ? 'saturated' : latencyText(num(c, key + '.mean'));
   // "99.7 % ±0.2": the share of requests within both SLOs, ± the half width of its 95 % interval.
   const attainmentText = c => GP.percent(num(c, 'slo_attainment.mean'), 1) + ' ±' +
     number(50 * (num(c, 'slo_attainment.ci95_high') - num(c, 'slo_attainment.ci95_low')), 1);
+  // Latency: milliseconds below a second, seconds with two decimals below a minute.
   function latencyText(s) {
     if (!fin(s)) return 'n/a';
     if (s < 5e-6) return '0 ms';  // below the 0.01 ms the table can show
