@@ -90,8 +90,7 @@ std::optional<ServingCheck> simulate_serving(const InferenceRequest& req,
     // in a slot, they hold every phase of a request at once, as the sizing's streams do.
     w.ramp_s = opt.sizing.slot_s;
     w.rate_per_s = w.streams / 1e-3;  // a first guess only (ServingScenario's streams)
-    queue =
-        std::max<uint64_t>(queue, 2 * ((uint64_t(w.streams) + v.n_replicas - 1) / v.n_replicas));
+    queue = std::max<uint64_t>(queue, streams_queue_per_replica(w.streams, v.n_replicas));
   }
   // NOTE: a run holds a record per running and waiting request; a cluster too wide for that gets
   // a shorter queue, and none at all past it.

@@ -571,11 +571,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       // NOTE: only a first guess of the rate (the series' first width, refined as it runs):
       // every stream sending once per think time, or per millisecond without one.
       w.rate_per_s = w.streams / std::max(w.think_s, 1e-3);
-      // NOTE: the router spreads the streams' requests; a replica holds about streams /
-      // replicas, and twice that before it is reported saturated.
       sc.queue_capacity = static_cast<uint32_t>(std::max<uint64_t>(
-          sc.queue_capacity,
-          2 * ((uint64_t(w.streams) + v.n_replicas - 1) / std::max(v.n_replicas, 1u))));
+          sc.queue_capacity, streams_queue_per_replica(w.streams, v.n_replicas)));
     } else if (stages) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible, "\"stages\" give the rates; drop \"rate\"");

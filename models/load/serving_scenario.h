@@ -5,6 +5,7 @@
 //! checked here; every bad value is a diagnostic at its JSON pointer (exit 2), including a model
 //! that does not fit the replica's memory, a token budget below the longest prompt without
 //! chunked prefill or below max_num_seqs, and a request larger than the replica's KV cache.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -76,6 +77,13 @@ struct ServingScenario {
 //! a decode pool of other tensor parallelism, as many as the smaller group has GPUs.
 [[nodiscard]] inline uint32_t kv_transfer_links(const ServingScenario& sc) {
   return sc.decode && sc.decode->tp < sc.tp ? sc.decode->tp : sc.tp;
+}
+
+//! Waiting requests a replica must hold for `streams` closed-loop streams behind a router that
+//! spreads them: about streams / replicas each, and twice that before it is reported saturated.
+[[nodiscard]] inline uint64_t streams_queue_per_replica(uint32_t streams, uint32_t replicas) {
+  const uint64_t r = std::max(replicas, 1u);
+  return 2 * ((uint64_t(streams) + r - 1) / r);
 }
 
 //! The keys each object of a serving scenario may hold, by the object's JSON pointer ("" is the

@@ -8,6 +8,7 @@
 #include "models/economics/checkpoint.h"
 #include "models/quote/quote.h"
 #include "study/quote_check.h"
+#include "tests/models/quote/chat_request.h"
 #include "tests/sim/scenario_builder.h"
 
 using namespace gpuplan;
@@ -341,15 +342,7 @@ TEST_CASE("quote::inference") {
   const Catalog& cat = builtin_catalog();
   const InstanceType& p5 = *cat.find_instance("p5.48xlarge");
   const GpuSpec& h100 = *cat.find_gpu("H100-SXM");
-  // Llama 3 8B at 200 requests/s, 1,000 tokens in / 200 out, TTFT p99 1 s, TPOT p99 50 ms.
-  InferenceRequest req;
-  req.model = *training::find_model_preset("llama-3-8b");
-  req.params = req.model.total_params();
-  req.requests_per_s = 200;
-  req.tokens_in = 1000;
-  req.tokens_out = 200;
-  req.ttft_p99_s = 1.0;
-  req.tpot_p99_s = 0.05;
+  const InferenceRequest req = chat_request();
   const QuoteOptions o;
   const InferenceOption opt = size_inference(req, o, p5, h100, PricingPlan{Pricing::on_demand, 0});
   REQUIRE(opt.feasible);
