@@ -137,7 +137,6 @@ void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario&
       serving::mean_stage_rate({sc.stages.data(), uint32_t(sc.stages.size())});
 }
 
-//! `instance` and `pricing`: the catalog row that prices the cluster's GPUs, which must be those
 //! Autoscaling on concurrency (`autoscaling`): the cluster holds max_replicas, min_replicas
 //! serving from the start.
 void load_autoscaling(const json& x, const json& root, FieldReader& f, Diagnostics& d,
@@ -188,6 +187,7 @@ void load_autoscaling(const json& x, const json& root, FieldReader& f, Diagnosti
   delay(f.get(x, "scale_down_delay"), "scale_down_delay", 0, a.scale_down_delay_s);
 }
 
+//! `instance` and `pricing`: the catalog row that prices the cluster's GPUs, which must be those
 //! of the scenario (and of a disaggregated decode pool).
 void load_price(FieldReader& f, Diagnostics& d, const json& root, ServingScenario& sc) {
   const json* x = f.get(root, "instance");
@@ -250,7 +250,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
       {"", {"$schema",       "name",    "seed",           "replications", "model",      "gpu",
             "instance",      "pricing", "fabric",         "tp",           "precision",  "replicas",
             "disaggregated", "router",  "cache_aware",    "memory_share", "efficiency", "scheduler",
-            "workload",      "slo",     "queue_capacity", "autoscaling"}},
+            "workload",      "slo",     "queue_capacity", "autoscaling",  "search"}},
       {"/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"}},
       {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
       {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
@@ -267,7 +267,10 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
        {"min_replicas", "max_replicas", "target_requests", "interval", "provisioning",
         "scale_down_delay"}},
       {"/workload/prefix", {"share", "groups", "tokens"}},
-      {"/slo", {"ttft", "tpot"}}};
+      {"/slo", {"ttft", "tpot"}},
+      {"/search",
+       {"instances", "tp", "max_num_batched_tokens", "max_num_seqs", "attainment", "max_replicas",
+        "exhaustive"}}};
   return keys;
 }
 
@@ -758,6 +761,19 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
             " a run holds in memory; use fewer replicas or a smaller queue_capacity (closed-loop "
             "streams keep twice their share per replica)");
   load_price(f, d, root, sc);
+  if (!d.ok()) return std::nullopt;
+  if (const json* x = f.get(root, "search"); x && f.object(*x, "/search")) {
+    f.check_keys(*x, "/search", serving_keys_at("/search"));
+    SearchDefaults own;
+    if (sc.price) {
+      own.instance = sc.price->instance;
+      own.pricing = sc.price->pricing;
+    }
+    own.tp = sc.tp;
+    own.max_num_batched_tokens = s.max_num_batched_tokens;
+    own.max_num_seqs = s.max_num_seqs;
+    sc.search = load_search_space(*x, root, f, d, own);
+  }
   if (!d.ok()) return std::nullopt;
   return sc;
 }

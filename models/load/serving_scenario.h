@@ -14,6 +14,7 @@
 
 #include "models/catalog/catalog.h"
 #include "models/input/diagnostic.h"
+#include "models/load/serving_search_space.h"
 #include "models/perf/inference/serving_step.h"
 #include "models/perf/training/model_shape.h"
 #include "sim/serving/replica.h"
@@ -71,6 +72,8 @@ struct ServingScenario {
   uint32_t queue_capacity = 4096;  //!< waiting requests per replica before saturation
   //! The GPUs' price when the scenario names an `instance`; the cost figures need it.
   std::optional<ServingPrice> price;
+  //! `search`: the configurations to try instead of simulating this one alone.
+  std::optional<ServingSearchSpace> search;
 };
 
 //! Links a KV transfer of `sc` uses: each GPU of a group sends its shard on its own link, and with

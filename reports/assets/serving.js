@@ -31,7 +31,7 @@
       (str(R, 'workload.arrivals') === 'stages' ? ' on average' : ''),
     fin(replications) ? plural(replications, 'replication', 'replications') : null,
     Number.isInteger(R.seed) ? 'seed ' + R.seed : null]);
-  GP.toc([['summary', 'Summary'], ['latency', 'Latency'], ['cache', 'KV cache and batching'], ['setup', 'What ran']]);
+  GP.toc([...(GP.isObj(R.search) ? [['search', 'Configuration search']] : []), ['summary', 'Summary'], ['latency', 'Latency'], ['cache', 'KV cache and batching'], ['setup', 'What ran']]);
 
   // ---- summary ------------------------------------------------------------------------------------
   function summary() {
@@ -44,7 +44,7 @@
             'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.'
           : (decodeSide ? ' The decode replicas cannot keep up: their wait to admit a request whose KV cache has arrived grows by ' : ' The cluster cannot keep up: the admission wait grows by ') + number(growth, 3) + ' s per second of arrivals, as when it is offered about ' +
             number(1 / (1 - Math.min(growth, 0.999)), 3) + ' times what it serves. Every wait below grows with the length of the run, so none of them stands; add replicas or lower the rate.']
-      : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('good', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
+      : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('ok', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
          ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
          number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.' +
          (num(M, 'slo_attainment') >= SLO_MET ? '' : ' A queue that grows through the run shows here as long waits, not as saturation: compare the admission wait with the roofline below.')];
@@ -163,6 +163,48 @@
                          y2: {position: 'right', min: 0, max: 100, grid: {drawOnChartArea: false}, title: {display: true, text: '% of KV blocks'}}}}};
   }
 
+  // ---- configuration search -------------------------------------------------------------------------
+  // NOTE: with `search`, this page is the cheapest configuration's simulation; the table ranks all.
+  const SEARCH = GP.isObj(R.search) && Array.isArray(R.search.candidates) ? R.search : null;
+  const VERDICTS = {cheapest: ['ok', 'Cheapest'], meets: ['ok', 'Meets'], costlier: ['info', 'Costlier'],
+                    misses: ['bad', 'Misses'], does_not_fit: ['warn', 'Does not fit']};
+  function search() {
+    if (!SEARCH) return null;
+    const C = SEARCH.candidates, best = C[0];
+    const ciText = (e, fmt) => (GP.isObj(e) && fin(e.ci95_low) && fin(e.ci95_high) && replications > 1 ? ' (' + fmt(e.ci95_low) + '–' + fmt(e.ci95_high) + ')' : '');
+    const rows = C.map(c => {
+      const v = VERDICTS[c.verdict] || ['info', String(c.verdict)];
+      const head = [GP.textTd(str(c, 'instance')), GP.textTd(str(c, 'gpu')), GP.numTd(num(c, 'tp'), count(num(c, 'tp'))),
+        GP.numTd(num(c, 'max_num_batched_tokens'), count(num(c, 'max_num_batched_tokens'))), GP.numTd(num(c, 'max_num_seqs'), count(num(c, 'max_num_seqs'))),
+        el('td', {'data-sort': c.verdict}, GP.pill(v[0], v[1]))];
+      if (c.verdict === 'does_not_fit') return el('tr', {}, [...head, el('td', {colspan: 6}, str(c, 'reason'))]);
+      const bound = c.verdict === 'costlier' ? '≥ ' : '';
+      const met = c.verdict === 'cheapest' || c.verdict === 'meets';
+      const last = Array.isArray(c.trials) && c.trials.length ? c.trials[c.trials.length - 1] : null;
+      return el('tr', {}, [...head, GP.numTd(num(c, 'replicas'), bound + count(num(c, 'replicas'))), GP.numTd(num(c, 'usd_per_hour'), bound + GP.money(num(c, 'usd_per_hour')), 'USD/h'),
+        met ? GP.numTd(num(c, 'slo_attainment.mean'), percent(num(c, 'slo_attainment.mean'), 2) + ciText(c.slo_attainment, x => percent(x, 2)))
+            : el('td', {class: 'note'}, c.verdict === 'misses' ? (last ? percent(num(last, 'slo_attainment'), 2) + ' at ' + count(num(last, 'replicas')) + ' replicas' + (last.saturated === true ? ', saturated' : '') : '')
+              : 'its fewest replicas cost at least the cheapest\u2019s'),
+        met ? GP.numTd(num(c, 'ttft_p99_s.mean'), duration(num(c, 'ttft_p99_s.mean'))) : el('td', {}, ''),
+        met ? GP.numTd(num(c, 'tpot_p99_s.mean'), duration(num(c, 'tpot_p99_s.mean'))) : el('td', {}, ''),
+        met ? GP.numTd(num(c, 'usd_per_million_output_tokens.mean'), GP.money(num(c, 'usd_per_million_output_tokens.mean'))) : el('td', {}, '')]);
+    });
+    const heads = ['Instance', 'GPU'].map(h => GP.th(h)).concat(['tp', 'Token budget', 'Sequences'].map(h => GP.th(h, true)), [GP.th('Verdict')],
+      ['Replicas', 'Cost per hour', 'SLO attainment', 'TTFT p99', 'TPOT p99', 'Per million output tokens'].map(h => GP.th(h, true)));
+    const lead = el('p', {class: 'lead'}, [GP.pill('ok', 'Cheapest'), ' ' + str(best, 'instance') + ' (' + str(best, 'gpu') + '), tensor parallel ' + count(num(best, 'tp')) +
+      ', token budget ' + count(num(best, 'max_num_batched_tokens')) + ' and ' + count(num(best, 'max_num_seqs')) + ' sequences: ' +
+      plural(num(best, 'replicas'), 'replica', 'replicas') + ' at ' + GP.money(num(best, 'usd_per_hour')) + ' per hour meet the goal of ' +
+      percent(num(SEARCH, 'attainment_goal'), 1) + ' of requests within both SLOs, and one fewer does not. The rest of this page is its simulation.']);
+    return GP.section('search', 'Configuration search', [el('div', {class: 'card'}, lead),
+      GP.table({id: 'search-table'}, 'Configurations, cheapest first',
+               count(num(SEARCH, 'configurations')) + ' searched in ' + count(num(SEARCH, 'simulations')) + ' simulations, up to ' + count(num(SEARCH, 'max_replicas')) +
+               ' replicas each; SLO attainment is the Monte Carlo mean with its 95 % interval, at each configuration\u2019s fewest replicas', heads, rows),
+      el('p', {class: 'note'}, SEARCH.exhaustive === true
+        ? 'Every configuration was searched to its fewest replicas.'
+        : 'A configuration is abandoned once the replicas it has been shown to need cost at least the cheapest found: its “≥” figures are proven lower bounds. ' +
+          'Set search.exhaustive to find every configuration\u2019s fewest replicas.')]);
+  }
+
   // ---- what ran -------------------------------------------------------------------------------------
   function setup() {
     const sched = GP.isObj(R.replica) && GP.isObj(R.replica.scheduler) ? R.replica.scheduler : {};
@@ -206,7 +248,7 @@
       el('p', {class: 'note'}, ['Reproduce: ', GP.code('gpuplan serve-sim <scenario file>'), ' with the same file and seed (docs/serving-simulation.md).'])]);
   }
 
-  GP.append(document.getElementById('gp-main'), [summary(), latency(), cache(), autoscaling(), setup()].filter(Boolean));
+  GP.append(document.getElementById('gp-main'), [search(), summary(), latency(), cache(), autoscaling(), setup()].filter(Boolean));
   GP.append(document.getElementById('gp-footer'), el('p', {}, 'gpuplan ' + str(R, 'gpuplan_version') + ' · serve-sim'));
   const charts = {latency: chartLatency};
   if (SERIES && SERIES.kv_occupancy.length > 0) charts.series = chartSeries;

@@ -117,6 +117,11 @@ n=$((n + 1))
 bash "$here/browser_check.sh" "$out/serving-chat_8b_h100_streams/report.html" \
   "$out/serving-streams-check.png" "a closed loop of 256 streams" "!Poisson arrivals"
 n=$((n + 1))
+# A search's page leads with its ranked configurations, the cheapest first.
+bash "$here/browser_check.sh" "$out/serving-chat_8b_search/report.html" \
+  "$out/serving-search-check.png" "Configuration search" "Configurations, cheapest first" \
+  "and one fewer does not" "Costlier"
+n=$((n + 1))
 "$bin" serve-sim scenarios/serving/chat_8b_h100.json --requests 3000 --set instance=p5.48xlarge \
   --quiet --out "$out/serving-priced"
 bash "$here/browser_check.sh" "$out/serving-priced/report.html" "$out/serving-priced.png" \

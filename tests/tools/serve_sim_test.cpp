@@ -100,6 +100,7 @@ TEST_CASE("tools::serve_sim") {
                      {"metrics", r["metrics"]},
                      {"summary", r["summary"]}};
       if (r.contains("autoscaling")) subset["autoscaling"] = r["autoscaling"];
+      if (r.contains("search")) subset["search"] = r["search"];
       if (update) {
         expected["expect"] = subset;
         std::ofstream(golden) << expected.dump(2) << "\n";
@@ -332,6 +333,43 @@ TEST_CASE("tools::serve_sim") {
       CHECK(run.output.find(b.where) != std::string::npos);
       CHECK_FALSE(fs::exists(out));
     }
+  }
+  SUBCASE("search: the cheapest is the scenario with its values set; SLOs none meets exit 2") {
+    const fs::path dir = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-search-" + std::to_string(getpid()));
+    const std::string search = "serve-sim " + (dir / "chat_8b_search.json").string() +
+                               " --requests 6000 --quiet --out " + out.string();
+    auto run = gpuplan_cli_test::gpuplan(search);
+    CAPTURE(run.output);
+    if (run.status == 2 &&
+        gpuplan_test_data::skipped_for_missing_data("chat_8b_search.json", run.output))
+      return;
+    REQUIRE(run.status == 0);
+    const json r = read_json(out / "result.json");
+    fs::remove_all(out);
+    const json& best = r["search"]["candidates"][0];
+    REQUIRE(best["verdict"] == "cheapest");
+    // the same scenario with the cheapest's values set, simulated alone: the same figures
+    run = gpuplan_cli_test::gpuplan(
+        "serve-sim " + (dir / "chat_8b_h100.json").string() +
+        " --requests 6000 --quiet --set instance=" + best["instance"].get<std::string>() +
+        " --set gpu=" + best["gpu"].get<std::string>() + " --set tp=" + best["tp"].dump() +
+        " --set replicas=" + best["replicas"].dump() + " --set scheduler.max_num_batched_tokens=" +
+        best["max_num_batched_tokens"].dump() + " --out " + out.string());
+    REQUIRE(run.status == 0);
+    const json alone = read_json(out / "result.json");
+    fs::remove_all(out);
+    CHECK(alone["metrics"] == r["metrics"]);
+    CHECK(alone["summary"]["metrics.slo_attainment"] == best["slo_attainment"]);
+    // a TPOT no GPU reaches: exit 2, the goal and the search's table, nothing written
+    run = gpuplan_cli_test::gpuplan(search + " --set slo.tpot=2ms --set search.max_replicas=4");
+    CHECK(run.status == 2);
+    CHECK(run.output.find("/slo: no configuration of /search meets the goal of 99 % of requests "
+                          "within TTFT 500 ms and TPOT 2 ms at up to 4 replicas") !=
+          std::string::npos);
+    CHECK(run.output.find("misses") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
   }
   SUBCASE("a queue that grows through the run is saturated, on both sides of the limit") {
     const fs::path dir = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving";

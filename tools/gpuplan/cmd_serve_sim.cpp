@@ -17,6 +17,8 @@
 #include "models/load/serving_scenario.h"
 #include "reports/serving_html.h"
 #include "reports/serving_json.h"
+#include "reports/serving_search_json.h"
+#include "study/serving_search.h"
 #include "study/serving_study.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
@@ -113,44 +115,118 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
               1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
 }
 
+//! `usd` with two decimals.
+std::string money_text(double usd) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", usd);
+  return b;
+}
+
+//! The search's table, ranked: each configuration's verdict, replicas, cost and attainment.
+void print_search(const ServingSearch& s, FILE* to) {
+  std::fprintf(to,
+               "configuration search: %zu configurations, %u simulations; goal %.4g of requests "
+               "within both SLOs, up to %u replicas\n",
+               s.candidates.size(), s.simulations, s.attainment, s.max_replicas);
+  std::fprintf(to, "%-16s %-10s %3s %7s %5s  %-12s %8s %10s %9s %9s %9s\n", "instance", "gpu", "tp",
+               "budget", "seqs", "verdict", "replicas", "$/h", "SLO met", "TTFT p99", "TPOT p99");
+  for (const SearchCandidate& c : s.candidates) {
+    const SearchConfiguration& g = c.config;
+    std::fprintf(to, "%-16s %-10s %3u %7u %5u  %-12s", g.instance.c_str(), g.gpu_id.c_str(), g.tp,
+                 g.max_num_batched_tokens, g.max_num_seqs,
+                 std::string(search_verdict_name(c.verdict)).c_str());
+    switch (c.verdict) {
+      case SearchVerdict::does_not_fit:
+        std::fprintf(to, " %s\n", c.reason.c_str());
+        break;
+      case SearchVerdict::costlier:
+        std::fprintf(to, " %8s %10s  (the replicas it needs cost at least this)\n",
+                     (">=" + std::to_string(c.replicas)).c_str(),
+                     (">=" + money_text(c.usd_per_hour)).c_str());
+        break;
+      case SearchVerdict::misses:
+        std::fprintf(to, " %8u %10.2f %9.4f  (misses at the most replicas tried%s%s)\n", c.replicas,
+                     c.usd_per_hour, c.trials.empty() ? 0.0 : c.trials.back().slo_attainment,
+                     c.reason.empty() ? "" : "; more: ", c.reason.c_str());
+        break;
+      default:
+        std::fprintf(to, " %8u %10.2f %9.4f %7.0f ms %6.1f ms\n", c.replicas, c.usd_per_hour,
+                     c.slo_attainment.mean, 1e3 * c.ttft_p99.mean, 1e3 * c.tpot_p99.mean);
+    }
+  }
+}
+
+//! Applies --seed, --replications and --requests to `sc`; false, with the message on stderr, when
+//! --requests asks a replay for more requests than its trace holds.
+bool apply_flags(const ServeSimFlags& fl, ServingScenario& sc) {
+  if (fl.seed) sc.seed = sc.view.seed = *fl.seed;
+  if (fl.replications) sc.replications = *fl.replications;
+  if (fl.requests) {
+    // NOTE: a replay has one arrival per row; past the last there is nothing to replay.
+    if (!sc.arrival_times.empty() && *fl.requests > sc.arrival_times.size()) {
+      std::cerr << "--requests " << *fl.requests << ": the trace replayed has "
+                << sc.arrival_times.size() << " requests; ask for at most that many\n";
+      return false;
+    }
+    sc.view.load.n_requests = *fl.requests;
+    if (sc.view.load.warmup_requests >= *fl.requests) sc.view.load.warmup_requests = 0;
+  }
+  return true;
+}
+
+//! Writes result.json and report.html of `sc`'s study (with `search` when given) and prints.
+int write_serving_study(const ServeSimFlags& fl, const ServingScenario& sc,
+                        const ServingStudy& study, const ServingSearch* search) {
+  const std::filesystem::path dir =
+      fl.out.empty() ? std::filesystem::path("out") / sc.name : std::filesystem::path(fl.out);
+  if (!output_folder_ok(dir)) return 2;
+  nlohmann::json result = reports::serving_json(sc, study);
+  if (search) result["search"] = reports::serving_search_json(*search);
+  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
+                           {"report.html", reports::render_serving_html(result)}}))
+    return 1;
+  if (fl.as_json) {
+    std::cout << result.dump(2) << "\n";
+  } else if (!fl.quiet) {
+    if (search) {
+      print_search(*search, stdout);
+      std::printf("\nthe cheapest configuration, simulated:\n");
+    }
+    print_table(sc, study);
+  }
+  return 0;
+}
+
 int run_serve_sim(const ServeSimFlags& fl) {
   Diagnostics diags;
   const auto text = read_input_file(fl.scenario, MAX_SCENARIO_BYTES, "serving scenario", "", diags);
   std::optional<ServingScenario> sc;
-  if (text) {
-    const std::string base = std::filesystem::path(fl.scenario).parent_path().string();
+  const std::string base = std::filesystem::path(fl.scenario).parent_path().string();
+  if (text)
     sc = load_serving_scenario(*text, fl.scenario, base, data_path(fl.data_dirs), diags,
                                fl.overrides);
-  }
   if (!sc) {
     print_diagnostics(diags, "text");
     return 2;
   }
-  if (fl.seed) sc->seed = sc->view.seed = *fl.seed;
-  if (fl.replications) sc->replications = *fl.replications;
-  if (fl.requests) {
-    // NOTE: a replay has one arrival per row; past the last there is nothing to replay.
-    if (!sc->arrival_times.empty() && *fl.requests > sc->arrival_times.size()) {
-      std::cerr << "--requests " << *fl.requests << ": the trace replayed has "
-                << sc->arrival_times.size() << " requests; ask for at most that many\n";
-      return 2;
-    }
-    sc->view.load.n_requests = *fl.requests;
-    if (sc->view.load.warmup_requests >= *fl.requests) sc->view.load.warmup_requests = 0;
+  if (!apply_flags(fl, *sc)) return 2;
+  if (!sc->search) return write_serving_study(fl, *sc, run_serving_study(*sc, fl.threads), nullptr);
+
+  const ServingSearch search = search_serving(
+      *sc, *text, fl.scenario, base, data_path(fl.data_dirs), fl.overrides,
+      [&fl](ServingScenario& s) { apply_flags(fl, s); }, fl.threads);
+  if (!search.best) {
+    // NOTE: SLOs no configuration meets are the scenario's to change: exit 2, nothing written.
+    const serving::Workload& w = sc->view.load;
+    std::cerr << fl.scenario << ": /slo: no configuration of /search meets the goal of "
+              << 100 * search.attainment << " % of requests within TTFT " << 1e3 * w.ttft_slo_s
+              << " ms and TPOT " << 1e3 * w.tpot_slo_s << " ms at up to " << search.max_replicas
+              << " replicas; relax the SLOs or /search/attainment, or search larger GPUs, tp "
+                 "or /search/max_replicas:\n";
+    print_search(search, stderr);
+    return 2;
   }
-  const std::filesystem::path dir =
-      fl.out.empty() ? std::filesystem::path("out") / sc->name : std::filesystem::path(fl.out);
-  if (!output_folder_ok(dir)) return 2;
-  const ServingStudy study = run_serving_study(*sc, fl.threads);
-  const nlohmann::json result = reports::serving_json(*sc, study);
-  if (!write_outputs(dir, {{"result.json", result.dump(2) + "\n"},
-                           {"report.html", reports::render_serving_html(result)}}))
-    return 1;
-  if (fl.as_json)
-    std::cout << result.dump(2) << "\n";
-  else if (!fl.quiet)
-    print_table(*sc, study);
-  return 0;
+  return write_serving_study(fl, *search.best, *search.best_study, &search);
 }
 
 }  // namespace
