@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/input/names.h"
+#include "models/perf/inference/roofline.h"
 
 namespace gpuplan::reports {
 namespace {
@@ -56,6 +57,16 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                       {"block_size", v.sched.block_tokens},
                       {"chunked_prefill", v.sched.chunked_prefill},
                       {"prefix_caching", v.sched.prefix_caching}}}};
+  {
+    // The roofline's constants in effect: the scenario's, else the GPU generation's.
+    inference::ServingEfficiency e = inference::serving_efficiency(sc.gpu.architecture);
+    if (sc.request.prefill_compute > 0) e.prefill_compute = sc.request.prefill_compute;
+    if (sc.request.decode_bandwidth > 0) e.decode_bandwidth = sc.request.decode_bandwidth;
+    out["replica"]["efficiency"] = {{"prefill_compute", e.prefill_compute},
+                                    {"decode_bandwidth", e.decode_bandwidth},
+                                    {"step_overhead_s", v.step.overhead_s},
+                                    {"request_overhead_s", v.request_overhead_s}};
+  }
   if (v.n_prefill > 0) {
     const uint32_t links = kv_transfer_links(sc);
     out["replica"]["disaggregated"] = {

@@ -255,7 +255,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
       {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
       {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
       {"/cache_aware", {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"}},
-      {"/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead"}},
+      {"/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead", "request_overhead"}},
       {"/scheduler",
        {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
         "prefix_caching"}},
@@ -487,6 +487,17 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       rq.decode_bandwidth = *s;
     if (const json* o = f.get(*e, "step_overhead"))
       if (auto s = f.duration(*o, "/efficiency/step_overhead", false)) v.step.overhead_s = *s;
+    if (const json* o = f.get(*e, "request_overhead"))
+      if (auto s = f.duration(*o, "/efficiency/request_overhead", false)) {
+        if (*s <= 1)
+          v.request_overhead_s = *s;
+        else
+          d.error(
+              "/efficiency/request_overhead", DiagCode::out_of_range,
+              "request_overhead " + num(*s) +
+                  " s is above 1 s; an API server adds milliseconds (docs/serving-simulation.md, "
+                  "\"Validation against measured runs\")");
+      }
   }
 
   // The scheduler (vLLM's names and defaults of its V1 engine, chunked prefill on).

@@ -41,6 +41,10 @@ struct ServingView {
   uint64_t seed = 0;        //!< scenario seed
   uint32_t mc_replica = 0;  //!< Monte Carlo replica index (the Philox key's second word)
   Autoscale autoscale;      //!< off unless max_replicas > 0 (then n_replicas = max_replicas)
+  //! [s] A request's time in the API server before the engine sees it (HTTP, tokenization), as
+  //! a client measures TTFT and end to end: added to both (a constant shift of every arrival
+  //! leaves the engine's steps unchanged). BLIS's alpha0, "API processing overhead".
+  double request_overhead_s = 0;
 };
 
 //! The roofline replica `r` steps with: the decode pool's own when it has one.
@@ -433,7 +437,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     const bool counted = s.req.id >= v.load.warmup_requests;
     if (s.generated == 1) {
       s.first_token_s = now;
-      if (counted) record(st.ttft, now - s.req.arrival_s);
+      if (counted) record(st.ttft, now - s.req.arrival_s + v.request_overhead_s);
     } else if (counted) {
       if (s.last_token_s == r.step_start_s)
         step_gaps += 1;
@@ -453,10 +457,10 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     if (now > st.end_s) st.end_s = now;
     if (counted) {
       st.counted += 1;
-      const double ttft = s.first_token_s - s.req.arrival_s;
+      const double ttft = s.first_token_s - s.req.arrival_s + v.request_overhead_s;
       const double tpot =
           s.req.output > 1 ? (s.last_token_s - s.first_token_s) / double(s.req.output - 1) : 0;
-      record(st.e2e, now - s.req.arrival_s);
+      record(st.e2e, now - s.req.arrival_s + v.request_overhead_s);
       if (s.req.output > 1) record(st.tpot, tpot);
       const bool ttft_ok = !(v.load.ttft_slo_s > 0) || ttft <= v.load.ttft_slo_s;
       const bool tpot_ok = !(v.load.tpot_slo_s > 0) || tpot <= v.load.tpot_slo_s;

@@ -212,6 +212,24 @@ TEST_CASE("tools::serve_sim") {
         "serve-sim " + sc.string() + " --set workload.rate=fast --quiet --out " + out.string());
     CHECK(bad.status == 2);
     CHECK(bad.output.find("/workload/rate") != std::string::npos);
+    // the request overhead is written into result.json with the constants in effect; above a
+    // second it is refused
+    const auto ok = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
+                                              " --set efficiency.request_overhead=25ms"
+                                              " --requests 1000 --quiet --out " +
+                                              out.string());
+    REQUIRE(ok.status == 0);
+    const json e = read_json(out / "result.json")["replica"]["efficiency"];
+    CHECK(e["request_overhead_s"] == doctest::Approx(0.025));
+    CHECK(e["decode_bandwidth"] == doctest::Approx(0.75));  // ampere's default
+    fs::remove_all(out);
+    const auto slow = gpuplan_cli_test::gpuplan(
+        "serve-sim " + sc.string() + " --set efficiency.request_overhead=2s --quiet --out " +
+        out.string());
+    CHECK(slow.status == 2);
+    CHECK(slow.output.find("/efficiency/request_overhead: request_overhead 2 s is above 1 s") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(out));
   }
   SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
     const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";

@@ -107,6 +107,31 @@ TEST_CASE("serving::single_request") {
   }
 }
 
+TEST_CASE("serving::request_overhead") {
+  // The API server's time before the engine: TTFT and end to end shift by it, the engine's steps
+  // do not change, and the TTFT SLO is judged with it, on both sides of the target.
+  ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+  v.load.rate_per_s = 20;
+  v.load.n_requests = 3000;
+  v.load.prompt_a = 512;
+  v.load.output_a = 64;
+  const ServingStats base = run(v);
+  v.request_overhead_s = 0.025;
+  const ServingStats shifted = run(v);
+  CHECK(shifted.steps == base.steps);
+  CHECK(shifted.ttft.moments.mean() == doctest::Approx(base.ttft.moments.mean() + 0.025));
+  CHECK(shifted.ttft.moments.max == doctest::Approx(base.ttft.moments.max + 0.025));
+  CHECK(shifted.e2e.moments.mean() == doctest::Approx(base.e2e.moments.mean() + 0.025));
+  CHECK(shifted.tpot.moments.mean() == base.tpot.moments.mean());
+  CHECK(shifted.itl.moments.mean() == base.itl.moments.mean());
+  CHECK(shifted.wait.moments.mean() == base.wait.moments.mean());
+  // every request meets a TTFT target just above the longest shifted TTFT, not all one just below
+  v.load.ttft_slo_s = shifted.ttft.moments.max * (1 + 1e-9);
+  CHECK(run(v).met_slo == run(v).counted);
+  v.load.ttft_slo_s = base.ttft.moments.max + 0.0249;
+  CHECK(run(v).met_slo < run(v).counted);
+}
+
 TEST_CASE("serving::scheduler") {
   SUBCASE("a step never takes more tokens than the budget nor more sequences than max_num_seqs") {
     ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);

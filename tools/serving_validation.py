@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Simulates the measured vLLM runs of tools/validation/inference_sim_runs.json with
+`gpuplan serve-sim` and prints, as Markdown, each run's measured and simulated mean end-to-end
+latency, TTFT and inter-token latency with the relative errors, and the median absolute error of
+the fitted runs and of the held-out ones (docs/serving-simulation.md, "Validation against
+measured runs").
+
+Each run is simulated as inference-perf ran it: one replica of the run's model, GPU and tensor
+parallelism with vLLM's scheduler at the run's budget and sequence cap (chunked prefill and prefix
+caching on, block size 16); Poisson arrivals at the run's staged rates, as many requests as it
+sent; every prompt one of its 100 fixed prompts (10 system prompts x 10 questions, drawn
+uniformly where inference-perf cycles through them), cached whole once seen; every answer exactly
+its output length (ignore_eos). Inter-token latency is (mean end to end - mean TTFT) / (output
+tokens - 1), measured and simulated alike: sim-to-real's own definition, at the requested output
+length (inference-perf's re-tokenised count runs short for Llama 2, docs/serving-simulation.md).
+
+Usage:
+  tools/serving_validation.py [--gpuplan BIN] [--constants defaults|fitted]
+      judges the runs with the roofline's own constants or the table's fitted ones
+  tools/serving_validation.py [--gpuplan BIN] --check
+      exits 1 unless the constants' held-out median errors meet issue 37's targets
+      (6 % end to end, 15 % TTFT, 7 % inter-token latency)
+  tools/serving_validation.py [--gpuplan BIN] --fit
+      fits the constants on the runs marked "fit" (prefill_compute, decode_bandwidth and
+      step_overhead by Nelder-Mead on the sum of absolute relative errors, request_overhead in
+      closed form as the median TTFT shortfall) and prints them, and whether the table's "fitted"
+      holds the same
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TABLE = os.path.join(HERE, "validation", "inference_sim_runs.json")
+REPLICATIONS = 4
+METRICS = ("e2e", "ttft", "itl")
+# Issue 37's targets for the held-out runs' median absolute errors.
+TARGETS = {"e2e": 0.06, "ttft": 0.15, "itl": 0.07}
+
+
+def scenario(run, constants, replications):
+    prompts = run["prompts"]
+    prompt = prompts["system_tokens"] + prompts["question_tokens"]
+    eff = {}
+    for key in ("prefill_compute", "decode_bandwidth"):
+        if constants.get(key):
+            eff[key] = constants[key]
+    if constants.get("step_overhead_s"):
+        eff["step_overhead"] = constants["step_overhead_s"]
+    return {
+        "name": run["id"], "seed": 42, "replications": replications,
+        "model": run["model"], "gpu": run["gpu"], "tp": run["tp"], "precision": run["precision"],
+        "replicas": 1,
+        "scheduler": {"max_num_batched_tokens": run["max_num_batched_tokens"],
+                      "max_num_seqs": run["max_num_seqs"], "block_size": 16,
+                      "chunked_prefill": True, "prefix_caching": True},
+        # NOTE: a whole prompt as the shared prefix of one of 100 groups: the prefix cache holds
+        # its full blocks once seen, and the last partial block and one token are computed, as
+        # vLLM's prefix cache does for a repeated prompt.
+        "workload": {"stages": [{"rate": s["rate"], "duration": s["duration_s"]}
+                                for s in run["stages"]],
+                     "requests": run["measured"]["requests"], "warmup_requests": 0,
+                     "tokens_in": 1, "tokens_out": run["output_tokens"],
+                     "prefix": {"share": 1, "groups": prompts["groups"] * prompts["per_group"],
+                                "tokens": prompt - 1}},
+        **({"efficiency": eff} if eff else {}),
+    }
+
+
+def simulate(gpuplan, run, constants, replications, folder):
+    path = os.path.join(folder, run["id"] + ".json")
+    with open(path, "w") as f:
+        json.dump(scenario(run, constants, replications), f)
+    out = subprocess.run([gpuplan, "serve-sim", path, "--json", "--threads", "1", "--out",
+                          os.path.join(folder, run["id"])],
+                         capture_output=True, text=True, check=True)
+    m = json.loads(out.stdout)["metrics"]
+    e2e, ttft = 1e3 * m["e2e_s"]["mean"], 1e3 * m["ttft_s"]["mean"]
+    if m["saturated"]:
+        sys.exit(f"{run['id']}: the simulated replica saturates")
+    return {"e2e": e2e, "ttft": ttft, "itl": (e2e - ttft) / (run["output_tokens"] - 1)}
+
+
+def measured(run):
+    m = run["measured"]
+    e2e, ttft = m["e2e_mean_ms"], m["ttft_mean_ms"]
+    return {"e2e": e2e, "ttft": ttft, "itl": (e2e - ttft) / (run["output_tokens"] - 1)}
+
+
+def simulate_all(gpuplan, runs, constants, replications):
+    folder = tempfile.mkdtemp(prefix="gpuplan-validation-")
+    try:
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            sims = list(pool.map(lambda r: simulate(gpuplan, r, constants, replications, folder),
+                                 runs))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    # NOTE: the API server's time before the engine adds to TTFT and end to end alike and changes
+    # no step: added here, it needs no simulation.
+    o = 1e3 * constants.get("request_overhead_s", 0)
+    return [{"e2e": s["e2e"] + o, "ttft": s["ttft"] + o, "itl": s["itl"]} for s in sims]
+
+
+def errors(runs, sims):
+    return [{k: s[k] / measured(r)[k] - 1 for k in METRICS} for r, s in zip(runs, sims)]
+
+
+def loss(runs, sims):
+    return sum(abs(e[k]) for e in errors(runs, sims) for k in METRICS)
+
+
+def fit(gpuplan, runs, start):
+    """Nelder-Mead over the three constants that change the steps (a coordinate search stalls in
+    the valley where decode bandwidth and step overhead trade off), each evaluation with the
+    request overhead that best fits its TTFTs: the median of measured - simulated."""
+    # NOTE: the overhead in milliseconds, so that the three move on one scale.
+    keys = ("prefill_compute", "decode_bandwidth", "step_overhead_s")
+    unit = (1.0, 1.0, 1e-3)
+    lo, hi = (0.05, 0.3, 0.0), (1.0, 1.0, 20.0)
+    scale = (0.1, 0.1, 1.0)  # the initial simplex's steps
+    seen = {}
+
+    def evaluate(x):
+        x = tuple(round(min(max(v, a), b), 6) for v, a, b in zip(x, lo, hi))
+        if x not in seen:
+            cand = {k: v * u for k, v, u in zip(keys, x, unit)}
+            sims = simulate_all(gpuplan, runs, cand, 2)
+            o = max(0.0, statistics.median(measured(r)["ttft"] - s["ttft"]
+                                           for r, s in zip(runs, sims)))
+            shifted = [{"e2e": s["e2e"] + o, "ttft": s["ttft"] + o, "itl": s["itl"]} for s in sims]
+            seen[x] = (loss(runs, shifted), o)
+        return x, seen[x][0]
+
+    x0 = tuple(start[k] / u for k, u in zip(keys, unit))
+    simplex = [evaluate(x0)]
+    for i in range(len(keys)):
+        x = list(x0)
+        x[i] += scale[i]
+        simplex.append(evaluate(x))
+    for _ in range(120):
+        simplex.sort(key=lambda p: p[1])
+        if simplex[-1][1] - simplex[0][1] < 1e-4:
+            break
+        best, worst = simplex[0], simplex[-1]
+        centroid = [sum(p[0][i] for p in simplex[:-1]) / len(keys) for i in range(len(keys))]
+        point = lambda t: evaluate([c + t * (c - w) for c, w in zip(centroid, worst[0])])
+        r = point(1.0)
+        if r[1] < best[1]:
+            e = point(2.0)
+            simplex[-1] = e if e[1] < r[1] else r
+        elif r[1] < simplex[-2][1]:
+            simplex[-1] = r
+        else:
+            c = point(0.5 if r[1] < worst[1] else -0.5)
+            if c[1] < min(r[1], worst[1]):
+                simplex[-1] = c
+            else:  # shrink towards the best
+                simplex = [best] + [evaluate([b + 0.5 * (v - b) for b, v in zip(best[0], p[0])])
+                                    for p in simplex[1:]]
+    simplex.sort(key=lambda p: p[1])
+    x = simplex[0][0]
+    c = {k: round(v * u, 6) for k, v, u in zip(keys, x, unit)}
+    c["request_overhead_s"] = round(seen[x][1] / 1e3, 6)
+    return c
+
+
+def pct(x):
+    return f"{100 * x:+.1f} %"
+
+
+def held_out_medians(runs, sims):
+    errs = [e for r, e in zip(runs, errors(runs, sims)) if r["split"] == "held_out"]
+    return {k: statistics.median(abs(e[k]) for e in errs) for k in METRICS}
+
+
+def report(runs, sims, constants, label):
+    errs = errors(runs, sims)
+    print(f"Constants ({label}): prefill_compute {constants.get('prefill_compute') or 'default'}, "
+          f"decode_bandwidth {constants.get('decode_bandwidth') or 'default'}, step_overhead "
+          f"{1e3 * constants.get('step_overhead_s', 0):.2f} ms, request_overhead "
+          f"{1e3 * constants.get('request_overhead_s', 0):.2f} ms")
+    print()
+    print("| run | model | tp | workload | split | E2E [ms] measured / simulated | error | "
+          "TTFT [ms] measured / simulated | error | ITL [ms] measured / simulated | error |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r, s, e in zip(runs, sims, errs):
+        m = measured(r)
+        cells = " | ".join(f"{m[k]:.{2 if k != 'e2e' else 0}f} / {s[k]:.{2 if k != 'e2e' else 0}f}"
+                           f" | {pct(e[k])}" for k in METRICS)
+        print(f"| {r['id']} | {r['model']} | {r['tp']} | {r['workload']} | {r['split']} | {cells} |")
+    print()
+    print("| runs | median absolute error, E2E | TTFT | ITL |")
+    print("|---|---|---|---|")
+    for split in ("fit", "held_out"):
+        chosen = [e for r, e in zip(runs, errs) if r["split"] == split]
+        med = [statistics.median(abs(e[k]) for e in chosen) for k in METRICS]
+        print(f"| {split.replace('_', '-')} ({len(chosen)}) | " +
+              " | ".join(f"{100 * v:.1f} %" for v in med) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--gpuplan", default=shutil.which("gpuplan") or "build/gpuplan")
+    ap.add_argument("--constants", choices=("defaults", "fitted"), default="fitted")
+    ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 unless the fitted constants meet the targets on the held-out runs")
+    a = ap.parse_args()
+    table = json.load(open(TABLE))
+    runs = table["runs"]
+    if a.fit:
+        c = fit(a.gpuplan, [r for r in runs if r["split"] == "fit"],
+                {"prefill_compute": 0.55, "decode_bandwidth": 0.75, "step_overhead_s": 0.001})
+        print("fitted:", json.dumps(c))
+        print("the table's \"fitted\":", "the same" if c == table["fitted"] else
+              json.dumps(table["fitted"]) + ", not these: update it")
+        return
+    constants = table["fitted"] if a.constants == "fitted" else {}
+    if constants is None:
+        sys.exit("the table has no fitted constants yet: run with --fit and keep them")
+    if a.check:
+        med = held_out_medians(runs, simulate_all(a.gpuplan, runs, constants, REPLICATIONS))
+        misses = [f"{k} {100 * med[k]:.1f} % > {100 * TARGETS[k]:.0f} %" for k in METRICS
+                  if med[k] > TARGETS[k]]
+        print("held-out median absolute errors: " +
+              ", ".join(f"{k} {100 * med[k]:.1f} %" for k in METRICS))
+        sys.exit("misses its target: " + "; ".join(misses) if misses else 0)
+    report(runs, simulate_all(a.gpuplan, runs, constants, REPLICATIONS), constants, a.constants)
+
+
+if __name__ == "__main__":
+    main()
