@@ -56,7 +56,8 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                       {"max_num_seqs", v.sched.max_num_seqs},
                       {"block_size", v.sched.block_tokens},
                       {"chunked_prefill", v.sched.chunked_prefill},
-                      {"prefix_caching", v.sched.prefix_caching}}}};
+                      {"prefix_caching", v.sched.prefix_caching},
+                      {"async_scheduling", v.sched.async_scheduling}}}};
   {
     // The roofline's constants in effect: the scenario's, else the GPU generation's.
     inference::ServingEfficiency e = inference::serving_efficiency(sc.gpu.architecture);

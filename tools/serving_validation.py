@@ -44,7 +44,7 @@ METRICS = ("e2e", "ttft", "itl")
 TARGETS = {"e2e": 0.06, "ttft": 0.15, "itl": 0.07}
 
 
-def scenario(run, constants, replications):
+def scenario(run, constants, replications, asynchronous=True):
     prompts = run["prompts"]
     prompt = prompts["system_tokens"] + prompts["question_tokens"]
     eff = {}
@@ -59,7 +59,9 @@ def scenario(run, constants, replications):
         "replicas": 1,
         "scheduler": {"max_num_batched_tokens": run["max_num_batched_tokens"],
                       "max_num_seqs": run["max_num_seqs"], "block_size": 16,
-                      "chunked_prefill": True, "prefix_caching": True},
+                      "chunked_prefill": True, "prefix_caching": True,
+                      # vLLM's default since 0.14 (vllm-project/vllm#27614); these ran 0.15.1
+                      "async_scheduling": asynchronous},
         # NOTE: a whole prompt as the shared prefix of one of 100 groups: the prefix cache holds
         # its full blocks once seen, and the last partial block and one token are computed, as
         # vLLM's prefix cache does for a repeated prompt.
@@ -73,10 +75,10 @@ def scenario(run, constants, replications):
     }
 
 
-def simulate(gpuplan, run, constants, replications, folder):
+def simulate(gpuplan, run, constants, replications, folder, asynchronous):
     path = os.path.join(folder, run["id"] + ".json")
     with open(path, "w") as f:
-        json.dump(scenario(run, constants, replications), f)
+        json.dump(scenario(run, constants, replications, asynchronous), f)
     out = subprocess.run([gpuplan, "serve-sim", path, "--json", "--threads", "1", "--out",
                           os.path.join(folder, run["id"])],
                          capture_output=True, text=True, check=True)
@@ -93,12 +95,12 @@ def measured(run):
     return {"e2e": e2e, "ttft": ttft, "itl": (e2e - ttft) / (run["output_tokens"] - 1)}
 
 
-def simulate_all(gpuplan, runs, constants, replications):
+def simulate_all(gpuplan, runs, constants, replications, asynchronous=True):
     folder = tempfile.mkdtemp(prefix="gpuplan-validation-")
     try:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            sims = list(pool.map(lambda r: simulate(gpuplan, r, constants, replications, folder),
-                                 runs))
+            sims = list(pool.map(lambda r: simulate(gpuplan, r, constants, replications, folder,
+                                                    asynchronous), runs))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     # NOTE: the API server's time before the engine adds to TTFT and end to end alike and changes
@@ -115,7 +117,7 @@ def loss(runs, sims):
     return sum(abs(e[k]) for e in errors(runs, sims) for k in METRICS)
 
 
-def fit(gpuplan, runs, start):
+def fit(gpuplan, runs, start, asynchronous=True):
     """Nelder-Mead over the three constants that change the steps (a coordinate search stalls in
     the valley where decode bandwidth and step overhead trade off), each evaluation with the
     request overhead that best fits its TTFTs: the median of measured - simulated."""
@@ -130,7 +132,7 @@ def fit(gpuplan, runs, start):
         x = tuple(round(min(max(v, a), b), 6) for v, a, b in zip(x, lo, hi))
         if x not in seen:
             cand = {k: v * u for k, v, u in zip(keys, x, unit)}
-            sims = simulate_all(gpuplan, runs, cand, 2)
+            sims = simulate_all(gpuplan, runs, cand, 2, asynchronous)
             o = max(0.0, statistics.median(measured(r)["ttft"] - s["ttft"]
                                            for r, s in zip(runs, sims)))
             shifted = [{"e2e": s["e2e"] + o, "ttft": s["ttft"] + o, "itl": s["itl"]} for s in sims]
@@ -174,9 +176,13 @@ def pct(x):
     return f"{100 * x:+.1f} %"
 
 
-def held_out_medians(runs, sims):
-    errs = [e for r, e in zip(runs, errors(runs, sims)) if r["split"] == "held_out"]
+def medians(runs, sims, split="held_out"):
+    errs = [e for r, e in zip(runs, errors(runs, sims)) if r["split"] == split]
     return {k: statistics.median(abs(e[k]) for e in errs) for k in METRICS}
+
+
+def medians_text(med):
+    return ", ".join(f"{k} {100 * med[k]:.1f} %" for k in METRICS)
 
 
 def report(runs, sims, constants, label):
@@ -209,6 +215,8 @@ def main():
     ap.add_argument("--gpuplan", default=shutil.which("gpuplan") or "build/gpuplan")
     ap.add_argument("--constants", choices=("defaults", "fitted"), default="fitted")
     ap.add_argument("--fit", action="store_true")
+    ap.add_argument("--synchronous", action="store_true",
+                    help="simulate without vLLM's asynchronous scheduling (its default since #27614)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless the fitted constants meet the targets on the held-out runs")
     a = ap.parse_args()
@@ -216,22 +224,29 @@ def main():
     runs = table["runs"]
     if a.fit:
         c = fit(a.gpuplan, [r for r in runs if r["split"] == "fit"],
-                {"prefill_compute": 0.55, "decode_bandwidth": 0.75, "step_overhead_s": 0.001})
+                {"prefill_compute": 0.55, "decode_bandwidth": 0.75, "step_overhead_s": 0.001},
+                not a.synchronous)
         print("fitted:", json.dumps(c))
-        print("the table's \"fitted\":", "the same" if c == table["fitted"] else
-              json.dumps(table["fitted"]) + ", not these: update it")
+        if a.synchronous:
+            sims = simulate_all(a.gpuplan, runs, c, REPLICATIONS, False)
+            for split in ("fit", "held_out"):
+                print(f"{split.replace('_', '-')} median absolute errors: " +
+                      medians_text(medians(runs, sims, split)))
+        else:
+            print("the table's \"fitted\":", "the same" if c == table["fitted"] else
+                  json.dumps(table["fitted"]) + ", not these: update it")
         return
     constants = table["fitted"] if a.constants == "fitted" else {}
     if constants is None:
         sys.exit("the table has no fitted constants yet: run with --fit and keep them")
+    sims = simulate_all(a.gpuplan, runs, constants, REPLICATIONS, not a.synchronous)
     if a.check:
-        med = held_out_medians(runs, simulate_all(a.gpuplan, runs, constants, REPLICATIONS))
+        med = medians(runs, sims)
         misses = [f"{k} {100 * med[k]:.1f} % > {100 * TARGETS[k]:.0f} %" for k in METRICS
                   if med[k] > TARGETS[k]]
-        print("held-out median absolute errors: " +
-              ", ".join(f"{k} {100 * med[k]:.1f} %" for k in METRICS))
+        print("held-out median absolute errors: " + medians_text(med))
         sys.exit("misses its target: " + "; ".join(misses) if misses else 0)
-    report(runs, simulate_all(a.gpuplan, runs, constants, REPLICATIONS), constants, a.constants)
+    report(runs, sims, constants, a.constants)
 
 
 if __name__ == "__main__":

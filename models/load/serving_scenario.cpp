@@ -257,8 +257,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
       {"/cache_aware", {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"}},
       {"/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead", "request_overhead"}},
       {"/scheduler",
-       {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill",
-        "prefix_caching"}},
+       {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill", "prefix_caching",
+        "async_scheduling"}},
       {"/workload",
        {"rate", "stages", "streams", "think", "ramp", "arrivals", "rate_scale", "requests",
         "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"}},
@@ -518,6 +518,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       if (auto b = f.boolean(*y, "/scheduler/chunked_prefill")) s.chunked_prefill = *b;
     if (const json* y = f.get(*x, "prefix_caching"))
       if (auto b = f.boolean(*y, "/scheduler/prefix_caching")) s.prefix_caching = *b;
+    if (const json* y = f.get(*x, "async_scheduling"))
+      if (auto b = f.boolean(*y, "/scheduler/async_scheduling")) s.async_scheduling = *b;
   }
 
   // The workload.

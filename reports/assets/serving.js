@@ -224,7 +224,8 @@
           ', router ' + str(R, 'replica.router') +
           (ca ? ' (cache threshold ' + number(ca.cache_threshold, 2) + ', balance thresholds ' + count(ca.balance_abs_threshold) + ' and ' + number(ca.balance_rel_threshold, 2) + '×)' : '')),
       row('Scheduler', 'max_num_batched_tokens ' + count(sched.max_num_batched_tokens) + ', max_num_seqs ' + count(sched.max_num_seqs) + ', block size ' +
-          count(sched.block_size) + ', chunked prefill ' + (sched.chunked_prefill ? 'on' : 'off') + ', prefix caching ' + (sched.prefix_caching ? 'on' : 'off')),
+          count(sched.block_size) + ', chunked prefill ' + (sched.chunked_prefill ? 'on' : 'off') + ', prefix caching ' + (sched.prefix_caching ? 'on' : 'off') +
+          ', asynchronous scheduling ' + (sched.async_scheduling ? 'on' : 'off')),
       row('Workload', (str(R, 'workload.arrivals') === 'trace'
             ? 'the trace\u2019s arrivals replayed at ' + number(num(R, 'workload.rate_scale'), 2) + '\u00d7 their pace (' +
               number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average over ' + duration(num(R, 'workload.replayed_s')) + ', the same in every replication)'

@@ -219,13 +219,15 @@ GPUPLAN_HD inline uint32_t schedule_running(const ServingView& v, ReplicaState& 
   }
 }
 
-//! Admits the first waiting request if the running cap, the budget and the blocks of its first
-//! chunk allow; false when it cannot (admission stops: FCFS).
+//! Admits the first waiting request if it was there by `seen_by` (asynchronous scheduling's
+//! planning time) and the running cap, the budget and the blocks of its first chunk allow; false
+//! when it cannot (admission stops: FCFS).
 GPUPLAN_HD inline bool admit_waiting(const ServingView& v, ReplicaState& r, ServingStats& st,
-                                     StepPlan& p, double now) {
+                                     StepPlan& p, double now, double seen_by) {
   if (r.n_waiting == 0 || r.n_running >= v.sched.max_num_seqs || p.budget == 0) return false;
   const uint32_t idx = r.waiting[r.wait_head];
   Sequence& s = r.seqs[idx];
+  if ((s.kv_ready ? s.kv_arrived_s : s.req.arrival_s) > seen_by) return false;
   const uint32_t tokens = seq_tokens(s);
   const uint32_t B = v.sched.block_tokens;
   if (s.kv_ready) {
@@ -334,9 +336,15 @@ GPUPLAN_HD inline bool begin_step(const ServingView& v, ReplicaState& r, Serving
       ++i;
     }
   }
-  // 3. Waiting requests, first come first served.
-  while (admit_waiting(v, r, st, p, now)) {
+  // 3. Waiting requests, first come first served. NOTE: with asynchronous scheduling a step that
+  // follows another (it ends now) was planned when that one began: only the requests there by
+  // then join it, unless nothing else would run (an idle GPU is not planned ahead).
+  const bool ahead = v.sched.async_scheduling && r.step_end_s == now;
+  while (admit_waiting(v, r, st, p, now, ahead ? r.step_start_s : now)) {
   }
+  if (ahead && !(p.mix.prefill_tokens + p.mix.decode_tokens > 0))
+    while (admit_waiting(v, r, st, p, now, now)) {
+    }
   const double tokens = p.mix.prefill_tokens + p.mix.decode_tokens;
   if (!(tokens > 0)) {
     r.busy = false;

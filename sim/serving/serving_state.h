@@ -21,6 +21,10 @@ struct SchedulerConfig {
   uint32_t kv_blocks = 0;                  //!< KV blocks of the replica (memory after weights)
   bool chunked_prefill = true;             //!< prompts may be split across steps
   bool prefix_caching = true;              //!< full blocks of a shared prefix are reused
+  //! vLLM's asynchronous scheduling (on by default since vLLM 0.14): a step is planned while the
+  //! one before it runs, so a request that arrives during a step joins the step after next; a
+  //! replica with nothing running admits it at once.
+  bool async_scheduling = false;
 };
 
 //! Autoscaling on concurrency (sim/serving/autoscaler.h); max_replicas 0: off, the cluster's
