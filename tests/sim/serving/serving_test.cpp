@@ -132,37 +132,46 @@ TEST_CASE("serving::request_overhead") {
   CHECK(run(v).met_slo < run(v).counted);
 }
 
+namespace {
+
+//! Request 0 (8 prompt tokens, `output` to generate) arrives at 0 at an idle replica of `v`;
+//! request 1, the same, arrives at 25 ms. Their statistics once both complete.
+ServingStats with_late_arrival(const ServingView& v, uint32_t output) {
+  ClusterBuffers b(v, 16);
+  ReplicaState& r = b.state.replicas[0];
+  ServingStats& st = *b.state.stats;
+  Request q;
+  q.prompt = 8;
+  q.output = output;
+  arrive(v, r, st, q, 0);  // idle: its first step starts at once, async or not
+  CHECK(r.step_start_s == 0);
+  bool sent = false;
+  while (r.busy) {
+    const double now = r.step_end_s;
+    if (!sent && now > 0.025) {  // the step that holds 25 ms is running
+      Request late = q;
+      late.id = 1;
+      late.arrival_s = 0.025;
+      arrive(v, r, st, late, 0.025);
+      sent = true;
+    }
+    end_step(v, r, st, now);
+    begin_step(v, r, st, now);
+  }
+  REQUIRE(st.completed == 2);
+  return st;
+}
+
+}  // namespace
+
 TEST_CASE("serving::async_scheduling") {
-  // Constant 10 ms steps. Request 0 arrives at 0 and decodes for 50 steps; request 1 arrives at
-  // 25 ms, in the middle of the third step (20-30 ms).
+  // Constant 10 ms steps; the late request arrives during the step from 20 to 30 ms.
   ServingView v = toy_view(0.01, 1000);
   SUBCASE("a request arriving during a step joins the next one, or the one after when async") {
     for (bool async : {false, true}) {
       CAPTURE(async);
       v.sched.async_scheduling = async;
-      ClusterBuffers b(v, 16);
-      ReplicaState& r = b.state.replicas[0];
-      ServingStats& st = *b.state.stats;
-      Request q;
-      q.prompt = 8;
-      q.output = 50;
-      arrive(v, r, st, q, 0);  // idle: its first step starts at once, async or not
-      CHECK(r.step_start_s == 0);
-      double now = 0;
-      bool sent = false;
-      while (r.busy) {
-        now = r.step_end_s;
-        if (!sent && now > 0.025) {  // the step from 20 to 30 ms is running
-          Request late = q;
-          late.id = 1;
-          late.arrival_s = 0.025;
-          arrive(v, r, st, late, 0.025);
-          sent = true;
-        }
-        end_step(v, r, st, now);
-        begin_step(v, r, st, now);
-      }
-      REQUIRE(st.completed == 2);
+      const ServingStats st = with_late_arrival(v, 50);
       // synchronous: the step from 30 ms computes its prompt, the first token at 40 ms (15 ms);
       // asynchronous: the step from 30 ms was planned at 20 ms, so the prompt runs from 40 ms
       CHECK(st.ttft.moments.max == doctest::Approx(async ? 0.025 : 0.015));
@@ -171,28 +180,8 @@ TEST_CASE("serving::async_scheduling") {
   }
   SUBCASE("after the last running sequence's step nothing was planned ahead: admitted at once") {
     v.sched.async_scheduling = true;
-    ClusterBuffers b(v, 16);
-    ReplicaState& r = b.state.replicas[0];
-    ServingStats& st = *b.state.stats;
-    Request q;
-    q.prompt = 8;
-    q.output = 3;  // its last token in the step from 20 to 30 ms
-    arrive(v, r, st, q, 0);
-    bool sent = false;
-    while (r.busy) {
-      const double now = r.step_end_s;
-      if (!sent && now > 0.025) {
-        Request late = q;
-        late.id = 1;
-        late.arrival_s = 0.025;
-        arrive(v, r, st, late, 0.025);
-        sent = true;
-      }
-      end_step(v, r, st, now);
-      begin_step(v, r, st, now);
-    }
-    REQUIRE(st.completed == 2);
-    CHECK(st.ttft.moments.max == doctest::Approx(0.015));
+    // request 0's last token is in the step from 20 to 30 ms
+    CHECK(with_late_arrival(v, 3).ttft.moments.max == doctest::Approx(0.015));
   }
 }
 
