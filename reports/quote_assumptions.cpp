@@ -169,7 +169,8 @@ std::vector<Assumption> quote_assumptions(const QuoteRequest& req) {
                      " simulated requests, fixed slot time). Each option shown is then "
                      "simulated step by step: its load replicas under continuous batching "
                      "(vLLM's scheduler with the sized batch, its default token budget, "
-                     "chunked prefill, a KV cache in blocks that preempts when full), the same "
+                     "chunked prefill, asynchronous scheduling, a KV cache in blocks that preempts "
+                     "when full), the same "
                      "requests, " +
                      std::to_string(SERVING_CHECK_REPLICATIONS) +
                      " independent runs; it gives the p99s and the share of requests within the "

@@ -405,7 +405,8 @@ std::string format_quote_table(const QuoteReport& r) {
       out +=
           "\nSimulated step by step (TTFT sim, TPOT sim, SLO met): each shown option's load "
           "replicas under continuous batching (vLLM's scheduler, max_num_seqs = the batch, "
-          "chunked prefill, vLLM's default token budget: 8,192 on GPUs of 70 GiB or more but "
+          "chunked prefill, asynchronous scheduling, vLLM's default token budget: 8,192 on GPUs "
+          "of 70 GiB or more but "
           "the A100, else 2,048, or the batch if larger), " +
           format_count(double(simulated->requests)) + " requests counted over " +
           std::to_string(simulated->replications) +

@@ -62,7 +62,8 @@ std::optional<ServingCheck> simulate_serving(const InferenceRequest& req,
   s.max_num_seqs = std::max<uint32_t>(opt.sizing.batch, 1);
   s.max_num_batched_tokens = std::max(vllm_token_budget(*opt.gpu), s.max_num_seqs);
   s.chunked_prefill = true;
-  s.prefix_caching = false;  // a quote names no shared prefixes
+  s.prefix_caching = false;   // a quote names no shared prefixes
+  s.async_scheduling = true;  // vLLM's default since vllm-project/vllm#27614
   inference::ServingRequest rq;
   rq.prefill_compute = req.prefill_mfu;
   rq.decode_bandwidth = req.bandwidth_efficiency;

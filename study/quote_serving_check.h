@@ -1,10 +1,10 @@
 #pragma once
 //! The quote's iteration-level check of an inference sizing: the option's load replicas (spares
 //! left out) simulated step by step (sim/serving/, run_serving_study) with vLLM's scheduler at
-//! the sized batch (max_num_seqs = batch, chunked prefill, vLLM's default token budget for the
-//! GPU or the batch if larger), the request's lengths and arrivals (Poisson at its rate, or its
-//! concurrent streams as closed loops without a pause), a least-outstanding-tokens router, and the
-//! request's TTFT and TPOT targets as each request's SLO. Monte Carlo over
+//! the sized batch (max_num_seqs = batch, chunked prefill, asynchronous scheduling, vLLM's default
+//! token budget for the GPU or the batch if larger), the request's lengths and arrivals (Poisson at
+//! its rate, or its concurrent streams as closed loops without a pause), a least-outstanding-tokens
+//! router, and the request's TTFT and TPOT targets as each request's SLO. Monte Carlo over
 //! SERVING_CHECK_REPLICATIONS independent runs; each p99 and the SLO attainment with its 95 %
 //! interval across them. Where the Erlang sizing bounds a queue of slots, this measures what the
 //! batches do: steps that stretch with their mix of prefill chunks and decodes, the KV cache

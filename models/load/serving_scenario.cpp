@@ -504,6 +504,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   serving::SchedulerConfig& s = v.sched;
   s.max_num_batched_tokens = 2048;
   s.max_num_seqs = 256;
+  s.async_scheduling = true;  // vLLM's default since vllm-project/vllm#27614
   if (const json* x = f.get(root, "scheduler"); x && f.object(*x, "/scheduler")) {
     f.check_keys(*x, "/scheduler", serving_keys_at("/scheduler"));
     if (const json* y = f.get(*x, "max_num_batched_tokens"))

@@ -164,7 +164,7 @@
     const tol = percent(num(Q, 'options.sim_tolerance'), 0);
     const first = ranked('inference').map(r => r.o.serving_simulation).find(GP.isObj);
     parts.push(el('p', {class: 'note'}, 'Ranked: options meeting every target first, then by total cost over the term. Replicas: load replicas × GPUs each (TP) · batch slots + spares. "model": the analytical sizing (roofline steps, Erlang C queue). ' +
-      (first ? '"sim": each option\'s load replicas simulated step by step under continuous batching (vLLM\'s scheduler with the sized batch, chunked prefill, vLLM\'s default token budget — 8,192 on GPUs of 70 GiB or more but the A100, else 2,048 — or the batch if larger, KV cache preemption), ' + count(num(first, 'requests')) + ' requests counted over ' +
+      (first ? '"sim": each option\'s load replicas simulated step by step under continuous batching (vLLM\'s scheduler with the sized batch, chunked prefill, asynchronous scheduling, vLLM\'s default token budget — 8,192 on GPUs of 70 GiB or more but the A100, else 2,048 — or the batch if larger, KV cache preemption), ' + count(num(first, 'requests')) + ' requests counted over ' +
         count(num(first, 'replications')) + ' runs; its p99s are the runs\' mean. SLO met: the share of simulated requests within both the TTFT and the TPOT target, ± its 95 % interval. ' +
         'An option whose simulated p99 misses a target is flagged and not recommended. ' : '') +
       'The slot queue is also run on the discrete-event engine (' + count(num(Q, 'options.sim_requests')) + ' requests, fixed slot time); it is flagged where its TTFT p99 exceeds the model\'s by more than ' + tol + '.'));

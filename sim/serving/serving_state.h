@@ -21,9 +21,10 @@ struct SchedulerConfig {
   uint32_t kv_blocks = 0;                  //!< KV blocks of the replica (memory after weights)
   bool chunked_prefill = true;             //!< prompts may be split across steps
   bool prefix_caching = true;              //!< full blocks of a shared prefix are reused
-  //! vLLM's asynchronous scheduling (on by default since vLLM 0.14): a step is planned while the
-  //! one before it runs, so a request that arrives during a step joins the step after next; a
-  //! replica with nothing running admits it at once.
+  //! vLLM's asynchronous scheduling: a step is planned while the one before it runs, so a request
+  //! that arrives during a step joins the step after next; a replica with nothing running admits
+  //! it at once. Off here (the engine's own tests); scenarios and the quote's check turn it on,
+  //! as vLLM does by default since vllm-project/vllm#27614.
   bool async_scheduling = false;
 };
 
