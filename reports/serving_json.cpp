@@ -58,16 +58,11 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                       {"chunked_prefill", v.sched.chunked_prefill},
                       {"prefix_caching", v.sched.prefix_caching},
                       {"async_scheduling", v.sched.async_scheduling}}}};
-  {
-    // The roofline's constants in effect: the scenario's, else the GPU generation's.
-    inference::ServingEfficiency e = inference::serving_efficiency(sc.gpu.architecture);
-    if (sc.request.prefill_compute > 0) e.prefill_compute = sc.request.prefill_compute;
-    if (sc.request.decode_bandwidth > 0) e.decode_bandwidth = sc.request.decode_bandwidth;
-    out["replica"]["efficiency"] = {{"prefill_compute", e.prefill_compute},
-                                    {"decode_bandwidth", e.decode_bandwidth},
-                                    {"step_overhead_s", v.step.overhead_s},
-                                    {"request_overhead_s", v.request_overhead_s}};
-  }
+  const inference::ServingEfficiency e = inference::effective_efficiency(sc.gpu, sc.request);
+  out["replica"]["efficiency"] = {{"prefill_compute", e.prefill_compute},
+                                  {"decode_bandwidth", e.decode_bandwidth},
+                                  {"step_overhead_s", v.step.overhead_s},
+                                  {"request_overhead_s", v.request_overhead_s}};
   if (v.n_prefill > 0) {
     const uint32_t links = kv_transfer_links(sc);
     out["replica"]["disaggregated"] = {

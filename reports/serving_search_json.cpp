@@ -13,7 +13,7 @@ nlohmann::json serving_search_json(const ServingSearch& s) {
               {"tp", c.config.tp},
               {"max_num_batched_tokens", c.config.max_num_batched_tokens},
               {"max_num_seqs", c.config.max_num_seqs},
-              {"verdict", std::string(search_verdict_name(c.verdict))}};
+              {"verdict", std::string(enum_name(c.verdict))}};
     if (c.verdict == SearchVerdict::does_not_fit) {
       r["reason"] = c.reason;
       rows.push_back(std::move(r));

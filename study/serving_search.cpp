@@ -219,20 +219,4 @@ ServingSearch search_serving(const ServingScenario& sc, std::string_view text,
   return out;
 }
 
-std::string_view search_verdict_name(SearchVerdict v) {
-  switch (v) {
-    case SearchVerdict::cheapest:
-      return "cheapest";
-    case SearchVerdict::meets:
-      return "meets";
-    case SearchVerdict::costlier:
-      return "costlier";
-    case SearchVerdict::misses:
-      return "misses";
-    case SearchVerdict::does_not_fit:
-      return "does_not_fit";
-  }
-  return "does_not_fit";
-}
-
 }  // namespace gpuplan

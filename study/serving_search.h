@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/input/names.h"
 #include "models/load/serving_scenario.h"
 #include "study/serving_study.h"
 
@@ -47,8 +48,8 @@ enum class SearchVerdict : uint8_t {
   does_not_fit,  //!< the loader refuses it (weights, KV cache, budget) or tp exceeds a node
 };
 
-//! The verdict's name in result.json and the terminal ("does_not_fit", ...).
-[[nodiscard]] std::string_view search_verdict_name(SearchVerdict v);
+GPUPLAN_ENUM_NAMES(SearchVerdict, "search verdict", "cheapest", "meets", "costlier", "misses",
+                   "does_not_fit");
 
 struct SearchCandidate {
   SearchConfiguration config;

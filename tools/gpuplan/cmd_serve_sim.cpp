@@ -15,6 +15,7 @@
 #include "models/input/input_file.h"
 #include "models/input/names.h"
 #include "models/load/serving_scenario.h"
+#include "reports/format.h"
 #include "reports/serving_html.h"
 #include "reports/serving_json.h"
 #include "reports/serving_search_json.h"
@@ -115,13 +116,6 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
               1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
 }
 
-//! `usd` with two decimals.
-std::string money_text(double usd) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", usd);
-  return b;
-}
-
 //! The search's table, ranked: each configuration's verdict, replicas, cost and attainment.
 void print_search(const ServingSearch& s, FILE* to) {
   std::fprintf(to,
@@ -134,7 +128,7 @@ void print_search(const ServingSearch& s, FILE* to) {
     const SearchConfiguration& g = c.config;
     std::fprintf(to, "%-16s %-10s %3u %7u %5u  %-12s", g.instance.c_str(), g.gpu_id.c_str(), g.tp,
                  g.max_num_batched_tokens, g.max_num_seqs,
-                 std::string(search_verdict_name(c.verdict)).c_str());
+                 std::string(enum_name(c.verdict)).c_str());
     switch (c.verdict) {
       case SearchVerdict::does_not_fit:
         std::fprintf(to, " %s\n", c.reason.c_str());
@@ -142,7 +136,7 @@ void print_search(const ServingSearch& s, FILE* to) {
       case SearchVerdict::costlier:
         std::fprintf(to, " %8s %10s  (the replicas it needs cost at least this)\n",
                      (">=" + std::to_string(c.replicas)).c_str(),
-                     (">=" + money_text(c.usd_per_hour)).c_str());
+                     (">=" + reports::format_number(c.usd_per_hour, 2)).c_str());
         break;
       case SearchVerdict::misses:
         std::fprintf(to, " %8u %10.2f %9.4f  (misses at the most replicas tried%s%s)\n", c.replicas,

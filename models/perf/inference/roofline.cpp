@@ -47,10 +47,15 @@ double bytes_per_value(Precision p) {
   return 2;
 }
 
-GroupRates group_rates(const GpuSpec& gpu, const ServingRequest& r) {
+ServingEfficiency effective_efficiency(const GpuSpec& gpu, const ServingRequest& r) {
   ServingEfficiency eff = serving_efficiency(gpu.architecture);
   if (r.prefill_compute > 0) eff.prefill_compute = r.prefill_compute;
   if (r.decode_bandwidth > 0) eff.decode_bandwidth = r.decode_bandwidth;
+  return eff;
+}
+
+GroupRates group_rates(const GpuSpec& gpu, const ServingRequest& r) {
+  const ServingEfficiency eff = effective_efficiency(gpu, r);
   const double tp = std::max<uint32_t>(r.tp, 1);
   return {tp * peak_tflops(gpu, r.precision) * 1e12 * eff.prefill_compute,
           tp * gpu.mem_bw_tbps * 1e12 * eff.decode_bandwidth};

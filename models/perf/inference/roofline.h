@@ -70,6 +70,8 @@ struct GroupRates {
   double bandwidth = 0;  //!< [B/s]
 };
 [[nodiscard]] GroupRates group_rates(const GpuSpec& gpu, const ServingRequest& r);
+//! The efficiencies `r` runs at on `gpu`: its own where it sets them, else the generation's.
+[[nodiscard]] ServingEfficiency effective_efficiency(const GpuSpec& gpu, const ServingRequest& r);
 
 //! Roofline estimate of serving `m` on `tp` GPUs `gpu` of a node with fabric `fabric_name`.
 [[nodiscard]] ServingEstimate estimate_serving(const training::ModelShape& m, const GpuSpec& gpu,
