@@ -129,6 +129,7 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
     }
     out["workload"]["stages"] = std::move(stages);
     out["workload"]["cycle_s"] = from;
+    out["workload"]["rate_scale"] = sc.rate_scale;  // the stages above are scaled
   }
   if (!sc.arrival_times.empty()) {
     out["workload"]["rate_scale"] = sc.rate_scale;

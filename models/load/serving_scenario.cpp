@@ -94,8 +94,10 @@ const std::vector<std::string>& serving_keys_at(const std::string& ptr) {
 }
 
 //! `stages`: the staged constant rates of Poisson arrivals, one cycle of them, repeating
-//! (sim/serving/rate_stages.h); the workload's mean rate is theirs over the cycle.
-void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario& sc) {
+//! (sim/serving/rate_stages.h), each rate `rate_scale` times as given; the workload's mean rate is
+//! theirs over the cycle.
+void load_stages(const json& x, double rate_scale, FieldReader& f, Diagnostics& d,
+                 ServingScenario& sc) {
   if (!x.is_array() || x.empty() || x.size() > MAX_STAGES) {
     d.error("/workload/stages", DiagCode::wrong_type,
             "give an array of 1 to " + num(double(MAX_STAGES)) +
@@ -121,7 +123,7 @@ void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario&
       continue;
     }
     end_s += *length;
-    sc.stages.push_back({end_s, *rate});
+    sc.stages.push_back({end_s, *rate * rate_scale});
   }
   if (ok && end_s > MAX_CYCLE_S) {
     d.error("/workload/stages", DiagCode::out_of_range,
@@ -133,6 +135,7 @@ void load_stages(const json& x, FieldReader& f, Diagnostics& d, ServingScenario&
     sc.stages.clear();
     return;
   }
+  sc.rate_scale = rate_scale;
   sc.view.load.rate_per_s =
       serving::mean_stage_rate({sc.stages.data(), uint32_t(sc.stages.size())});
 }
@@ -544,16 +547,17 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         }
       }
     }
+    const json* stages = f.get(*x, "stages");
     double rate_scale = 1;
     if (const json* y = f.get(*x, "rate_scale")) {
-      if (!replay)
+      if (!replay && !stages)
         d.error("/workload/rate_scale", DiagCode::infeasible,
-                "rate_scale speeds up a replayed trace (\"arrivals\": \"trace\"); Poisson "
-                "arrivals take their \"rate\" directly");
+                "rate_scale speeds up a replayed trace (\"arrivals\": \"trace\") or scales "
+                "\"stages\" (a recorded day's rates for a smaller service); Poisson arrivals "
+                "take their \"rate\" directly");
       else if (auto r = f.number(*y, "/workload/rate_scale", 1e-6, 1e6))
         rate_scale = *r;
     }
-    const json* stages = f.get(*x, "stages");
     for (const char* key : {"stages", "streams"})
       if (replay && f.get(*x, key))
         d.error(
@@ -593,7 +597,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     } else if (stages) {
       if (f.get(*x, "rate"))
         d.error("/workload/rate", DiagCode::infeasible, "\"stages\" give the rates; drop \"rate\"");
-      load_stages(*stages, f, d, sc);
+      load_stages(*stages, rate_scale, f, d, sc);
     } else if (const json* y =
                    f.need(*x, "/workload", "rate", "requests per second, e.g. \"20/s\"")) {
       if (auto r = f.rate(*y, "/workload/rate")) w.rate_per_s = *r;

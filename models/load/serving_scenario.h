@@ -66,7 +66,9 @@ struct ServingScenario {
   //! [s] A replayed trace's arrival times (`"arrivals": "trace"`), its timestamps after the first
   //! over `rate_scale`; empty: Poisson arrivals.
   std::vector<double> arrival_times;
-  double rate_scale = 1;  //!< how many times faster than recorded the trace is replayed
+  //! How many times faster than recorded the trace is replayed, or the stages' rates over theirs
+  //! as given.
+  double rate_scale = 1;
   //! `"stages"`: Poisson arrivals at staged constant rates, the cycle repeating; empty: one rate.
   std::vector<serving::RateStage> stages;
   uint32_t queue_capacity = 4096;  //!< waiting requests per replica before saturation

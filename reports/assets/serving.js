@@ -20,6 +20,11 @@
     return fmt(lo) === fmt(hi) ? 'the same in every replication' : fmt(lo) + ' – ' + fmt(hi);
   }
   const slo = key => num(R, 'workload.' + key);
+  // Staged rates in words: each stage, or for a long cycle (a day by the hour) their range.
+  const stagesText = stages => stages.length <= 8
+    ? stages.map(s => number(s.rate_per_s, 2) + '/s for ' + duration(s.duration_s)).join(', ')
+    : count(stages.length) + ' stages from ' + number(Math.min(...stages.map(s => s.rate_per_s)), 2) + ' to ' +
+      number(Math.max(...stages.map(s => s.rate_per_s)), 2) + ' requests/s';
   const versus = (v, target) => (fin(target) && target > 0 ? (v <= target ? 'within' : 'above') + ' the ' + duration(target) + ' SLO' : 'no SLO set');
 
   GP.masthead('Serving simulation: ' + (str(R, 'scenario') || 'scenario'), [
@@ -234,7 +239,8 @@
                 (num(R, 'workload.think_s') > 0 ? 'a pause of ' + duration(num(R, 'workload.think_s')) + ' on average after' : 'as soon as') +
                 ' its previous one completes (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s made)'
             : str(R, 'workload.arrivals') === 'stages' && Array.isArray(GP.get(R, 'workload.stages'))
-              ? 'Poisson arrivals at staged rates, ' + R.workload.stages.map(s => number(s.rate_per_s, 2) + '/s for ' + duration(s.duration_s)).join(', ') +
+              ? 'Poisson arrivals at staged rates, ' + stagesText(R.workload.stages) +
+                (num(R, 'workload.rate_scale') !== 1 ? ' (the stages as given \u00d7 ' + number(num(R, 'workload.rate_scale'), 3) + ')' : '') +
                 ', the ' + duration(num(R, 'workload.cycle_s')) + ' cycle repeating (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s on average)'
               : 'Poisson arrivals at ' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s') +
           ', ' + count(num(R, 'workload.requests')) + ' requests (the first ' +

@@ -582,6 +582,20 @@ TEST_CASE("tools::serve_sim") {
     CHECK(w["rate_per_s"] == doctest::Approx(500 / 150.0).epsilon(1e-12));
     CHECK(w["cycle_s"] == 150);
     CHECK(w["stages"][1]["duration_s"] == 50);
+    CHECK(w["rate_scale"] == 1);
+    // rate_scale multiplies every stage's rate (a recorded day for a smaller service), and the
+    // expected arrivals with them.
+    const auto scaled = run_text(scenario(two + R"(, "rate_scale": 0.5)"), "stages-scaled");
+    CAPTURE(scaled.output);
+    REQUIRE(scaled.status == 0);
+    const json ws =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "stages-scaled" / "result.json")["workload"];
+    CHECK(ws["rate_scale"] == 0.5);
+    CHECK(ws["requests"] == 250);
+    CHECK(ws["stages"][0]["rate_per_s"] == 1);
+    CHECK(ws["stages"][1]["rate_per_s"] == 3);
+    CHECK(ws["rate_per_s"] == doctest::Approx(250 / 150.0).epsilon(1e-12));
     const auto refused = [&](const std::string& workload, const std::string& name) {
       const auto run = run_text(scenario(workload), name);
       CHECK(run.status == 2);
