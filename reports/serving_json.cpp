@@ -120,6 +120,11 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
     out["workload"]["think_s"] = v.load.think_s;
     out["workload"]["ramp_s"] = v.load.ramp_s;
   }
+  if (serving::conversations(v.load))
+    out["workload"]["conversation"] = {
+        {"turns_mean", v.load.turns_a},
+        {"turns", v.load.turns_kind == serving::LengthKind::geometric ? "geometric" : "fixed"},
+        {"max_context", v.load.max_context}};
   if (!sc.stages.empty()) {  // rate_per_s is their mean over the cycle
     json stages = json::array();
     double from = 0;

@@ -24,6 +24,7 @@ constexpr double MIN_KV_LINK_GBPS = 1e-3;  //!< [Gb/s] 1 Mb/s
 constexpr double MAX_KV_LATENCY_S = 60;    //!< [s]
 constexpr uint32_t MAX_SEQS = 4096;
 constexpr uint32_t MAX_GROUPS = 65536;
+constexpr uint64_t MAX_CACHE_ENTRIES = 1u << 22;  //!< replicas x cache groups (17 B each)
 constexpr uint32_t MAX_QUEUE = 1u << 20;
 constexpr double MIN_SCALER_INTERVAL_S = 1;   //!< [s] the scaler's evaluations at most this often
 constexpr double MAX_SCALER_DELAY_S = 86400;  //!< [s] a scaler's interval and delays at most
@@ -138,6 +139,46 @@ void load_stages(const json& x, double rate_scale, FieldReader& f, Diagnostics& 
   sc.rate_scale = rate_scale;
   sc.view.load.rate_per_s =
       serving::mean_stage_rate({sc.stages.data(), uint32_t(sc.stages.size())});
+}
+
+//! Multi-turn conversations (`workload.conversation`): each closed-loop stream talks in
+//! conversations of `turns` turns (a count, or {"mean": m}: geometric, the user ending after each
+//! answer with probability 1/m), a turn passing `max_context` tokens opening a new one.
+void load_conversation(const json& x, const json& workload, const json& root, FieldReader& f,
+                       Diagnostics& d, ServingScenario& sc) {
+  serving::Workload& w = sc.view.load;
+  f.check_keys(x, "/workload/conversation", serving_keys_at("/workload/conversation"));
+  if (!f.get(workload, "streams"))
+    d.error("/workload/conversation", DiagCode::infeasible,
+            "conversations are held by closed-loop users: give \"streams\" (and \"think\", the "
+            "pause before each next turn)");
+  for (const char* key : {"prefix"})
+    if (f.get(workload, key))
+      d.error("/workload/prefix", DiagCode::infeasible,
+              "a conversation's turns share their history, not a system prompt: drop \"prefix\" "
+              "(a system prompt is part of the first turn's length)");
+  if (f.get(root, "disaggregated"))
+    d.error("/workload/conversation", DiagCode::infeasible,
+            "conversations keep their history in the replica that answered: not modelled with "
+            "disaggregated prefill and decode yet");
+  if (const json* t = f.need(x, "/workload/conversation", "turns",
+                             "turns per conversation: a count, or {\"mean\": 4} (geometric)")) {
+    if (t->is_object()) {
+      f.check_keys(*t, "/workload/conversation/turns", {"mean"});
+      if (const json* m = f.need(*t, "/workload/conversation/turns", "mean", "turns on average"))
+        if (auto a = f.number(*m, "/workload/conversation/turns/mean", 1, 1e6)) {
+          w.turns_kind = serving::LengthKind::geometric;
+          w.turns_a = *a;
+        }
+    } else if (auto n = f.integer(*t, "/workload/conversation/turns", 1, 1'000'000)) {
+      w.turns_kind = serving::LengthKind::fixed;
+      w.turns_a = double(*n);
+    }
+  }
+  w.max_context = sc.model.seq_len;
+  if (const json* y = f.get(x, "max_context"))
+    if (auto n = f.integer(*y, "/workload/conversation/max_context", 1, MAX_TOKENS))
+      w.max_context = uint32_t(*n);
 }
 
 //! Autoscaling on concurrency (`autoscaling`): the cluster holds max_replicas, min_replicas
@@ -264,12 +305,13 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
         "async_scheduling"}},
       {"/workload",
        {"rate", "stages", "streams", "think", "ramp", "arrivals", "rate_scale", "requests",
-        "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix"}},
+        "warmup_requests", "tokens_in", "tokens_out", "trace", "prefix", "conversation"}},
       {"/workload/stages/*", {"rate", "duration"}},
       {"/autoscaling",
        {"min_replicas", "max_replicas", "target_requests", "interval", "provisioning",
         "scale_down_delay"}},
       {"/workload/prefix", {"share", "groups", "tokens"}},
+      {"/workload/conversation", {"turns", "max_context"}},
       {"/slo", {"ttft", "tpot"}},
       {"/search",
        {"instances", "tp", "max_num_batched_tokens", "max_num_seqs", "attainment", "max_replicas",
@@ -677,6 +719,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
         if (auto n = f.integer(*y, "/workload/prefix/tokens", 1, 1u << 20))
           w.prefix_tokens = uint32_t(*n);
     }
+    if (const json* p = f.get(*x, "conversation"); p && f.object(*p, "/workload/conversation"))
+      load_conversation(*p, *x, root, f, d, sc);
   }
   if (const json* x = f.get(root, "slo"); x && f.object(*x, "/slo")) {
     f.check_keys(*x, "/slo", serving_keys_at("/slo"));
@@ -741,6 +785,14 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     longest_prompt += w.prefix_tokens;
     longest_request += w.prefix_tokens;
   }
+  std::string shorter = "shorter requests";
+  // A conversation's later turns may reach its context limit.
+  if (serving::conversations(w) && w.max_context > longest_request) {
+    longest_prompt = longest_request = w.max_context;
+    lengths_ptr = "/workload/conversation/max_context";
+    shorter = "a smaller max_context (by default the model's context window, " +
+              num(sc.model.seq_len) + " tokens)";
+  }
   // NOTE: without chunked prefill a prompt runs in one step, and a preempted sequence recomputes
   // its prompt and output in one step: the budget must hold the longest request.
   if (!s.chunked_prefill && longest_request > s.max_num_batched_tokens)
@@ -757,7 +809,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
                 " blocks of " + num(s.block_tokens) + ") does not fit the replica's KV cache of " +
                 num(double(s.kv_blocks)) + " blocks (" + num(double(s.kv_blocks) * s.block_tokens) +
                 " tokens after " + num(std::round(sc.replica.weight_bytes / GB * 10) / 10) +
-                " GB of weights); use a larger tp or shorter requests");
+                " GB of weights); use a larger tp or " + shorter);
   if (v.decode_shape && blocks > v.decode_kv_blocks)
     d.error("/disaggregated/decode/tp", DiagCode::infeasible,
             "the longest request (" + num(longest_request) + " tokens, " + num(double(blocks)) +
@@ -778,6 +830,18 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
             num(double(MAX_SERVING_RECORDS)) +
             " a run holds in memory; use fewer replicas or a smaller queue_capacity (closed-loop "
             "streams keep twice their share per replica)");
+  // NOTE: and an entry per replica and cache group (a shared prefix or a stream's conversation),
+  // each scanned when the cache evicts.
+  const uint64_t entries = uint64_t(std::max(v.n_replicas, 1u)) * serving::cache_groups(w);
+  if (entries > MAX_CACHE_ENTRIES)
+    d.error(serving::conversations(w) ? "/workload/streams" : "/workload/prefix/groups",
+            DiagCode::out_of_range,
+            num(double(std::max(v.n_replicas, 1u))) + " replicas x " +
+                num(double(serving::cache_groups(w))) +
+                (serving::conversations(w) ? " conversations (one a stream)" : " shared prefixes") +
+                " is " + num(double(entries)) + " prefix cache entries, more than the " +
+                num(double(MAX_CACHE_ENTRIES)) + " a run holds; use fewer replicas or " +
+                (serving::conversations(w) ? "streams" : "groups"));
   load_price(f, d, root, sc);
   if (!d.ok()) return std::nullopt;
   if (const json* x = f.get(root, "search"); x && f.object(*x, "/search")) {

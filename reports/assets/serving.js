@@ -237,7 +237,11 @@
             : str(R, 'workload.arrivals') === 'streams'
               ? 'a closed loop of ' + count(num(R, 'workload.streams')) + ' streams, each sending its next request ' +
                 (num(R, 'workload.think_s') > 0 ? 'a pause of ' + duration(num(R, 'workload.think_s')) + ' on average after' : 'as soon as') +
-                ' its previous one completes (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s made)'
+                ' its previous one completes (' + number(num(R, 'workload.rate_per_s'), 2) + ' requests/s made)' +
+                (GP.isObj(GP.get(R, 'workload.conversation'))
+                  ? ', in conversations of ' + (str(R, 'workload.conversation.turns') === 'geometric' ? number(num(R, 'workload.conversation.turns_mean'), 1) + ' turns on average' : plural(num(R, 'workload.conversation.turns_mean'), 'turn', 'turns')) +
+                    ', each turn\u2019s prompt the conversation so far and a new message, up to ' + count(num(R, 'workload.conversation.max_context')) + ' tokens'
+                  : '')
             : str(R, 'workload.arrivals') === 'stages' && Array.isArray(GP.get(R, 'workload.stages'))
               ? 'Poisson arrivals at staged rates, ' + stagesText(R.workload.stages) +
                 (num(R, 'workload.rate_scale') !== 1 ? ' (the stages as given \u00d7 ' + number(num(R, 'workload.rate_scale'), 3) + ')' : '') +

@@ -92,6 +92,13 @@ GPUPLAN_HD inline void start_scaler(const ServingView& v, ScalerState& s, Servin
   return !r.busy && r.n_running == 0 && r.n_waiting == 0;
 }
 
+//! Replica `r`, empty, is released: its successor starts with an empty prefix cache.
+GPUPLAN_HD inline void clear_cache(ReplicaState& r) {
+  for (uint32_t g = 0; g < r.group_blocks.size; ++g) r.group_blocks[g] = 0;
+  r.cached_blocks = 0;
+  r.evictable_blocks = 0;
+}
+
 //! The scaler's event at `now` (next_scaler_event): provisioned replicas start serving; at an
 //! evaluation, drained replicas are released and the count is set as the header says.
 GPUPLAN_HD inline void scaler_event(const ServingView& v, ScalerState& s,
@@ -114,6 +121,7 @@ GPUPLAN_HD inline void scaler_event(const ServingView& v, ScalerState& s,
     if (s.phase[r] == ReplicaPhase::draining && replica_empty(replicas[r])) {
       s.phase[r] = ReplicaPhase::off;
       s.n_draining -= 1;
+      clear_cache(replicas[r]);
     }
   const double in_replicas = (s.in_flight_s - s.in_flight_at_eval) / a.interval_s;
   s.in_flight_at_eval = s.in_flight_s;
@@ -155,6 +163,7 @@ GPUPLAN_HD inline void scaler_event(const ServingView& v, ScalerState& s,
         if (s.phase[r] == ReplicaPhase::active) {
           s.phase[r] = replica_empty(replicas[r]) ? ReplicaPhase::off : ReplicaPhase::draining;
           s.n_draining += s.phase[r] == ReplicaPhase::draining;
+          if (s.phase[r] == ReplicaPhase::off) clear_cache(replicas[r]);
           s.n_active -= 1;
         }
     }

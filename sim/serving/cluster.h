@@ -32,6 +32,9 @@ struct ClusterState {
   span<uint8_t> in_tree;     //!< [replica * groups + group] the group's prefix was sent there
   span<double> tree_tokens;  //!< [replica] prompt tokens its tree holds
   ScalerState scaler;        //!< autoscaling (empty phases: off)
+  // Multi-turn conversations (Workload::turns_a): each stream's conversation so far.
+  span<uint32_t> history;     //!< [stream] its last turn's prompt and answer (0: none open)
+  span<uint32_t> turns_left;  //!< [stream] turns the conversation has after the one in flight
 };
 
 //! [s] The first bin width of a run's series: the arrivals' expected span (a replay: its last
@@ -119,7 +122,7 @@ struct ReplicaRange {
 //! the lowest index. The request's prompt then joins the chosen replica's tree.
 [[nodiscard]] GPUPLAN_HD inline uint32_t route_cache_aware(const ServingView& v, ClusterState& c,
                                                            const Request& q, ReplicaRange in) {
-  const uint32_t G = v.load.prefix_groups, end = in.first + in.count;
+  const uint32_t G = cache_groups(v.load), end = in.first + in.count;
   uint32_t least = in.first, most = in.first;
   for (uint32_t r = in.first + 1; r < end; ++r) {
     if (replica_load(c, r) < replica_load(c, least)) least = r;
@@ -201,6 +204,48 @@ struct ReplicaRange {
   return r;
 }
 
+//! Multi-turn conversations: request `q` of its stream continues the stream's conversation, its
+//! prompt the conversation so far (a prefix the replica may hold) and its new message, unless
+//! none is open or the turn would pass max_context: then it opens one. Either way it belongs to
+//! the stream's cache group, so its blocks are kept for the next turn.
+GPUPLAN_HD inline void join_conversation(const ServingView& v, const ClusterState& c, Request& q) {
+  const uint32_t h = c.history[q.stream];
+  q.group = v.load.prefix_groups + q.stream;
+  if (h > 0 && uint64_t(h) + q.prompt + q.output <= v.load.max_context) {
+    q.prefix = h;
+    q.prompt += h;
+  }
+}
+
+//! Drops stream `k`'s conversation from every replica's prefix cache and the router's picture
+//! (it has ended: its blocks can never be hit again). Nothing uses them: a stream has one request
+//! in flight at most.
+GPUPLAN_HD inline void forget_conversation(const ServingView& v, ClusterState& c, uint32_t k) {
+  const uint32_t g = v.load.prefix_groups + k, G = cache_groups(v.load);
+  for (uint32_t r = 0; r < c.replicas.size; ++r) {
+    ReplicaState& rep = c.replicas[r];
+    rep.cached_blocks -= rep.group_blocks[g];
+    rep.evictable_blocks -= rep.group_blocks[g];
+    rep.group_blocks[g] = 0;
+    if (c.in_tree.size > 0) c.in_tree[r * G + g] = 0;
+  }
+  c.history[k] = 0;
+}
+
+//! Request `q` is sent: its stream's conversation advances, or a new one opens with its number
+//! of turns drawn (the second 64 bits of q's arrival draw, which a closed loop leaves unused).
+GPUPLAN_HD inline void send_turn(const ServingView& v, ClusterState& c, const Request& q) {
+  const uint32_t k = q.stream;
+  if (q.prefix == 0) {
+    if (c.history[k] > 0) forget_conversation(v, c, k);  // the context limit ended it
+    const Draw a = philox_draw(v.seed, v.mc_replica, Stream::serving_arrivals, 0, q.id);
+    c.turns_left[k] = draw_length(v.load.turns_kind, v.load.turns_a, u01_second(a)) - 1;
+  } else {
+    c.turns_left[k] -= 1;
+  }
+  c.history[k] = q.prompt + q.output;
+}
+
 //! Sets `next` to the next request to arrive; false when none is due yet (a closed loop whose
 //! streams all wait for a completion) or the run has sent all its requests.
 [[nodiscard]] GPUPLAN_HD inline bool next_arrival(const ServingView& v, const ClusterState& c,
@@ -213,6 +258,7 @@ struct ReplicaRange {
   if (c.ready_n == 0) return false;
   next = draw_request(v, c.next_id, c.ready_s[0]);
   next.stream = c.ready_stream[0];
+  if (conversations(v.load)) join_conversation(v, c, next);
   return true;
 }
 
@@ -277,7 +323,7 @@ GPUPLAN_HD inline void pop_ready(ClusterState& c) {
 //! Runs the workload to its last completion (or until a replica saturates).
 GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
   ServingStats& st = *c.stats;
-  const bool closed = v.load.streams > 0;
+  const bool closed = v.load.streams > 0, talks = conversations(v.load);
   // NOTE: a closed loop's streams start in a pause, as if each had just had an answer (all at 0
   // without one).
   if (closed && c.next_id == 0 && c.ready_n == 0)
@@ -313,6 +359,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
     }
     if (pending && (rmin == NONE || next.arrival_s < tmin)) {
       if (scaling) count_in_flight(c.scaler, st, next.arrival_s);
+      if (talks) send_turn(v, c, next);
       const uint32_t r = route(v, c, next);
       arrive(v, c.replicas[r], st, next, next.arrival_s);
       c.last_arrival_s = next.arrival_s;
@@ -326,6 +373,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       if (rep.n_done > 0) {  // closed loop: the streams answered send again after their pause
         for (uint32_t i = 0; i < rep.n_done; ++i) {
           const uint32_t id = uint32_t(rep.done[i] >> 32), k = uint32_t(rep.done[i]);
+          if (talks && c.turns_left[k] == 0) forget_conversation(v, c, k);
           stream_ready(c, k, tmin + think_pause(v, id, k));
         }
         rep.n_done = 0;

@@ -148,6 +148,27 @@ GPUPLAN_HD inline void release_blocks(ReplicaState& r, Sequence& s, double now) 
   }
 }
 
+//! A conversation's turn completes (Workload::turns_a): the full blocks of its computed tokens
+//! become the conversation's cache entry on this replica, in place of the one its prompt shared,
+//! for the next turn to hit (vLLM keeps a finished request's blocks in its prefix cache).
+GPUPLAN_HD inline void keep_conversation(const ServingView& v, ReplicaState& r, Sequence& s,
+                                         double now) {
+  const uint32_t g = s.req.group, held = s.shared;
+  if (held > 0 && --r.group_refs[g] == 0) r.evictable_blocks += r.group_blocks[g];
+  // NOTE: its only user is this sequence (a stream has one request in flight), so the old entry
+  // is evictable here; its blocks past the shared ones are freed.
+  r.cached_blocks -= r.group_blocks[g];
+  r.evictable_blocks -= r.group_blocks[g];
+  const uint32_t keep = s.computed / v.sched.block_tokens;
+  r.group_blocks[g] = keep;
+  r.group_last_use[g] = now;
+  r.cached_blocks += keep;
+  r.evictable_blocks += keep;
+  r.private_blocks -= keep - held;
+  s.blocks -= keep - held;
+  s.shared = 0;
+}
+
 //! Removes entry `i` of the running list, keeping the order.
 GPUPLAN_HD inline void remove_running(ReplicaState& r, uint32_t i) {
   for (uint32_t j = i + 1; j < r.n_running; ++j) r.running[j - 1] = r.running[j];
@@ -475,6 +496,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
       if (ttft_ok && tpot_ok) st.met_slo += 1;
     }
     if (r.done.size > 0) r.done[r.n_done++] = uint64_t(s.req.id) << 32 | s.req.stream;
+    if (v.load.turns_a > 0 && v.sched.prefix_caching) keep_conversation(v, r, s, now);
     release_blocks(r, s, now);
     remove_running(r, i);
     r.free_seqs[r.n_free_seqs++] = idx;

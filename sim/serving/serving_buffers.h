@@ -15,7 +15,7 @@ class ClusterBuffers {
   ClusterBuffers(const ServingView& v, uint32_t queue_capacity) {
     const uint32_t R = v.n_replicas > 0 ? v.n_replicas : 1;
     const uint32_t S = v.sched.max_num_seqs + queue_capacity;
-    const uint32_t G = v.load.prefix_groups;
+    const uint32_t G = cache_groups(v.load);
     seqs_.resize(size_t(R) * S);
     free_.resize(size_t(R) * S);
     running_.resize(size_t(R) * v.sched.max_num_seqs);
@@ -33,6 +33,9 @@ class ClusterBuffers {
     ready_s_.resize(streams);
     ready_stream_.resize(streams);
     done_.resize(streams > 0 ? size_t(R) * v.sched.max_num_seqs : 0);
+    const uint32_t talks = conversations(v.load) ? streams : 0;
+    history_.assign(talks, 0);
+    turns_left_.assign(talks, 0);
     stats_ = std::make_unique<ServingStats>();
     stats_->series.width_s = series_width(v);
     for (uint32_t r = 0; r < R; ++r) {
@@ -52,6 +55,8 @@ class ClusterBuffers {
     }
     state.ready_s = {ready_s_.data(), streams};
     state.ready_stream = {ready_stream_.data(), streams};
+    state.history = {history_.data(), talks};
+    state.turns_left = {turns_left_.data(), talks};
     state.replicas = {replicas_.data(), R};
     state.stats = stats_.get();
     state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
@@ -71,7 +76,8 @@ class ClusterBuffers {
 
  private:
   std::vector<Sequence> seqs_;
-  std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_, ready_stream_;
+  std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_, ready_stream_, history_,
+      turns_left_;
   std::vector<uint64_t> done_;
   std::vector<double> last_use_, tree_tokens_, ready_s_, ready_at_;
   std::vector<ReplicaPhase> phase_;

@@ -98,16 +98,36 @@ struct Workload {
   double prefix_share = 0;      //!< share of requests that start with a shared prefix
   uint32_t prefix_groups = 0;   //!< distinct shared prefixes (system prompts), uniformly drawn
   uint32_t prefix_tokens = 0;   //!< tokens of each shared prefix, added before the prompt
-  double ttft_slo_s = 0;        //!< [s] a request meets its SLO with TTFT at most this (0: any)
-  double tpot_slo_s = 0;        //!< [s] ... and mean time per output token at most this (0: any)
+  //! Closed loop only: each stream holds multi-turn conversations of this many turns (fixed or
+  //! geometric, as LengthKind; 0: every request stands alone). A turn's prompt is the
+  //! conversation so far (earlier prompts and answers) and its new message; the conversation is
+  //! cached, as vLLM's prefix cache keeps a finished request's blocks, under the stream's own
+  //! group, prefix_groups + stream (cache_groups).
+  LengthKind turns_kind = LengthKind::fixed;
+  double turns_a = 0;
+  //! [tokens] A conversation whose next turn would pass this starts anew (a client's context
+  //! window).
+  uint32_t max_context = 0;
+  double ttft_slo_s = 0;  //!< [s] a request meets its SLO with TTFT at most this (0: any)
+  double tpot_slo_s = 0;  //!< [s] ... and mean time per output token at most this (0: any)
 };
+
+//! Whether the streams hold multi-turn conversations.
+[[nodiscard]] GPUPLAN_HD inline bool conversations(const Workload& w) {
+  return w.streams > 0 && w.turns_a > 0;
+}
+
+//! Prefix cache groups: the shared prefixes, then one per stream's conversation.
+[[nodiscard]] GPUPLAN_HD inline uint32_t cache_groups(const Workload& w) {
+  return w.prefix_groups + (conversations(w) ? w.streams : 0);
+}
 
 //! A request as drawn.
 struct Request {
   uint32_t prompt = 0;     //!< prompt tokens, shared prefix included
   uint32_t output = 1;     //!< tokens to generate (>= 1)
-  uint32_t group = NONE;   //!< shared prefix group
-  uint32_t prefix = 0;     //!< tokens of the shared prefix
+  uint32_t group = NONE;   //!< shared prefix group (or the stream's conversation)
+  uint32_t prefix = 0;     //!< tokens of the shared prefix (or of the conversation so far)
   uint32_t id = 0;         //!< its place in the arrivals (requests per run are fewer than 2^32)
   uint32_t stream = NONE;  //!< the closed-loop stream that sent it (Workload::streams)
   double arrival_s = 0;

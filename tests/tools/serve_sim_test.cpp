@@ -524,6 +524,60 @@ TEST_CASE("tools::serve_sim") {
     CHECK(big.output.find("/queue_capacity: 8 replicas x (max_num_seqs 256 + 1000000 waiting)") !=
           std::string::npos);
   }
+  SUBCASE("multi-turn conversations: their settings in result.json, and the misuses") {
+    const auto scenario = [](const std::string& workload) {
+      return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 2,
+        "workload": {"tokens_in": 256, "tokens_out": 64, "requests": 2000,
+                     "warmup_requests": 200, )" +
+             workload + "}}";
+    };
+    const std::string talk = R"("streams": 20, "think": "1s", "conversation": )";
+    const auto ok = run_text(scenario(talk + R"({"turns": {"mean": 3}})"), "talk");
+    CAPTURE(ok.output);
+    REQUIRE(ok.status == 0);
+    const json r =
+        read_json(fs::temp_directory_path() / ("gpuplan-servesim-" + std::to_string(getpid())) /
+                  "talk" / "result.json");
+    const json& c = r["workload"]["conversation"];
+    CHECK(c["turns"] == "geometric");
+    CHECK(c["turns_mean"] == 3);
+    CHECK(c["max_context"] == 8192);  // Llama 3's context window
+    // A later turn's prompt holds the conversation so far: part of it is hit in the cache.
+    CHECK(r["metrics"]["prefix_hit_rate"].get<double>() > 0.2);
+    const auto refused = [&](const std::string& workload, const std::string& name) {
+      const auto run = run_text(scenario(workload), name);
+      CHECK(run.status == 2);
+      return run.output;
+    };
+    CHECK(refused(R"("rate": "1/s", "conversation": {"turns": 2})", "v1")
+              .find("/workload/conversation: conversations are held by closed-loop users") !=
+          std::string::npos);
+    CHECK(refused(talk + R"({"turns": 0})", "v2").find("/workload/conversation/turns:") !=
+          std::string::npos);
+    CHECK(refused(talk + R"({"turns": {"mean": 0.5}})", "v3")
+              .find("/workload/conversation/turns/mean:") != std::string::npos);
+    CHECK(refused(talk + R"({"turns": 2, "window": 5})", "v4").find("/workload/conversation") !=
+          std::string::npos);
+    CHECK(refused(talk + R"({"turns": 2}, "prefix": {"tokens": 64})", "v5")
+              .find("/workload/prefix: a conversation's turns share their history") !=
+          std::string::npos);
+    CHECK(refused(talk + R"({})", "v6").find("/workload/conversation/turns: missing required") !=
+          std::string::npos);
+    // A context no replica's KV cache holds: the pointer is max_context, with the numbers.
+    const std::string too_long = refused(talk + R"({"turns": 2, "max_context": 1000000})", "v7");
+    CHECK(too_long.find("/workload/conversation/max_context: the longest request (1000000 "
+                        "tokens") != std::string::npos);
+    CHECK(too_long.find("a smaller max_context") != std::string::npos);
+    // Each stream's conversation is a cache entry in every replica: bounded up front.
+    const auto many = run_text(
+        R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 8,
+            "workload": {"tokens_in": 256, "tokens_out": 64, "streams": 1000000,
+                         "conversation": {"turns": 2}}})",
+        "v8");
+    CHECK(many.status == 2);
+    CHECK(many.output.find("/workload/streams: 8 replicas x 1000000 conversations (one a stream) "
+                           "is 8000000 prefix cache entries") != std::string::npos);
+  }
   SUBCASE("lengths as distributions: the quote's stratified sample, and the misuses") {
     const auto scenario = [](const std::string& lengths) {
       return R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,

@@ -653,6 +653,112 @@ TEST_CASE("serving::streams") {
   }
 }
 
+TEST_CASE("serving::conversations") {
+  // One user (a stream, no pause) in conversations of 3 turns: messages of 100 tokens, answers
+  // of 50, blocks of 16. Turn 1: prompt 100, no hit; it ends with 149 tokens computed (the last
+  // answer token is sampled, never computed): 9 full blocks kept. Turn 2: prompt 150 + 100 =
+  // 250, hits 9 blocks (144 tokens); ends with 299 computed: 18 blocks. Turn 3: prompt 400,
+  // hits 288. The conversation then ends and its blocks are dropped: the next one's first turn
+  // hits nothing. Per conversation: 750 prompt tokens, 432 hit.
+  ServingView v = toy_view(0.01, 1u << 12);
+  v.load.prompt_a = 100;
+  v.load.output_a = 50;
+  v.load.streams = 1;
+  v.load.n_requests = 30;
+  v.load.turns_a = 3;
+  v.load.max_context = 1u << 20;
+  SUBCASE("each turn's prompt is the conversation so far; the kept blocks are hit") {
+    const ServingStats st = run(v);
+    CHECK(st.completed == 30);
+    CHECK(st.prompt_tokens == 10 * 750);
+    CHECK(st.prefix_hit_tokens == 10 * 432);
+    CHECK(st.prefill_tokens == 10 * (750 - 432));
+    CHECK(st.sampled_tokens == 30 * 50);
+  }
+  SUBCASE("without prefix caching every turn computes its whole prompt") {
+    v.sched.prefix_caching = false;
+    const ServingStats st = run(v);
+    CHECK(st.prompt_tokens == 10 * 750);
+    CHECK(st.prefix_hit_tokens == 0);
+  }
+  SUBCASE("a turn that would pass max_context opens a new conversation") {
+    // Turn 2 reaches 150 + 150 = 300 tokens, at the limit; turn 3 would reach 450, so it opens
+    // a conversation instead (and the old one's blocks go): prompts 100, 250, 100, 250, ...
+    v.load.max_context = 300;
+    const ServingStats st = run(v);
+    CHECK(st.prompt_tokens == 15 * 350);
+    CHECK(st.prefix_hit_tokens == 15 * 144);
+  }
+  SUBCASE("the replica that answered holds the conversation: routers on both sides") {
+    v.n_replicas = 4;
+    v.router = Router::round_robin;
+    // Each turn at another replica: never a hit (and the last conversation's blocks, still
+    // there, are not hit by the next one's turns).
+    CHECK(run(v).prefix_hit_tokens == 0);
+    // Two replicas: turn 3 returns to turn 1's, whose 9 blocks it hits.
+    v.n_replicas = 2;
+    CHECK(run(v).prefix_hit_tokens == 10 * 144);
+    // The cache-aware router sends a turn whose history is over half its prompt to the replica
+    // it sent the conversation to: every hit of one replica.
+    v.n_replicas = 4;
+    v.router = Router::cache_aware;
+    CHECK(run(v).prefix_hit_tokens == 10 * 432);
+  }
+  SUBCASE("turns of mean m: geometric, from one per conversation") {
+    v.load.turns_kind = LengthKind::geometric;
+    v.load.turns_a = 4;
+    ClusterBuffers b(v, 16);
+    const int n = 20000;
+    double sum = 0;
+    uint32_t least = serving::NONE;
+    for (int k = 0; k < n; ++k) {
+      Request q;
+      q.id = uint32_t(k);
+      q.stream = 0;
+      q.prompt = 100;
+      send_turn(v, b.state, q);
+      const uint32_t turns = b.state.turns_left[0] + 1;
+      sum += turns;
+      least = turns < least ? turns : least;
+    }
+    // mean 4 within 5 standard errors (a geometric of mean 4 has sd sqrt(12))
+    CHECK(std::abs(sum / n - 4) < 5 * std::sqrt(12.0 / n));
+    CHECK(least == 1);
+  }
+  SUBCASE("under KV pressure every turn completes and the blocks all return") {
+    v.n_replicas = 2;
+    v.router = Router::least_outstanding_tokens;
+    v.sched.kv_blocks = 200;
+    v.sched.max_num_seqs = 32;
+    v.sched.max_num_batched_tokens = 256;
+    v.load.streams = 16;
+    v.load.n_requests = 3000;
+    v.load.prompt_kind = LengthKind::geometric;
+    v.load.prompt_a = 100;
+    v.load.output_kind = LengthKind::geometric;
+    v.load.output_a = 60;
+    v.load.turns_kind = LengthKind::geometric;
+    v.load.turns_a = 4;
+    v.load.max_context = 1000;
+    ClusterBuffers b(v, 64);
+    run_cluster(v, b.state);
+    const ServingStats& st = *b.state.stats;
+    CHECK(!st.saturated);
+    CHECK(st.completed == 3000);
+    CHECK(st.preemptions > 0);
+    CHECK(st.prefix_hit_tokens > 0);
+    CHECK(st.kv_peak_blocks <= 200);
+    for (uint32_t r = 0; r < 2; ++r) {
+      const ReplicaState& s = b.state.replicas[r];
+      CHECK(s.private_blocks == 0);
+      CHECK(s.cached_blocks == s.evictable_blocks);
+      uint64_t entries = 0;
+      for (uint32_t g = 0; g < s.group_blocks.size; ++g) entries += s.group_blocks[g];
+      CHECK(entries == s.cached_blocks);
+    }
+  }
+}
+
 TEST_CASE("serving::erlang_c") {
   SUBCASE("with c slots, Poisson arrivals and memoryless lengths the mean wait is Erlang C's") {
     // M/M/c: every step takes T = 2 ms whatever its batch, prompts of 1 token, outputs geometric
