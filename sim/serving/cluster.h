@@ -10,7 +10,7 @@
 #include "sim/core/exponential.h"
 #include "sim/core/rng.h"
 #include "sim/serving/autoscaler.h"
-#include "sim/serving/replica.h"
+#include "sim/serving/quiet_steps.h"
 
 namespace gpuplan::serving {
 
@@ -35,6 +35,7 @@ struct ClusterState {
   // Multi-turn conversations (Workload::turns_a): each stream's conversation so far.
   span<uint32_t> history;     //!< [stream] its last turn's prompt and answer (0: none open)
   span<uint32_t> turns_left;  //!< [stream] turns the conversation has after the one in flight
+  span<double> step_end_s;    //!< [replica] [s] end of its step in flight (infinite: idle)
 };
 
 //! [s] The first bin width of a run's series: the arrivals' expected span (a replay: its last
@@ -320,6 +321,11 @@ GPUPLAN_HD inline void pop_ready(ClusterState& c) {
   return v.load.think_s * exponential_first(a);
 }
 
+//! Records replica r's step end for the event loop's scan (infinite while it is idle).
+GPUPLAN_HD inline void track_step(ClusterState& c, uint32_t r) {
+  c.step_end_s[r] = c.replicas[r].busy ? c.replicas[r].step_end_s : INFINITY;
+}
+
 //! Runs the workload to its last completion (or until a replica saturates).
 GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
   ServingStats& st = *c.stats;
@@ -330,15 +336,19 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
     for (uint32_t k = 0; k < v.load.streams; ++k) stream_ready(c, k, think_pause(v, NONE, k));
   const bool scaling = c.scaler.phase.size > 0;
   if (scaling && c.next_id == 0) start_scaler(v, c.scaler, st);
+  // NOTE: each replica's step end (infinite when idle) side by side: the earliest is found in
+  // one short scan of contiguous numbers, kept current where a replica's step changes below.
+  const span<double> ends = c.step_end_s;
+  for (uint32_t r = 0; r < c.replicas.size; ++r) track_step(c, r);
   Request next;
   bool pending = next_arrival(v, c, next);
   while (!st.saturated) {
     uint32_t rmin = NONE;
-    double tmin = 0;
-    for (uint32_t r = 0; r < c.replicas.size; ++r)
-      if (c.replicas[r].busy && (rmin == NONE || c.replicas[r].step_end_s < tmin)) {
+    double tmin = INFINITY;
+    for (uint32_t r = 0; r < ends.size; ++r)
+      if (ends[r] < tmin) {
         rmin = r;
-        tmin = c.replicas[r].step_end_s;
+        tmin = ends[r];
       }
     // The scaler acts after step ends at the same instant, before arrivals (a replica ready at
     // an arrival's instant may take it); only while requests are due or in flight.
@@ -354,7 +364,9 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
     if (c.transfers.n > 0 && (rmin == NONE || c.transfers.heap[0].at_s < tmin) &&
         !(pending && next.arrival_s < c.transfers.heap[0].at_s)) {
       const Transfer t = pop_transfer(c.transfers);
-      arrive_transferred(v, c.replicas[route_decode(v, c)], st, t, t.at_s);
+      const uint32_t r = route_decode(v, c);
+      arrive_transferred(v, c.replicas[r], st, t, t.at_s);
+      track_step(c, r);
       continue;
     }
     if (pending && (rmin == NONE || next.arrival_s < tmin)) {
@@ -362,6 +374,7 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
       if (talks) send_turn(v, c, next);
       const uint32_t r = route(v, c, next);
       arrive(v, c.replicas[r], st, next, next.arrival_s);
+      track_step(c, r);
       c.last_arrival_s = next.arrival_s;
       c.next_id += 1;
       if (closed) pop_ready(c);
@@ -369,6 +382,18 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
     } else if (rmin != NONE) {
       ReplicaState& rep = c.replicas[rmin];
       if (scaling) count_in_flight(c.scaler, st, tmin);
+      // A quiet run's step ends quietly, or the run hands its records back to the step's end.
+      if (rep.quiet && !quiet_end_due(rep)) materialize(v, rep, true);
+      if (rep.quiet) {
+        quiet_end(v, rep, st, tmin);
+        if (!quiet_plan(v, rep, st, tmin)) {
+          materialize(v, rep, false);
+          begin_step(v, rep, st, tmin);
+          start_quiet(v, rep, false);
+        }
+        track_step(c, rmin);
+        continue;
+      }
       end_step(v, rep, st, tmin, rmin < v.n_prefill ? &c.transfers : nullptr);
       if (rep.n_done > 0) {  // closed loop: the streams answered send again after their pause
         for (uint32_t i = 0; i < rep.n_done; ++i) {
@@ -381,6 +406,8 @@ GPUPLAN_HD inline void run_cluster(const ServingView& v, ClusterState& c) {
         pending = next_arrival(v, c, next);
       }
       begin_step(v, rep, st, tmin);
+      start_quiet(v, rep, rmin < v.n_prefill);
+      track_step(c, rmin);
     } else {
       break;
     }

@@ -45,6 +45,9 @@ struct ServingView {
   //! a client measures TTFT and end to end: added to both (a constant shift of every arrival
   //! leaves the engine's steps unchanged). BLIS's alpha0, "API processing overhead".
   double request_overhead_s = 0;
+  //! Quiet runs of decode steps skip the records (sim/serving/quiet_steps.h): the same results,
+  //! fewer instructions; false only to check that claim.
+  bool quiet_runs = true;
 };
 
 //! The roofline replica `r` steps with: the decode pool's own when it has one.

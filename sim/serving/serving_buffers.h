@@ -27,6 +27,7 @@ class ClusterBuffers {
     transfers_.resize(size_t(v.n_prefill) * S);
     in_tree_.assign(size_t(R) * G, 0);
     tree_tokens_.assign(R, 0.0);
+    step_end_.assign(R, 0.0);
     replicas_.resize(R);
     // Closed loop: a ring of the streams ready to send, and each replica's last completions.
     const uint32_t streams = v.load.streams;
@@ -34,6 +35,7 @@ class ClusterBuffers {
     ready_stream_.resize(streams);
     done_.resize(streams > 0 ? size_t(R) * v.sched.max_num_seqs : 0);
     const uint32_t talks = conversations(v.load) ? streams : 0;
+    quiet_room_.assign(size_t(R) * v.sched.block_tokens, 0);
     history_.assign(talks, 0);
     turns_left_.assign(talks, 0);
     stats_ = std::make_unique<ServingStats>();
@@ -50,6 +52,7 @@ class ClusterBuffers {
       s.group_refs = {refs_.data() + size_t(r) * G, G};
       s.group_last_use = {last_use_.data() + size_t(r) * G, G};
       s.decode_pool = v.n_prefill > 0 && r >= v.n_prefill;
+      s.quiet_room = {quiet_room_.data() + size_t(r) * v.sched.block_tokens, v.sched.block_tokens};
       if (streams > 0)
         s.done = {done_.data() + size_t(r) * v.sched.max_num_seqs, v.sched.max_num_seqs};
     }
@@ -61,6 +64,7 @@ class ClusterBuffers {
     state.stats = stats_.get();
     state.in_tree = {in_tree_.data(), static_cast<uint32_t>(in_tree_.size())};
     state.tree_tokens = {tree_tokens_.data(), R};
+    state.step_end_s = {step_end_.data(), R};
     state.transfers.heap = {transfers_.data(), static_cast<uint32_t>(transfers_.size())};
     if (v.autoscale.max_replicas > 0) {
       phase_.assign(R, ReplicaPhase::off);
@@ -77,9 +81,9 @@ class ClusterBuffers {
  private:
   std::vector<Sequence> seqs_;
   std::vector<uint32_t> free_, running_, waiting_, blocks_, refs_, ready_stream_, history_,
-      turns_left_;
+      turns_left_, quiet_room_;
   std::vector<uint64_t> done_;
-  std::vector<double> last_use_, tree_tokens_, ready_s_, ready_at_;
+  std::vector<double> last_use_, tree_tokens_, ready_s_, ready_at_, step_end_;
   std::vector<ReplicaPhase> phase_;
   std::vector<uint8_t> in_tree_;
   std::vector<Transfer> transfers_;

@@ -333,6 +333,16 @@ struct ReplicaState {
   //! << 32 | its stream, for the cluster to send their streams' next ones; empty otherwise.
   span<uint64_t> done;
   uint32_t n_done = 0;
+  //! A quiet run (sim/serving/quiet_steps.h): the step in flight and those after it are decodes
+  //! of the same sequences, each sequence's record left as it was when the run began.
+  bool quiet = false;
+  uint32_t quiet_ends = 0;      //!< steps of the run ended (not applied to the records)
+  uint32_t quiet_counted = 0;   //!< running sequences past the warmup (their gaps are counted)
+  uint32_t quiet_min_left = 0;  //!< fewest tokens a running sequence had left at the run's start
+  double quiet_context = 0;     //!< [tokens] KV read by the run's first step, all decodes
+  //! [block_tokens] running sequences by the room their blocks had after the first step's
+  //! token: the run's step j gives a block to those with room (j - 1) mod block_tokens.
+  span<uint32_t> quiet_room;
 };
 
 }  // namespace gpuplan::serving

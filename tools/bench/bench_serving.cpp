@@ -31,14 +31,16 @@ std::optional<ServingScenario> scenario(uint64_t requests) {
   return load_serving_scenario(text, "bench", "", default_data_path(), d);
 }
 
-//! Arg: requests.
-void bm_serving_cluster(benchmark::State& state) {
+//! Arg: requests; `quiet`: quiet runs of decode steps summed (sim/serving/quiet_steps.h), as
+//! every run does, or every step walked (the same results).
+void run_serving(benchmark::State& state, bool quiet) {
   const auto sc = scenario(uint64_t(state.range(0)));
   if (!sc) {
     state.SkipWithError("azure_llm_inference_conv_2023.csv not found on the data path");
     return;
   }
-  const serving::ServingView v = serving_view(*sc);
+  serving::ServingView v = serving_view(*sc);
+  v.quiet_runs = quiet;
   uint64_t steps = 0;
   bool saturated = false;
   for (auto _ : state) {
@@ -52,6 +54,14 @@ void bm_serving_cluster(benchmark::State& state) {
   state.counters["steps"] = double(steps);
   state.SetLabel(saturated ? "cpu, 16 replicas, SATURATED" : "cpu, 16 replicas");
 }
+void bm_serving_cluster(benchmark::State& state) {
+  run_serving(state, true);
+}
+void bm_serving_cluster_stepwise(benchmark::State& state) {
+  run_serving(state, false);
+}
+
 BENCHMARK(bm_serving_cluster)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_serving_cluster_stepwise)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

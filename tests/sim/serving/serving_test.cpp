@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "models/catalog/catalog.h"
@@ -756,6 +757,85 @@ TEST_CASE("serving::conversations") {
       for (uint32_t g = 0; g < s.group_blocks.size; ++g) entries += s.group_blocks[g];
       CHECK(entries == s.cached_blocks);
     }
+  }
+}
+
+TEST_CASE("serving::quiet_runs") {
+  // Quiet runs (sim/serving/quiet_steps.h) sum a run of decode steps instead of walking the
+  // batch: every statistic must come out bit for bit as step by step, whatever the workload.
+  const auto same = [](ServingView v) {
+    v.quiet_runs = false;
+    const ServingStats slow = run(v, 1024);
+    v.quiet_runs = true;
+    const ServingStats fast = run(v, 1024);
+    CHECK(fast.completed == slow.completed);
+    CHECK(fast.steps == slow.steps);
+    CHECK(fast.preemptions == slow.preemptions);
+    CHECK(fast.prefix_hit_tokens == slow.prefix_hit_tokens);
+    CHECK(fast.itl.moments.sum == slow.itl.moments.sum);
+    CHECK(fast.kv_block_s == slow.kv_block_s);
+    CHECK(fast.end_s == slow.end_s);
+    // NOTE: value-initialized (padding zeroed) and then only assigned: bytes compare.
+    CHECK(std::memcmp(&fast, &slow, sizeof(ServingStats)) == 0);
+    return slow;
+  };
+  ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+  v.sched.max_num_batched_tokens = 2048;
+  v.sched.max_num_seqs = 128;
+  v.sched.async_scheduling = true;
+  v.n_replicas = 4;
+  v.router = Router::least_outstanding_tokens;
+  v.load.rate_per_s = 40;
+  v.load.n_requests = 8000;
+  v.load.warmup_requests = 500;
+  v.load.prompt_kind = LengthKind::geometric;
+  v.load.prompt_a = 1000;
+  v.load.output_kind = LengthKind::geometric;
+  v.load.output_a = 200;
+  v.load.prefix_share = 0.5;
+  v.load.prefix_groups = 8;
+  v.load.prefix_tokens = 512;
+  v.load.ttft_slo_s = 0.5;
+  v.load.tpot_slo_s = 0.05;
+  SUBCASE("chat behind each router") {
+    CHECK(same(v).steps > 0);
+    v.router = Router::round_robin;
+    same(v);
+    v.router = Router::cache_aware;
+    same(v);
+    v.sched.async_scheduling = false;
+    same(v);
+  }
+  SUBCASE("a KV cache short of blocks: evictions and preemptions") {
+    v.sched.kv_blocks = 2000;
+    CHECK(same(v).preemptions > 0);
+  }
+  SUBCASE("disaggregated prefill and decode") {
+    v.n_prefill = 2;
+    v.kv_transfer_bandwidth = 50e9;
+    v.kv_transfer_latency_s = 1e-3;
+    same(v);
+  }
+  SUBCASE("autoscaled over staged rates") {
+    const RateStage stages[] = {{600, 20}, {1200, 60}};
+    v.load.stages = {stages, 2};
+    v.load.rate_per_s = 40;
+    v.autoscale.min_replicas = 1;
+    v.autoscale.max_replicas = v.n_replicas = 8;
+    v.autoscale.target_requests = 24;
+    v.autoscale.provision_s = 60;
+    CHECK(same(v).scale_ups > 0);
+  }
+  SUBCASE("closed-loop users in conversations") {
+    v.load.prefix_share = 0;
+    v.load.prefix_groups = 0;
+    v.load.streams = 300;
+    v.load.think_s = 2;
+    v.load.turns_kind = LengthKind::geometric;
+    v.load.turns_a = 4;
+    v.load.max_context = 8192;
+    v.router = Router::cache_aware;
+    CHECK(same(v).prefix_hit_tokens > 0);
   }
 }
 
