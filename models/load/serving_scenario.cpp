@@ -152,11 +152,10 @@ void load_conversation(const json& x, const json& workload, const json& root, Fi
     d.error("/workload/conversation", DiagCode::infeasible,
             "conversations are held by closed-loop users: give \"streams\" (and \"think\", the "
             "pause before each next turn)");
-  for (const char* key : {"prefix"})
-    if (f.get(workload, key))
-      d.error("/workload/prefix", DiagCode::infeasible,
-              "a conversation's turns share their history, not a system prompt: drop \"prefix\" "
-              "(a system prompt is part of the first turn's length)");
+  if (f.get(workload, "prefix"))
+    d.error("/workload/prefix", DiagCode::infeasible,
+            "a conversation's turns share their history, not a system prompt: drop \"prefix\" "
+            "(a system prompt is part of the first turn's length)");
   if (f.get(root, "disaggregated"))
     d.error("/workload/conversation", DiagCode::infeasible,
             "conversations keep their history in the replica that answered: not modelled with "

@@ -568,6 +568,15 @@ TEST_CASE("tools::serve_sim") {
     CHECK(too_long.find("/workload/conversation/max_context: the longest request (1000000 "
                         "tokens") != std::string::npos);
     CHECK(too_long.find("a smaller max_context") != std::string::npos);
+    const auto split = run_text(
+        R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1,
+            "disaggregated": {"prefill_replicas": 1, "decode_replicas": 1},
+            "workload": {"tokens_in": 256, "tokens_out": 64, "streams": 4,
+                         "conversation": {"turns": 2}}})",
+        "v9");
+    CHECK(split.status == 2);
+    CHECK(split.output.find("/workload/conversation: conversations keep their history") !=
+          std::string::npos);
     // Each stream's conversation is a cache entry in every replica: bounded up front.
     const auto many = run_text(
         R"({"name": "t", "model": "llama-3-8b", "gpu": "H100-SXM", "tp": 1, "replicas": 8,
