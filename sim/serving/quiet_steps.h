@@ -10,14 +10,29 @@
 
 namespace gpuplan::serving {
 
+//! Whether the first waiting request could join a step planned after the one that began at
+//! `r.step_start_s`, as admit_waiting sees it: a free place among the running sequences and
+//! budget left after their decodes, and, with asynchronous scheduling (the plan made while that
+//! step ran), an arrival before it began. FCFS: the ones behind it wait for it.
+[[nodiscard]] GPUPLAN_HD inline bool head_may_join(const ServingView& v, const ReplicaState& r) {
+  if (r.n_waiting == 0 || r.n_running >= v.sched.max_num_seqs ||
+      r.n_running >= v.sched.max_num_batched_tokens)
+    return false;
+  const Sequence& head = r.seqs[r.waiting[r.wait_head]];
+  const double came = head.kv_ready ? head.kv_arrived_s : head.req.arrival_s;
+  return !(v.sched.async_scheduling && came > r.step_start_s);
+}
+
 //! After the step planned at `r.step_start_s`: starts a quiet run when that step's end and the
 //! next plan can be summed. Needs every running sequence decoding one scheduled token, a counted
 //! one's last token from the step before (its gap is the step's length), none finishing at the
 //! step's end, no prefix to cache and blocks with less than a block's room; not on a prefill
 //! replica (it hands sequences off).
 GPUPLAN_HD inline void start_quiet(const ServingView& v, ReplicaState& r, bool prefill_replica) {
-  if (!v.quiet_runs || prefill_replica || !r.busy || r.n_running == 0 ||
-      r.n_running > v.sched.max_num_batched_tokens)
+  // NOTE: not worth starting when a request may join the next plan or a sequence finishes within
+  // two steps (the run would end at once); min_left is a lower bound, checked before the batch.
+  if (!v.quiet_runs || prefill_replica || !r.busy || r.n_running == 0 || r.min_left < 3 ||
+      r.n_running > v.sched.max_num_batched_tokens || head_may_join(v, r))
     return;
   const uint32_t B = v.sched.block_tokens;
   for (uint32_t b = 0; b < B; ++b) r.quiet_room[b] = 0;
@@ -40,7 +55,7 @@ GPUPLAN_HD inline void start_quiet(const ServingView& v, ReplicaState& r, bool p
     min_left = left < min_left ? left : min_left;
     context += double(s.computed) + 1;
   }
-  if (min_left < 2) return;  // the step's end finishes a sequence
+  if (min_left < 3) return;  // a sequence finishes at the step's end or the next one's
   r.quiet = true;
   r.quiet_ends = 0;
   r.quiet_counted = counted;
@@ -74,17 +89,12 @@ GPUPLAN_HD inline void quiet_end(const ServingView& v, ReplicaState& r, ServingS
 }
 
 //! Plans the run's next step at `now` as begin_step would, when no waiting request can join it
-//! and the blocks it needs are free without evicting; false (nothing changed) otherwise.
+//! (head_may_join) and the blocks it needs are free without evicting; false (nothing changed)
+//! otherwise.
 GPUPLAN_HD inline bool quiet_plan(const ServingView& v, ReplicaState& r, ServingStats& st,
                                   double now) {
   const uint32_t j = r.quiet_ends, n = r.n_running;
-  if (r.n_waiting > 0) {
-    // NOTE: begin_step's asynchronous rule: a step that follows another was planned when that
-    // one began, so a request that came later waits (and FCFS, the ones behind it too).
-    const Sequence& head = r.seqs[r.waiting[r.wait_head]];
-    const double came = head.kv_ready ? head.kv_arrived_s : head.req.arrival_s;
-    if (!(v.sched.async_scheduling && came > r.step_start_s)) return false;
-  }
+  if (head_may_join(v, r)) return false;
   const uint32_t need = r.quiet_room[(j - 1) % v.sched.block_tokens];
   if (free_blocks(v, r) < need) return false;
   account_kv(v, r, st, now);
@@ -117,6 +127,7 @@ GPUPLAN_HD inline void materialize(const ServingView& v, ReplicaState& r, bool p
     s.last_token_s = last;
     s.scheduled = planned;
   }
+  r.min_left = r.quiet_min_left - q;
   r.quiet = false;
 }
 

@@ -427,11 +427,13 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
   uint32_t step_gaps = 0;
   // NOTE: counted here and added once after the loop (whole numbers: exact in any order).
   uint64_t decode_tokens = 0, sampled = 0, outstanding_done = 0;
+  uint32_t fewest_left = 0xFFFFFFFFu;  // NOTE: 0 once a sequence is not decoding (quiet runs)
   for (uint32_t i = 0; i < r.n_running;) {
     const uint32_t idx = r.running[i];
     Sequence& s = r.seqs[idx];
     const uint32_t n = s.scheduled;
     if (n == 0) {
+      fewest_left = 0;
       ++i;
       continue;
     }
@@ -460,6 +462,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
       }
     }
     if (s.computed < seq_tokens(s)) {
+      fewest_left = 0;
       ++i;
       continue;
     }
@@ -478,6 +481,8 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     }
     s.last_token_s = now;
     if (s.generated < s.req.output) {
+      const uint32_t left = s.req.output - s.generated;
+      fewest_left = left < fewest_left ? left : fewest_left;
       if (handoff != nullptr && s.generated == 1)
         hand_off(v, r, st, *handoff, i, now);
       else
@@ -504,6 +509,7 @@ GPUPLAN_HD inline void end_step(const ServingView& v, ReplicaState& r, ServingSt
     remove_running(r, i);
     r.free_seqs[r.n_free_seqs++] = idx;
   }
+  r.min_left = fewest_left;
   st.decode_tokens += decode_tokens;
   st.sampled_tokens += sampled;
   r.outstanding_tokens -= double(outstanding_done + sampled);

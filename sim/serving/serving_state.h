@@ -333,6 +333,9 @@ struct ReplicaState {
   //! << 32 | its stream, for the cluster to send their streams' next ones; empty otherwise.
   span<uint64_t> done;
   uint32_t n_done = 0;
+  //! Fewest tokens a running sequence had left to sample after the last step's end (0 when one
+  //! was not decoding): a quiet run needs a few (sim/serving/quiet_steps.h).
+  uint32_t min_left = 0;
   //! A quiet run (sim/serving/quiet_steps.h): the step in flight and those after it are decodes
   //! of the same sequences, each sequence's record left as it was when the run began.
   bool quiet = false;
