@@ -96,6 +96,18 @@ struct ServingScenario {
 [[nodiscard]] const std::vector<std::pair<std::string, std::vector<std::string>>>&
 serving_scenario_keys();
 
+//! The keys of the object at `ptr` (serving_scenario_keys); none for an unknown pointer.
+[[nodiscard]] const std::vector<std::string>& serving_keys_at(const std::string& ptr);
+
+class FieldReader;
+
+//! Part of load_serving_scenario (models/load/serving_workload.cpp): reads `workload` of `root`
+//! (arrivals, lengths, shared prefixes, conversations) into sc; returns the pointer an error
+//! about the longest request names.
+std::string load_serving_workload(const nlohmann::json& root, FieldReader& f, Diagnostics& d,
+                                  ServingScenario& sc, const std::string& base_dir,
+                                  const std::vector<std::string>& data_path);
+
 //! Sizes the replica of `sc` from its model, GPU, fabric, tp, precision and block size with `rq`'s
 //! efficiencies and memory share: sets `sc.request`, `sc.replica`, the view's step model (keeping
 //! its step overhead), GPUs per replica, seed and KV blocks. False when the weights leave no room

@@ -97,7 +97,7 @@ GPUPLAN_HD inline bool quiet_plan(const ServingView& v, ReplicaState& r, Serving
   if (head_may_join(v, r)) return false;
   const uint32_t need = r.quiet_room[(j - 1) % v.sched.block_tokens];
   if (free_blocks(v, r) < need) return false;
-  account_kv(v, r, st, now);
+  // NOTE: no account_kv here as begin_step has: quiet_end accounted the blocks up to `now`.
   r.private_blocks += need;
   BatchMix mix;
   mix.decode_tokens = n;

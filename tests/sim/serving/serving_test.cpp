@@ -42,6 +42,21 @@ ServingView toy_view(double step_s, uint32_t blocks) {
   return v;
 }
 
+//! Two replicas behind the least-outstanding-tokens router, 200 KV blocks (3,200 tokens) for up
+//! to 32 sequences, a 256-token budget, geometric lengths of the given means.
+ServingView kv_pressure_view(double prompt_mean, double output_mean) {
+  ServingView v = toy_view(0.01, 200);
+  v.n_replicas = 2;
+  v.router = Router::least_outstanding_tokens;
+  v.sched.max_num_seqs = 32;
+  v.sched.max_num_batched_tokens = 256;
+  v.load.prompt_kind = LengthKind::geometric;
+  v.load.prompt_a = prompt_mean;
+  v.load.output_kind = LengthKind::geometric;
+  v.load.output_a = output_mean;
+  return v;
+}
+
 //! Runs `v` to its end and returns its statistics.
 ServingStats run(const ServingView& v, uint32_t queue = 4096) {
   ClusterBuffers b(v, queue);
@@ -727,22 +742,14 @@ TEST_CASE("serving::conversations") {
     CHECK(least == 1);
   }
   SUBCASE("under KV pressure every turn completes and the blocks all return") {
-    v.n_replicas = 2;
-    v.router = Router::least_outstanding_tokens;
-    v.sched.kv_blocks = 200;
-    v.sched.max_num_seqs = 32;
-    v.sched.max_num_batched_tokens = 256;
-    v.load.streams = 16;
-    v.load.n_requests = 3000;
-    v.load.prompt_kind = LengthKind::geometric;
-    v.load.prompt_a = 100;
-    v.load.output_kind = LengthKind::geometric;
-    v.load.output_a = 60;
-    v.load.turns_kind = LengthKind::geometric;
-    v.load.turns_a = 4;
-    v.load.max_context = 1000;
-    ClusterBuffers b(v, 64);
-    run_cluster(v, b.state);
+    ServingView p = kv_pressure_view(100, 60);
+    p.load.streams = 16;
+    p.load.n_requests = 3000;
+    p.load.turns_kind = LengthKind::geometric;
+    p.load.turns_a = 4;
+    p.load.max_context = 1000;
+    ClusterBuffers b(p, 64);
+    run_cluster(p, b.state);
     const ServingStats& st = *b.state.stats;
     CHECK(!st.saturated);
     CHECK(st.completed == 3000);
@@ -881,17 +888,9 @@ TEST_CASE("serving::erlang_c") {
 TEST_CASE("serving::invariants") {
   SUBCASE("under KV pressure every request completes, blocks all return and no rule breaks") {
     // 200 blocks (3,200 tokens) for up to 32 sequences of ~500 tokens: preemptions are certain.
-    ServingView v = toy_view(0.01, 200);
-    v.n_replicas = 2;
-    v.router = Router::least_outstanding_tokens;
-    v.sched.max_num_seqs = 32;
-    v.sched.max_num_batched_tokens = 256;
+    ServingView v = kv_pressure_view(300, 200);
     v.load.rate_per_s = 4;
     v.load.n_requests = 2000;
-    v.load.prompt_kind = LengthKind::geometric;
-    v.load.prompt_a = 300;
-    v.load.output_kind = LengthKind::geometric;
-    v.load.output_a = 200;
     v.load.prefix_share = 0.5;
     v.load.prefix_groups = 4;
     v.load.prefix_tokens = 64;
