@@ -171,7 +171,7 @@ const GP = (function () {
     });
   }
 
-  // ---- #selftest: the verdict tests/reports/browser_check.sh reads from document.title ---------
+  // ---- #selftest: the verdict tests/reports/browser_pages.py reads from document.title ----------
   function selftest() {
     if (location.hash !== '#selftest') return;
     let done = false;

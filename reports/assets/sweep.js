@@ -358,7 +358,7 @@
   const drawn = GPCharts.draw({cost_wait: chartCostWait, cost_util: chartCostUtil}, [680, 340]);
   // #selftest, beyond the shared checks: every point (saturated ones too) is drawn at its own cost
   // inside its chart, the axis titles fit their charts, and no table column hides behind a
-  // horizontal scroll (browser_check.sh renders at 1,280 px).
+  // horizontal scroll (browser_pages.py renders at 1,280 px).
   if (location.hash === '#selftest') {
     const problems = window.gpuplanProblems;
     drawn.forEach(chart => {

@@ -14,39 +14,17 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
-SKIP = 77
-
-
-def missing(reason):
-    if os.environ.get("GPUPLAN_REQUIRE_BROWSER") == "1":
-        print(f"serve_browser: {reason}, and GPUPLAN_REQUIRE_BROWSER=1", file=sys.stderr)
-        sys.exit(1)
-    print(f"serve_browser: skipped: {reason} (tools/setup.sh installs it)", file=sys.stderr)
-    sys.exit(SKIP)
+import chromium
 
 
 def main():
     binary, out = sys.argv[1], sys.argv[2]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-        from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import WebDriverWait
-    except ImportError:
-        # NOTE: python3-selenium is a Debian package: it lives in the system interpreter, which a
-        # pyenv or venv python3 first on the PATH does not see.
-        system = "/usr/bin/python3"
-        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-            os.execv(system, [system] + sys.argv)
-        missing("python3-selenium is not installed")
-    driver_bin = shutil.which("chromedriver") or (
-        "/usr/bin/chromedriver" if os.path.exists("/usr/bin/chromedriver") else None)
-    if not driver_bin:
-        missing("chromium-driver (chromedriver) is not installed")
+    chromium.ensure_selenium("serve_browser")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
     os.makedirs(out, exist_ok=True)
     data_dir = os.path.join(out, "data")
     os.makedirs(data_dir, exist_ok=True)
@@ -67,8 +45,7 @@ def main():
 
     server = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data_dir],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    profile = tempfile.mkdtemp(prefix="gpuplan-serve-browser-")
-    driver = None
+    driver, profile = None, None
     try:
         line = server.stdout.readline()
         if "http://" not in line:
@@ -78,15 +55,7 @@ def main():
         url = line[line.index("http://"):].split()[0]
         print("serve_browser: " + url)
 
-        opts = webdriver.ChromeOptions()
-        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=1280,1000", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}"]:
-            opts.add_argument(a)
-        if os.environ.get("CHROMIUM"):
-            opts.binary_location = os.environ["CHROMIUM"]
-        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(executable_path=driver_bin), options=opts)
+        driver, profile = chromium.start("serve_browser", 1280, 1000)
         driver.set_page_load_timeout(30)
         driver.get(url)
         WebDriverWait(driver, 10).until(
@@ -241,7 +210,8 @@ def main():
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
-        shutil.rmtree(profile, ignore_errors=True)
+        if profile is not None:
+            shutil.rmtree(profile, ignore_errors=True)
     if failures:
         print(f"serve_browser: {len(failures)} check(s) failed", file=sys.stderr)
         return 1
