@@ -21,7 +21,7 @@ case $mode in
     ;;
 esac
 apt_install_missing sanitize clang libclang-rt-14-dev libomp-14-dev
-suites=(sim models topologies study reports acceptance)
+suites=(sim sim_long models topologies study reports acceptance)
 targets=(test_sim test_models test_topologies test_study test_reports test_acceptance fuzzers)
 if [[ $mode == --all ]]; then
   suites+=(tools)
