@@ -285,7 +285,7 @@ struct ServingStats {
   uint64_t arrived = 0, completed = 0, counted = 0;  //!< counted: completed after the warmup
   uint64_t met_slo = 0;                              //!< counted requests meeting both SLOs
   uint64_t preemptions = 0;                          //!< sequences preempted (recomputed later)
-  uint64_t prompt_tokens = 0;      //!< prompt tokens of admitted requests (first admission)
+  uint64_t prompt_tokens = 0;      //!< prompt tokens at each admission (a readmission too)
   uint64_t prefix_hit_tokens = 0;  //!< prompt tokens served from the prefix cache
   uint64_t prefill_tokens = 0;     //!< tokens computed in prefill chunks (recompute included)
   uint64_t decode_tokens = 0;      //!< tokens computed by decodes
