@@ -150,4 +150,23 @@ if [[ ! -s "$out/quote-pdf/quote.pdf" ]]; then
   exit 1
 fi
 python3 "$here/browser_pages.py" --list "$pages"
+# The checker fails a broken page, naming each problem: a failed self-test, an uncaught error, a
+# handler injected into the DOM, a text the page must show and does not.
+cat >"$out/broken.html" <<'HTML'
+<html><head><title>broken</title></head><body><b onmouseover="steal()">name</b>
+<script>document.title = 'SELFTEST:FAIL empty chart: demo'; throw new Error('broken on purpose');</script>
+</body></html>
+HTML
+status=0
+python3 "$here/browser_pages.py" "$out/broken.html" "$out/broken.png" "Key figures" \
+  2>"$out/broken.err" >/dev/null || status=$?
+for problem in "SELFTEST:FAIL empty chart: demo" "Uncaught Error: broken on purpose" \
+  'injected markup with an event handler in the DOM: <b onmouseover="steal()">' \
+  "the page does not show 'Key figures'"; do
+  if ((status != 1)) || ! grep -qF -- "$problem" "$out/broken.err"; then
+    echo "browser_scenarios: browser_pages.py (exit $status) did not report: $problem" >&2
+    cat "$out/broken.err" >&2
+    exit 1
+  fi
+done
 echo "browser_scenarios: $n pages rendered without errors; screenshots in $out/"
