@@ -34,9 +34,15 @@ std::vector<ModelShape> make_presets() {
   p.push_back(llama("llama-3-8b", 32, 4096, 14336, 32, 8, 128256, 8192));
   p.push_back(llama("llama-3-70b", 80, 8192, 28672, 64, 8, 128256, 8192));
   p.push_back(llama("llama-3-405b", 126, 16384, 53248, 128, 8, 128256, 8192));
+  // Llama 3.1 8B (config.json of meta-llama/Llama-3.1-8B-Instruct): Llama 3 8B's blocks with a
+  // 128K context.
+  p.push_back(llama("llama-3.1-8b", 32, 4096, 14336, 32, 8, 128256, 131072));
   // Code Llama 34B (Roziere et al. 2023, arXiv:2308.12950; config.json of
   // codellama/CodeLlama-34b-Instruct-hf): Llama 2's architecture with grouped-query attention.
   p.push_back(llama("codellama-34b", 48, 8192, 22016, 64, 8, 32000, 16384));
+  // Qwen3 14B (Qwen3 technical report, arXiv:2505.09388 Table 1; config.json of Qwen/Qwen3-14B):
+  // grouped-query attention with 128-wide heads, untied embeddings.
+  p.push_back(llama("qwen3-14b", 40, 5120, 17408, 40, 8, 151936, 40960));
   // Mixtral 8x7B (Jiang et al. 2024, arXiv:2401.04088): 8 experts, top-2; 46.7B total, 12.9B
   // active.
   ModelShape mix = llama("mixtral-8x7b", 32, 4096, 14336, 32, 8, 32000, 4096);

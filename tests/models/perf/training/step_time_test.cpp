@@ -53,6 +53,14 @@ TEST_CASE("models::training::model_shape") {
     const ModelShape& mix = *find_model_preset("Mixtral-8x7B");
     CHECK(mix.total_params() == doctest::Approx(46.7e9).epsilon(0.01));
     CHECK(mix.active_params() == doctest::Approx(12.9e9).epsilon(0.02));
+    // Qwen3 14B: 14.8e9 in all, 13.2e9 outside the embeddings (Qwen/Qwen3-14B's model card).
+    const ModelShape& qwen = *find_model_preset("qwen3-14b");
+    CHECK(qwen.total_params() == doctest::Approx(14.8e9).epsilon(0.005));
+    CHECK(qwen.total_params() - 2.0 * qwen.vocab * qwen.hidden ==
+          doctest::Approx(13.2e9).epsilon(0.005));
+    // Llama 3.1 8B: 8.03e9 (meta-llama/Llama-3.1-8B's model card rounds to 8B).
+    CHECK(find_model_preset("llama-3.1-8b")->total_params() ==
+          doctest::Approx(8.03e9).epsilon(0.005));
     // Megatron's 1T: 128 layers of 12 h^2 at h = 25,600 = 1.007e12 plus 1.3e9 embedding.
     CHECK(find_model_preset("megatron-gpt-1t")->total_params() ==
           doctest::Approx(1.008e12).epsilon(0.005));
