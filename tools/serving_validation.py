@@ -19,7 +19,10 @@ Usage:
       judges the runs with the roofline's own constants or the table's fitted ones
   tools/serving_validation.py [--gpuplan BIN] --check
       exits 1 unless the constants' held-out median errors meet issue 37's targets
-      (6 % end to end, 15 % TTFT, 7 % inter-token latency)
+      (6 % end to end, 15 % TTFT, 7 % inter-token latency) on the GPU of the fit runs
+  tools/serving_validation.py [--gpuplan BIN] --by-stage
+      simulates each stage of the runs that publish per-stage means on its own and prints how the
+      measured and simulated inter-token latencies grow with the sequences running
   tools/serving_validation.py [--gpuplan BIN] --fit
       fits the constants on the runs marked "fit" (prefill_compute, decode_bandwidth and
       step_overhead by Nelder-Mead on the sum of absolute relative errors, request_overhead in
@@ -176,8 +179,13 @@ def pct(x):
     return f"{100 * x:+.1f} %"
 
 
-def medians(runs, sims, split="held_out"):
-    errs = [e for r, e in zip(runs, errors(runs, sims)) if r["split"] == split]
+def fitted_gpus(runs):
+    return sorted({r["gpu"] for r in runs if r["split"] == "fit"})
+
+
+def medians(runs, sims, split="held_out", gpus=None):
+    errs = [e for r, e in zip(runs, errors(runs, sims))
+            if r["split"] == split and (gpus is None or r["gpu"] in gpus)]
     return {k: statistics.median(abs(e[k]) for e in errs) for k in METRICS}
 
 
@@ -192,22 +200,65 @@ def report(runs, sims, constants, label):
           f"{1e3 * constants.get('step_overhead_s', 0):.2f} ms, request_overhead "
           f"{1e3 * constants.get('request_overhead_s', 0):.2f} ms")
     print()
-    print("| run | model | tp | workload | split | E2E [ms] measured / simulated | error | "
+    print("| run | model | GPU | tp | workload | split | E2E [ms] measured / simulated | error | "
           "TTFT [ms] measured / simulated | error | ITL [ms] measured / simulated | error |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r, s, e in zip(runs, sims, errs):
         m = measured(r)
         cells = " | ".join(f"{m[k]:.{2 if k != 'e2e' else 0}f} / {s[k]:.{2 if k != 'e2e' else 0}f}"
                            f" | {pct(e[k])}" for k in METRICS)
-        print(f"| {r['id']} | {r['model']} | {r['tp']} | {r['workload']} | {r['split']} | {cells} |")
+        print(f"| {r['id']} | {r['model']} | {r['gpu']} | {r['tp']} | {r['workload']} | {r['split']} "
+              f"| {cells} |")
     print()
     print("| runs | median absolute error, E2E | TTFT | ITL |")
     print("|---|---|---|---|")
-    for split in ("fit", "held_out"):
-        chosen = [e for r, e in zip(runs, errs) if r["split"] == split]
+    # NOTE: the held-out runs by GPU: those of the fit runs' GPU judge the constants on other
+    # models and workloads, the others whether constants fitted on one GPU carry to another.
+    own = fitted_gpus(runs)
+    rows = [("fit", lambda r: r["split"] == "fit")]
+    rows.append((f"held-out, {', '.join(own)}",
+                 lambda r: r["split"] == "held_out" and r["gpu"] in own))
+    for gpu in sorted({r["gpu"] for r in runs} - set(own)):
+        rows.append((f"held-out, {gpu}", lambda r, g=gpu: r["split"] == "held_out" and r["gpu"] == g))
+    rows.append(("held-out, every GPU", lambda r: r["split"] == "held_out"))
+    for label, keep in rows:
+        chosen = [e for r, e in zip(runs, errs) if keep(r)]
         med = [statistics.median(abs(e[k]) for e in chosen) for k in METRICS]
-        print(f"| {split.replace('_', '-')} ({len(chosen)}) | " +
-              " | ".join(f"{100 * v:.1f} %" for v in med) + " |")
+        print(f"| {label} ({len(chosen)}) | " + " | ".join(f"{100 * v:.1f} %" for v in med) + " |")
+
+
+def by_stage(gpuplan, runs, constants):
+    """Each stage of the runs that publish per-stage means, simulated alone (inference-perf lets
+    a stage's requests finish before the next starts), and how the inter-token latency grows
+    with the sequences running: its slope between the two stages over the running sequences
+    (Little's law: rate x mean end to end), and where that line meets no load."""
+    staged = [r for r in runs if "stages" in r["measured"]]
+    parts = []
+    for r in staged:
+        for i, st in enumerate(r["stages"]):
+            parts.append({**r, "id": f"{r['id']}s{i}", "stages": [st],
+                          "measured": {"requests": int(st["rate"] * st["duration_s"])}})
+    sims = iter(simulate_all(gpuplan, parts, constants, REPLICATIONS))
+    print("| run | model | GPU | tp | ITL [ms] at each stage's rate, measured / simulated | "
+          "ITL per running sequence [ms], measured / simulated | "
+          "ITL at no load [ms], measured / simulated |")
+    print("|---|---|---|---|---|---|---|")
+    for r in staged:
+        lines = {"measured": [], "simulated": []}
+        cells = []
+        for st, m in zip(r["stages"], r["measured"]["stages"]):
+            s = next(sims)
+            itl_m = (m["e2e_mean_ms"] - m["ttft_mean_ms"]) / (r["output_tokens"] - 1)
+            lines["measured"].append((st["rate"] * m["e2e_mean_ms"] / 1e3, itl_m))
+            lines["simulated"].append((st["rate"] * s["e2e"] / 1e3, s["itl"]))
+            cells.append(f"{st['rate']:g}/s: {itl_m:.2f} / {s['itl']:.2f}")
+        fit = {}
+        for who, ((n0, y0), (n1, y1)) in lines.items():
+            slope = (y1 - y0) / (n1 - n0)
+            fit[who] = (slope, y0 - slope * n0)
+        print(f"| {r['id']} | {r['model']} | {r['gpu']} | {r['tp']} | {'; '.join(cells)} | "
+              f"{fit['measured'][0]:.3f} / {fit['simulated'][0]:.3f} | "
+              f"{fit['measured'][1]:.2f} / {fit['simulated'][1]:.2f} |")
 
 
 def main():
@@ -219,6 +270,9 @@ def main():
                     help="simulate without vLLM's asynchronous scheduling (its default since #27614)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless the fitted constants meet the targets on the held-out runs")
+    ap.add_argument("--by-stage", action="store_true",
+                    help="each stage of the runs with per-stage means, and the ITL's growth with "
+                         "the running sequences")
     a = ap.parse_args()
     table = json.load(open(TABLE))
     runs = table["runs"]
@@ -231,7 +285,7 @@ def main():
             sims = simulate_all(a.gpuplan, runs, c, REPLICATIONS, False)
             for split in ("fit", "held_out"):
                 print(f"{split.replace('_', '-')} median absolute errors: " +
-                      medians_text(medians(runs, sims, split)))
+                      medians_text(medians(runs, sims, split, fitted_gpus(runs))))
         else:
             print("the table's \"fitted\":", "the same" if c == table["fitted"] else
                   json.dumps(table["fitted"]) + ", not these: update it")
@@ -239,12 +293,17 @@ def main():
     constants = table["fitted"] if a.constants == "fitted" else {}
     if constants is None:
         sys.exit("the table has no fitted constants yet: run with --fit and keep them")
+    if a.by_stage:
+        return by_stage(a.gpuplan, runs, constants)
     sims = simulate_all(a.gpuplan, runs, constants, REPLICATIONS, not a.synchronous)
     if a.check:
-        med = medians(runs, sims)
+        # Issue 37's targets judge the held-out runs on the GPU the constants were fitted on;
+        # another GPU's runs are reported (docs/serving-simulation.md), not held to them.
+        med = medians(runs, sims, gpus=fitted_gpus(runs))
         misses = [f"{k} {100 * med[k]:.1f} % > {100 * TARGETS[k]:.0f} %" for k in METRICS
                   if med[k] > TARGETS[k]]
-        print("held-out median absolute errors: " + medians_text(med))
+        print(f"held-out median absolute errors ({', '.join(fitted_gpus(runs))}): " +
+              medians_text(med))
         sys.exit("misses its target: " + "; ".join(misses) if misses else 0)
     report(runs, sims, constants, a.constants)
 
