@@ -62,6 +62,7 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
   out["replica"]["efficiency"] = {{"prefill_compute", e.prefill_compute},
                                   {"decode_bandwidth", e.decode_bandwidth},
                                   {"step_overhead_s", v.step.overhead_s},
+                                  {"sequence_overhead_s", v.step.sequence_s},
                                   {"request_overhead_s", v.request_overhead_s}};
   if (v.n_prefill > 0) {
     const uint32_t links = kv_transfer_links(sc);

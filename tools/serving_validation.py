@@ -54,8 +54,9 @@ def scenario(run, constants, replications, asynchronous=True):
     for key in ("prefill_compute", "decode_bandwidth"):
         if constants.get(key):
             eff[key] = constants[key]
-    if constants.get("step_overhead_s"):
-        eff["step_overhead"] = constants["step_overhead_s"]
+    for key in ("step_overhead", "sequence_overhead"):
+        if constants.get(key + "_s"):
+            eff[key] = constants[key + "_s"]
     return {
         "name": run["id"], "seed": 42, "replications": replications,
         "model": run["model"], "gpu": run["gpu"], "tp": run["tp"], "precision": run["precision"],
@@ -232,7 +233,7 @@ def by_stage(gpuplan, runs, constants):
     a stage's requests finish before the next starts), and how the inter-token latency grows
     with the sequences running: its slope between the two stages over the running sequences
     (Little's law: rate x mean end to end), and where that line meets no load."""
-    staged = [r for r in runs if "stages" in r["measured"]]
+    staged = [r for r in runs if len(r["measured"].get("stages", [])) == 2]
     parts = []
     for r in staged:
         for i, st in enumerate(r["stages"]):

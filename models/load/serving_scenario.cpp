@@ -183,7 +183,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
       {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
       {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
       {"/cache_aware", {"cache_threshold", "balance_abs_threshold", "balance_rel_threshold"}},
-      {"/efficiency", {"prefill_compute", "decode_bandwidth", "step_overhead", "request_overhead"}},
+      {"/efficiency",
+       {"prefill_compute", "decode_bandwidth", "step_overhead", "sequence_overhead",
+        "request_overhead"}},
       {"/scheduler",
        {"max_num_batched_tokens", "max_num_seqs", "block_size", "chunked_prefill", "prefix_caching",
         "async_scheduling"}},
@@ -210,9 +212,10 @@ bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   sc.request = rq;
   sc.replica =
       inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
-  const double overhead_s = v.step.overhead_s;
+  const double overhead_s = v.step.overhead_s, sequence_s = v.step.sequence_s;
   v.step = sc.replica.step;
   v.step.overhead_s = overhead_s;
+  v.step.sequence_s = sequence_s;
   v.gpus_per_replica = sc.tp;
   v.seed = sc.seed;
   v.sched.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
@@ -416,6 +419,16 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       rq.decode_bandwidth = *s;
     if (const json* o = f.get(*e, "step_overhead"))
       if (auto s = f.duration(*o, "/efficiency/step_overhead", false)) v.step.overhead_s = *s;
+    if (const json* o = f.get(*e, "sequence_overhead"))
+      if (auto s = f.duration(*o, "/efficiency/sequence_overhead", false)) {
+        if (*s <= 0.01)
+          v.step.sequence_s = *s;
+        else
+          d.error("/efficiency/sequence_overhead", DiagCode::out_of_range,
+                  "sequence_overhead " + num(*s) +
+                      " s is above 10 ms; a decoding sequence adds well under a millisecond to "
+                      "a step (docs/serving-simulation.md, \"Validation against measured runs\")");
+      }
     if (const json* o = f.get(*e, "request_overhead"))
       if (auto s = f.duration(*o, "/efficiency/request_overhead", false)) {
         if (*s <= 1)
@@ -495,6 +508,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     v.decode_shape = true;
     v.decode_step = dec.replica.step;
     v.decode_step.overhead_s = sc.view.step.overhead_s;
+    v.decode_step.sequence_s = sc.view.step.sequence_s;
     v.decode_kv_blocks =
         static_cast<uint32_t>(std::min<uint64_t>(dec.replica.kv_blocks, 0xFFFFFFF0u));
     v.decode_gpus_per_replica = dec.tp;

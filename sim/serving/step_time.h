@@ -23,7 +23,10 @@ struct StepModel {
   double comm_fixed_s = 0;         //!< [s] latency of a step's TP all-reduces
   double comm_per_token_s = 0;     //!< [s] TP all-reduce time per token of the step
   double overhead_s = 0;           //!< [s] fixed per-step cost (scheduling, sampling); 0 = none
-  double constant_step_s = 0;      //!< [s] when > 0 every step takes this (queueing checks)
+  //! [s] cost of each decoding sequence of a step beyond its KV read (host work per sequence,
+  //! attention kernels below the bandwidth); 0 = none
+  double sequence_s = 0;
+  double constant_step_s = 0;  //!< [s] when > 0 every step takes this (queueing checks)
 };
 
 //! What one step computes.
@@ -63,7 +66,8 @@ GPUPLAN_HD inline void add_decode(BatchMix& b, double context) {
     const double attention_memory = m.kv_bytes_per_token * b.decode_context / m.bandwidth;
     t += attention_compute > attention_memory ? attention_compute : attention_memory;
   }
-  return t + m.comm_fixed_s + m.comm_per_token_s * tokens + m.overhead_s;
+  return t + m.comm_fixed_s + m.comm_per_token_s * tokens + m.overhead_s +
+         m.sequence_s * b.decode_tokens;
 }
 
 }  // namespace gpuplan::serving

@@ -230,6 +230,22 @@ TEST_CASE("tools::serve_sim") {
     CHECK(slow.output.find("/efficiency/request_overhead: request_overhead 2 s is above 1 s") !=
           std::string::npos);
     CHECK_FALSE(fs::exists(out));
+    // so is the sequence overhead, refused above 10 ms
+    const auto seq = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
+                                               " --set efficiency.sequence_overhead=0.05ms"
+                                               " --requests 1000 --quiet --out " +
+                                               out.string());
+    REQUIRE(seq.status == 0);
+    CHECK(read_json(out / "result.json")["replica"]["efficiency"]["sequence_overhead_s"] ==
+          doctest::Approx(5e-5));
+    fs::remove_all(out);
+    const auto huge = gpuplan_cli_test::gpuplan(
+        "serve-sim " + sc.string() + " --set efficiency.sequence_overhead=20ms --quiet --out " +
+        out.string());
+    CHECK(huge.status == 2);
+    CHECK(huge.output.find("/efficiency/sequence_overhead: sequence_overhead 0.02 s is above") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(out));
   }
   SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
     const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";

@@ -121,6 +121,24 @@ TEST_CASE("serving::single_request") {
     CHECK(st.ttft.moments.mean() >= whole * (1 - 1e-12));
     CHECK(st.steps == 2);
   }
+  SUBCASE("a sequence overhead adds its time once per decoding sequence, not per prefill") {
+    ServingView v = view_of("llama-3-8b", "H100-SXM", "nvlink4", 1);
+    BatchMix decodes, prefill;
+    for (int i = 0; i < 32; ++i) add_decode(decodes, 600);
+    add_prefill(prefill, 0, 512);
+    const double before = step_time_s(v.step, decodes),
+                 prefill_before = step_time_s(v.step, prefill);
+    v.step.sequence_s = 1e-4;
+    CHECK(step_time_s(v.step, decodes) == doctest::Approx(before + 32 * 1e-4).epsilon(1e-12));
+    CHECK(step_time_s(v.step, prefill) == prefill_before);
+    // one request alone: each of its 127 decode steps is 0.1 ms longer
+    v.load.n_requests = 1;
+    v.load.prompt_a = 512;
+    v.load.output_a = 128;
+    const double with = run(v).e2e.moments.mean();
+    v.step.sequence_s = 0;
+    CHECK(with - run(v).e2e.moments.mean() == doctest::Approx(127 * 1e-4).epsilon(1e-9));
+  }
 }
 
 TEST_CASE("serving::request_overhead") {
