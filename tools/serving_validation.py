@@ -20,6 +20,9 @@ Usage:
   tools/serving_validation.py [--gpuplan BIN] --check
       exits 1 unless the constants' held-out median errors meet issue 37's targets
       (6 % end to end, 15 % TTFT, 7 % inter-token latency) on the GPU of the fit runs
+  tools/serving_validation.py [--gpuplan BIN] --fit --per-sequence
+      the same with the sequence overhead as a fifth constant, judged on each stage's
+      inter-token latency too, and the held-out errors it gives
   tools/serving_validation.py [--gpuplan BIN] --by-stage
       simulates each stage of the runs that publish per-stage means on its own and prints how the
       measured and simulated inter-token latencies grow with the sequences running
@@ -121,15 +124,33 @@ def loss(runs, sims):
     return sum(abs(e[k]) for e in errors(runs, sims) for k in METRICS)
 
 
-def fit(gpuplan, runs, start, asynchronous=True):
-    """Nelder-Mead over the three constants that change the steps (a coordinate search stalls in
-    the valley where decode bandwidth and step overhead trade off), each evaluation with the
-    request overhead that best fits its TTFTs: the median of measured - simulated."""
-    # NOTE: the overhead in milliseconds, so that the three move on one scale.
+def stage_parts(runs):
+    """Each stage of the runs with two, as a run of its own: (run, its measured means)."""
+    return [({**r, "id": f"{r['id']}s{i}", "stages": [st],
+              "measured": {"requests": int(st["rate"] * st["duration_s"])}}, m)
+            for r in runs if len(r["measured"].get("stages", [])) == 2
+            for i, (st, m) in enumerate(zip(r["stages"], r["measured"]["stages"]))]
+
+
+def stage_itl(run, m):
+    return (m["e2e_mean_ms"] - m["ttft_mean_ms"]) / (run["output_tokens"] - 1)
+
+
+def fit(gpuplan, runs, start, asynchronous=True, per_sequence=False):
+    """Nelder-Mead over the constants that change the steps (a coordinate search stalls in the
+    valley where decode bandwidth and step overhead trade off), each evaluation with the request
+    overhead that best fits its TTFTs: the median of measured - simulated. With `per_sequence`,
+    the sequence overhead too, judged also on each stage's inter-token latency (the stages at two
+    rates are what tell a cost per running sequence from a cost per step)."""
+    # NOTE: the overheads in milliseconds, so that the constants move on one scale.
     keys = ("prefill_compute", "decode_bandwidth", "step_overhead_s")
     unit = (1.0, 1.0, 1e-3)
     lo, hi = (0.05, 0.3, 0.0), (1.0, 1.0, 20.0)
     scale = (0.1, 0.1, 1.0)  # the initial simplex's steps
+    parts = stage_parts(runs) if per_sequence else []
+    if per_sequence:
+        keys, unit = keys + ("sequence_overhead_s",), unit + (1e-3,)
+        lo, hi, scale = lo + (0.0,), hi + (0.5,), scale + (0.02,)
     seen = {}
 
     def evaluate(x):
@@ -140,10 +161,13 @@ def fit(gpuplan, runs, start, asynchronous=True):
             o = max(0.0, statistics.median(measured(r)["ttft"] - s["ttft"]
                                            for r, s in zip(runs, sims)))
             shifted = [{"e2e": s["e2e"] + o, "ttft": s["ttft"] + o, "itl": s["itl"]} for s in sims]
-            seen[x] = (loss(runs, shifted), o)
+            stages = sum(abs(q["itl"] / stage_itl(p, m) - 1) for q, (p, m) in
+                         zip(simulate_all(gpuplan, [p for p, _ in parts], cand, 2, asynchronous),
+                             parts))
+            seen[x] = (loss(runs, shifted) + stages, o)
         return x, seen[x][0]
 
-    x0 = tuple(start[k] / u for k, u in zip(keys, unit))
+    x0 = tuple(start.get(k, 0) / u for k, u in zip(keys, unit))
     simplex = [evaluate(x0)]
     for i in range(len(keys)):
         x = list(x0)
@@ -234,12 +258,8 @@ def by_stage(gpuplan, runs, constants):
     with the sequences running: its slope between the two stages over the running sequences
     (Little's law: rate x mean end to end), and where that line meets no load."""
     staged = [r for r in runs if len(r["measured"].get("stages", [])) == 2]
-    parts = []
-    for r in staged:
-        for i, st in enumerate(r["stages"]):
-            parts.append({**r, "id": f"{r['id']}s{i}", "stages": [st],
-                          "measured": {"requests": int(st["rate"] * st["duration_s"])}})
-    sims = iter(simulate_all(gpuplan, parts, constants, REPLICATIONS))
+    sims = iter(simulate_all(gpuplan, [p for p, _ in stage_parts(staged)], constants,
+                             REPLICATIONS))
     print("| run | model | GPU | tp | ITL [ms] at each stage's rate, measured / simulated | "
           "ITL per running sequence [ms], measured / simulated | "
           "ITL at no load [ms], measured / simulated |")
@@ -249,7 +269,7 @@ def by_stage(gpuplan, runs, constants):
         cells = []
         for st, m in zip(r["stages"], r["measured"]["stages"]):
             s = next(sims)
-            itl_m = (m["e2e_mean_ms"] - m["ttft_mean_ms"]) / (r["output_tokens"] - 1)
+            itl_m = stage_itl(r, m)
             lines["measured"].append((st["rate"] * m["e2e_mean_ms"] / 1e3, itl_m))
             lines["simulated"].append((st["rate"] * s["e2e"] / 1e3, s["itl"]))
             cells.append(f"{st['rate']:g}/s: {itl_m:.2f} / {s['itl']:.2f}")
@@ -271,6 +291,8 @@ def main():
                     help="simulate without vLLM's asynchronous scheduling (its default since #27614)")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless the fitted constants meet the targets on the held-out runs")
+    ap.add_argument("--per-sequence", action="store_true",
+                    help="with --fit, fit the sequence overhead too, on the stages as well")
     ap.add_argument("--by-stage", action="store_true",
                     help="each stage of the runs with per-stage means, and the ITL's growth with "
                          "the running sequences")
@@ -280,10 +302,10 @@ def main():
     if a.fit:
         c = fit(a.gpuplan, [r for r in runs if r["split"] == "fit"],
                 {"prefill_compute": 0.55, "decode_bandwidth": 0.75, "step_overhead_s": 0.001},
-                not a.synchronous)
+                not a.synchronous, a.per_sequence)
         print("fitted:", json.dumps(c))
-        if a.synchronous:
-            sims = simulate_all(a.gpuplan, runs, c, REPLICATIONS, False)
+        if a.synchronous or a.per_sequence:
+            sims = simulate_all(a.gpuplan, runs, c, REPLICATIONS, not a.synchronous)
             for split in ("fit", "held_out"):
                 print(f"{split.replace('_', '-')} median absolute errors: " +
                       medians_text(medians(runs, sims, split, fitted_gpus(runs))))
