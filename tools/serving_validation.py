@@ -163,7 +163,7 @@ def fit(gpuplan, runs, start, asynchronous=True, per_sequence=False):
             shifted = [{"e2e": s["e2e"] + o, "ttft": s["ttft"] + o, "itl": s["itl"]} for s in sims]
             stages = sum(abs(q["itl"] / stage_itl(p, m) - 1) for q, (p, m) in
                          zip(simulate_all(gpuplan, [p for p, _ in parts], cand, 2, asynchronous),
-                             parts))
+                             parts)) if parts else 0
             seen[x] = (loss(runs, shifted) + stages, o)
         return x, seen[x][0]
 

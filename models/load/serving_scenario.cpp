@@ -205,6 +205,15 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_sce
   return keys;
 }
 
+namespace {
+// `roofline`, a replica's step model, with the overheads the scenario set in `scenario`.
+serving::StepModel with_overheads(serving::StepModel roofline, const serving::StepModel& scenario) {
+  roofline.overhead_s = scenario.overhead_s;
+  roofline.sequence_s = scenario.sequence_s;
+  return roofline;
+}
+}  // namespace
+
 bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   serving::ServingView& v = sc.view;
   rq.tp = sc.tp;
@@ -212,10 +221,7 @@ bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   sc.request = rq;
   sc.replica =
       inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
-  const double overhead_s = v.step.overhead_s, sequence_s = v.step.sequence_s;
-  v.step = sc.replica.step;
-  v.step.overhead_s = overhead_s;
-  v.step.sequence_s = sequence_s;
+  v.step = with_overheads(sc.replica.step, v.step);
   v.gpus_per_replica = sc.tp;
   v.seed = sc.seed;
   v.sched.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
@@ -419,27 +425,25 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       rq.decode_bandwidth = *s;
     if (const json* o = f.get(*e, "step_overhead"))
       if (auto s = f.duration(*o, "/efficiency/step_overhead", false)) v.step.overhead_s = *s;
-    if (const json* o = f.get(*e, "sequence_overhead"))
-      if (auto s = f.duration(*o, "/efficiency/sequence_overhead", false)) {
-        if (*s <= 0.01)
-          v.step.sequence_s = *s;
+    // An overhead read as a duration up to `most` seconds into `out`; above it, refused with
+    // `why` (docs/serving-simulation.md, "Validation against measured runs").
+    const auto overhead = [&](const char* key, double most, const char* limit, const char* why,
+                              double& out) {
+      const json* o = f.get(*e, key);
+      if (!o) return;
+      const std::string path = std::string("/efficiency/") + key;
+      if (auto s = f.duration(*o, path, false)) {
+        if (*s <= most)
+          out = *s;
         else
-          d.error("/efficiency/sequence_overhead", DiagCode::out_of_range,
-                  "sequence_overhead " + num(*s) +
-                      " s is above 10 ms; a decoding sequence adds well under a millisecond to "
-                      "a step (docs/serving-simulation.md, \"Validation against measured runs\")");
+          d.error(path, DiagCode::out_of_range,
+                  std::string(key) + " " + num(*s) + " s is above " + limit + "; " + why +
+                      " (docs/serving-simulation.md, \"Validation against measured runs\")");
       }
-    if (const json* o = f.get(*e, "request_overhead"))
-      if (auto s = f.duration(*o, "/efficiency/request_overhead", false)) {
-        if (*s <= 1)
-          v.request_overhead_s = *s;
-        else
-          d.error(
-              "/efficiency/request_overhead", DiagCode::out_of_range,
-              "request_overhead " + num(*s) +
-                  " s is above 1 s; an API server adds milliseconds (docs/serving-simulation.md, "
-                  "\"Validation against measured runs\")");
-      }
+    };
+    overhead("sequence_overhead", 0.01, "10 ms",
+             "a decoding sequence adds well under a millisecond to a step", v.step.sequence_s);
+    overhead("request_overhead", 1, "1 s", "an API server adds milliseconds", v.request_overhead_s);
   }
 
   // The scheduler (vLLM's names and defaults of its V1 engine, chunked prefill on).
@@ -506,9 +510,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       return std::nullopt;
     }
     v.decode_shape = true;
-    v.decode_step = dec.replica.step;
-    v.decode_step.overhead_s = sc.view.step.overhead_s;
-    v.decode_step.sequence_s = sc.view.step.sequence_s;
+    v.decode_step = with_overheads(dec.replica.step, sc.view.step);
     v.decode_kv_blocks =
         static_cast<uint32_t>(std::min<uint64_t>(dec.replica.kv_blocks, 0xFFFFFFF0u));
     v.decode_gpus_per_replica = dec.tp;

@@ -212,40 +212,30 @@ TEST_CASE("tools::serve_sim") {
         "serve-sim " + sc.string() + " --set workload.rate=fast --quiet --out " + out.string());
     CHECK(bad.status == 2);
     CHECK(bad.output.find("/workload/rate") != std::string::npos);
-    // the request overhead is written into result.json with the constants in effect; above a
-    // second it is refused
-    const auto ok = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
-                                              " --set efficiency.request_overhead=25ms"
-                                              " --requests 1000 --quiet --out " +
-                                              out.string());
+    // the request and sequence overheads are written into result.json with the constants in
+    // effect; above a second and 10 ms they are refused
+    const auto ok = gpuplan_cli_test::gpuplan(
+        "serve-sim " + sc.string() +
+        " --set efficiency.request_overhead=25ms --set efficiency.sequence_overhead=0.05ms"
+        " --requests 1000 --quiet --out " +
+        out.string());
     REQUIRE(ok.status == 0);
     const json e = read_json(out / "result.json")["replica"]["efficiency"];
     CHECK(e["request_overhead_s"] == doctest::Approx(0.025));
+    CHECK(e["sequence_overhead_s"] == doctest::Approx(5e-5));
     CHECK(e["decode_bandwidth"] == doctest::Approx(0.75));  // ampere's default
     fs::remove_all(out);
-    const auto slow = gpuplan_cli_test::gpuplan(
-        "serve-sim " + sc.string() + " --set efficiency.request_overhead=2s --quiet --out " +
-        out.string());
-    CHECK(slow.status == 2);
-    CHECK(slow.output.find("/efficiency/request_overhead: request_overhead 2 s is above 1 s") !=
-          std::string::npos);
-    CHECK_FALSE(fs::exists(out));
-    // so is the sequence overhead, refused above 10 ms
-    const auto seq = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() +
-                                               " --set efficiency.sequence_overhead=0.05ms"
-                                               " --requests 1000 --quiet --out " +
-                                               out.string());
-    REQUIRE(seq.status == 0);
-    CHECK(read_json(out / "result.json")["replica"]["efficiency"]["sequence_overhead_s"] ==
-          doctest::Approx(5e-5));
-    fs::remove_all(out);
-    const auto huge = gpuplan_cli_test::gpuplan(
-        "serve-sim " + sc.string() + " --set efficiency.sequence_overhead=20ms --quiet --out " +
-        out.string());
-    CHECK(huge.status == 2);
-    CHECK(huge.output.find("/efficiency/sequence_overhead: sequence_overhead 0.02 s is above") !=
-          std::string::npos);
-    CHECK_FALSE(fs::exists(out));
+    const auto refused = [&](const std::string& set, const std::string& message) {
+      const auto r = gpuplan_cli_test::gpuplan("serve-sim " + sc.string() + " --set " + set +
+                                               " --quiet --out " + out.string());
+      CHECK(r.status == 2);
+      CHECK(r.output.find(message) != std::string::npos);
+      CHECK_FALSE(fs::exists(out));
+    };
+    refused("efficiency.request_overhead=2s",
+            "/efficiency/request_overhead: request_overhead 2 s is above 1 s");
+    refused("efficiency.sequence_overhead=20ms",
+            "/efficiency/sequence_overhead: sequence_overhead 0.02 s is above");
   }
   SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
     const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
