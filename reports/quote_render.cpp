@@ -407,7 +407,8 @@ std::string format_quote_table(const QuoteReport& r) {
           "replicas under continuous batching (vLLM's scheduler, max_num_seqs = the batch, "
           "chunked prefill, asynchronous scheduling, vLLM's default token budget: 8,192 on GPUs "
           "of 70 GiB or more but "
-          "the A100, else 2,048, or the batch if larger), " +
+          "the A100, else 2,048, or the batch if larger; the serving software's step and "
+          "request overheads fitted on measured vLLM runs), " +
           format_count(double(simulated->requests)) + " requests counted over " +
           std::to_string(simulated->replications) +
           " runs; p99s are the runs' mean, SLO met is the share of requests within both the "

@@ -74,14 +74,19 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
           {"links", links},
           {"latency_s", v.kv_transfer_latency_s},
           {"mean_prompt_s", serving::kv_transfer_s(v, s.mean_prompt)}}}};
-    if (sc.decode)
+    if (sc.decode) {
+      const inference::ServingEfficiency de =
+          inference::effective_efficiency(sc.decode->gpu, sc.decode->request);
       out["replica"]["disaggregated"]["decode"] = {
           {"gpu", sc.decode->gpu_id},
           {"tp", sc.decode->tp},
           {"fabric", sc.decode->fabric},
           {"weights_gb", sc.decode->replica.weight_bytes / 1e9},
           {"kv_blocks", v.decode_kv_blocks},
-          {"kv_tokens", double(v.decode_kv_blocks) * v.sched.block_tokens}};
+          {"kv_tokens", double(v.decode_kv_blocks) * v.sched.block_tokens},
+          {"efficiency",
+           {{"prefill_compute", de.prefill_compute}, {"decode_bandwidth", de.decode_bandwidth}}}};
+    }
   }
   if (v.autoscale.max_replicas > 0) {
     const serving::Autoscale& a = v.autoscale;

@@ -218,6 +218,7 @@ bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   serving::ServingView& v = sc.view;
   rq.tp = sc.tp;
   rq.precision = sc.precision;
+  rq = inference::with_simulator_efficiency(sc.gpu, rq);
   sc.request = rq;
   sc.replica =
       inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
@@ -415,6 +416,9 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       k.balance_rel = *s;
   }
   inference::ServingRequest rq;
+  // The serving software's overheads unless the scenario sets its own (0 to leave them out).
+  v.step.overhead_s = inference::VLLM_STEP_OVERHEAD_S;
+  v.request_overhead_s = inference::VLLM_REQUEST_OVERHEAD_S;
   if (const json* x = f.get(root, "memory_share"))
     if (auto s = f.number(*x, "/memory_share", 0.05, 1)) rq.memory_share = *s;
   if (const json* e = f.get(root, "efficiency"); e && f.object(*e, "/efficiency")) {
@@ -500,9 +504,12 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     return std::nullopt;
   }
   if (sc.decode) {
-    inference::ServingRequest rqd = sc.request;
-    rqd.tp = sc.decode->tp;
     DecodeShape& dec = *sc.decode;
+    // NOTE: from the scenario's own efficiencies, the defaults being the decode GPU's.
+    inference::ServingRequest rqd = inference::with_simulator_efficiency(dec.gpu, rq);
+    rqd.tp = dec.tp;
+    rqd.precision = sc.precision;
+    dec.request = rqd;
     dec.replica =
         inference::serving_replica_model(sc.model, dec.gpu, dec.fabric, rqd, s.block_tokens);
     if (!dec.replica.fits) {

@@ -32,6 +32,7 @@ struct DecodeShape {
   GpuSpec gpu;
   uint32_t tp = 1;
   inference::ServingReplicaModel replica;  //!< step model and KV blocks of one decode replica
+  inference::ServingRequest request;       //!< its tp and efficiencies (defaults: its GPU's)
 };
 
 //! What the cluster's GPUs cost (`instance` and `pricing`): the catalog's price of the instance

@@ -7,6 +7,24 @@
 
 namespace gpuplan::inference {
 
+SimulatorConstants simulator_constants(std::string_view architecture) {
+  SimulatorConstants c;
+  c.efficiency = serving_efficiency(architecture);
+  if (architecture == "hopper")
+    c.efficiency = {VLLM_HOPPER_PREFILL_COMPUTE, VLLM_HOPPER_DECODE_BANDWIDTH,
+                    "fitted on measured vLLM 0.15.1 runs on H100 SXM"};
+  c.step_overhead_s = VLLM_STEP_OVERHEAD_S;
+  c.request_overhead_s = VLLM_REQUEST_OVERHEAD_S;
+  return c;
+}
+
+ServingRequest with_simulator_efficiency(const GpuSpec& gpu, ServingRequest r) {
+  const ServingEfficiency e = simulator_constants(gpu.architecture).efficiency;
+  if (!(r.prefill_compute > 0)) r.prefill_compute = e.prefill_compute;
+  if (!(r.decode_bandwidth > 0)) r.decode_bandwidth = e.decode_bandwidth;
+  return r;
+}
+
 ServingReplicaModel serving_replica_model(const training::ModelShape& m, const GpuSpec& gpu,
                                           std::string_view fabric_name, const ServingRequest& r,
                                           uint32_t block_tokens) {
