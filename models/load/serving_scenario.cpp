@@ -223,6 +223,7 @@ bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   sc.replica =
       inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
   v.step = with_overheads(sc.replica.step, v.step);
+  inference::add_custom_allreduce(v.step, sc.model, sc.gpu, sc.precision, sc.tp, sc.fabric);
   v.gpus_per_replica = sc.tp;
   v.seed = sc.seed;
   v.sched.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
@@ -518,6 +519,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     }
     v.decode_shape = true;
     v.decode_step = with_overheads(dec.replica.step, sc.view.step);
+    inference::add_custom_allreduce(v.decode_step, sc.model, dec.gpu, sc.precision, dec.tp,
+                                    dec.fabric);
     v.decode_kv_blocks =
         static_cast<uint32_t>(std::min<uint64_t>(dec.replica.kv_blocks, 0xFFFFFFF0u));
     v.decode_gpus_per_replica = dec.tp;

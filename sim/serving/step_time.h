@@ -3,7 +3,8 @@
 //! from the per-operator roofline of models/perf/inference/roofline.h, applied to the batch's
 //! actual mix: the weight GEMMs over every token of the step, the prefill chunks' attention with
 //! them (compute-bound FlashAttention), the decodes' attention over their KV cache as a kernel of
-//! its own, and the tensor-parallel all-reduces of the step's hidden states. A step of one whole
+//! its own, and the tensor-parallel all-reduces of the step's hidden states (NCCL's, or a
+//! latency-optimised kernel's where that is faster). A step of one whole
 //! prompt takes the roofline's TTFT, a step of one decode at context c its TPOT at that context.
 #include "sim/core/portable.h"
 
@@ -22,6 +23,9 @@ struct StepModel {
   double kv_bytes_per_token = 0;   //!< [B] KV cache of one token of context, all layers
   double comm_fixed_s = 0;         //!< [s] latency of a step's TP all-reduces
   double comm_per_token_s = 0;     //!< [s] TP all-reduce time per token of the step
+  //! [s] the same all-reduces by a kernel for small messages (vLLM's custom all-reduce), fixed
+  //! and per token: a step takes the faster of the two; 0 = none
+  double comm_small_fixed_s = 0, comm_small_per_token_s = 0;
   double overhead_s = 0;           //!< [s] fixed per-step cost (scheduling, sampling); 0 = none
   //! [s] cost of each decoding sequence of a step beyond its KV read (host work per sequence,
   //! attention kernels below the bandwidth); 0 = none
@@ -66,8 +70,12 @@ GPUPLAN_HD inline void add_decode(BatchMix& b, double context) {
     const double attention_memory = m.kv_bytes_per_token * b.decode_context / m.bandwidth;
     t += attention_compute > attention_memory ? attention_compute : attention_memory;
   }
-  return t + m.comm_fixed_s + m.comm_per_token_s * tokens + m.overhead_s +
-         m.sequence_s * b.decode_tokens;
+  double comm = m.comm_fixed_s + m.comm_per_token_s * tokens;
+  if (m.comm_small_fixed_s > 0) {
+    const double small = m.comm_small_fixed_s + m.comm_small_per_token_s * tokens;
+    comm = small < comm ? small : comm;
+  }
+  return t + comm + m.overhead_s + m.sequence_s * b.decode_tokens;
 }
 
 }  // namespace gpuplan::serving

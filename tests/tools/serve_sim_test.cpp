@@ -254,10 +254,10 @@ TEST_CASE("tools::serve_sim") {
       return read_json(out / "result.json")["replica"];
     };
     const json h = efficiency((dir / "chat_8b_h100.json").string());
-    CHECK(h["efficiency"]["prefill_compute"] == doctest::Approx(0.451839));
-    CHECK(h["efficiency"]["decode_bandwidth"] == doctest::Approx(0.901716));
-    CHECK(h["efficiency"]["step_overhead_s"] == doctest::Approx(0.00167));
-    CHECK(h["efficiency"]["request_overhead_s"] == doctest::Approx(0.007632));
+    CHECK(h["efficiency"]["prefill_compute"] == doctest::Approx(0.47137));
+    CHECK(h["efficiency"]["decode_bandwidth"] == doctest::Approx(0.889131));
+    CHECK(h["efficiency"]["step_overhead_s"] == doctest::Approx(0.001576));
+    CHECK(h["efficiency"]["request_overhead_s"] == doctest::Approx(0.008208));
     CHECK(h["efficiency"]["sequence_overhead_s"] == 0);
     // a scenario's own values replace them, 0 included
     const json z = efficiency((dir / "chat_8b_h100.json").string() +
@@ -267,12 +267,12 @@ TEST_CASE("tools::serve_sim") {
     CHECK(z["efficiency"]["step_overhead_s"] == 0);
     CHECK(z["efficiency"]["request_overhead_s"] == 0);
     CHECK(z["efficiency"]["decode_bandwidth"] == doctest::Approx(0.8));
-    CHECK(z["efficiency"]["prefill_compute"] == doctest::Approx(0.451839));
+    CHECK(z["efficiency"]["prefill_compute"] == doctest::Approx(0.47137));
     // a decode pool on A100s runs at the A100's generation's efficiencies, the prefill pool on
     // H100s at the fit
     const json d = efficiency((dir / "chat_8b_h100_disaggregated.json").string() +
                               " --set 'disaggregated.decode={\"gpu\": \"A100-80GB\"}'");
-    CHECK(d["efficiency"]["decode_bandwidth"] == doctest::Approx(0.901716));
+    CHECK(d["efficiency"]["decode_bandwidth"] == doctest::Approx(0.889131));
     CHECK(d["disaggregated"]["decode"]["efficiency"]["decode_bandwidth"] == doctest::Approx(0.75));
     fs::remove_all(out);
   }

@@ -25,6 +25,58 @@ ServingRequest with_simulator_efficiency(const GpuSpec& gpu, ServingRequest r) {
   return r;
 }
 
+std::optional<AllReduceLine> vllm_custom_allreduce(uint32_t tp) {
+  // vLLM's custom all-reduce on H100, latency [ms] at each message size [B], 2, 4 and 8 GPUs
+  // (the "vllm" table of sgl-project/sglang#2904, measured without CUDA graphs).
+  constexpr int N = 6;
+  constexpr double SIZES[N] = {512, 4096, 32768, 262144, 524288, 1048576};
+  constexpr double MS[3][N] = {{0.0095, 0.0088, 0.0087, 0.0129, 0.0177, 0.0266},
+                               {0.0091, 0.0085, 0.0092, 0.0206, 0.0269, 0.0402},
+                               {0.0101, 0.0093, 0.0118, 0.0241, 0.0304, 0.0450}};
+  const auto line = [&](int row) {
+    double mx = 0, my = 0;
+    for (int i = 0; i < N; ++i) {
+      mx += SIZES[i] / N;
+      my += MS[row][i] * 1e-3 / N;
+    }
+    double sxy = 0, sxx = 0;
+    for (int i = 0; i < N; ++i) {
+      sxy += (SIZES[i] - mx) * (MS[row][i] * 1e-3 - my);
+      sxx += (SIZES[i] - mx) * (SIZES[i] - mx);
+    }
+    return AllReduceLine{my - sxy / sxx * mx, sxy / sxx};
+  };
+  switch (tp) {
+    case 2:
+      return line(0);
+    case 4:
+      return line(1);
+    case 6: {
+      const AllReduceLine a = line(1), b = line(2);
+      return AllReduceLine{(a.latency_s + b.latency_s) / 2, (a.per_byte_s + b.per_byte_s) / 2};
+    }
+    case 8:
+      return line(2);
+    default:
+      return std::nullopt;
+  }
+}
+
+void add_custom_allreduce(serving::StepModel& step, const training::ModelShape& m,
+                          const GpuSpec& gpu, Precision precision, uint32_t tp,
+                          std::string_view fabric_name) {
+  constexpr double H100_NVLINK_GBYTE_S = 900;  // the GPU the latencies were measured on
+  const std::optional<Fabric> fabric = parse_fabric(fabric_name);
+  const std::optional<AllReduceLine> ar = vllm_custom_allreduce(tp);
+  if (!ar || !fabric || *fabric == Fabric::pcie || *fabric == Fabric::infinity_fabric ||
+      !(gpu.nvlink_gbps > 0))
+    return;
+  const double per_layer = 2.0 * m.layers;  // as serving_replica_model counts them
+  step.comm_small_fixed_s = per_layer * ar->latency_s;
+  step.comm_small_per_token_s = per_layer * ar->per_byte_s * H100_NVLINK_GBYTE_S /
+                                gpu.nvlink_gbps * double(m.hidden) * bytes_per_value(precision);
+}
+
 ServingReplicaModel serving_replica_model(const training::ModelShape& m, const GpuSpec& gpu,
                                           std::string_view fabric_name, const ServingRequest& r,
                                           uint32_t block_tokens) {

@@ -49,6 +49,12 @@ std::vector<ModelShape> make_presets() {
   mix.experts = 8;
   mix.experts_per_token = 2;
   p.push_back(mix);
+  // Mixtral 8x22B (Mistral AI's announcement, mistral.ai/news/mixtral-8x22b: 141B total, 39B
+  // active; config.json of mistralai/Mixtral-8x22B-Instruct-v0.1): 8 experts, top-2.
+  ModelShape mix22 = llama("mixtral-8x22b", 56, 6144, 16384, 48, 8, 32768, 65536);
+  mix22.experts = 8;
+  mix22.experts_per_token = 2;
+  p.push_back(mix22);
   // Megatron-LM GPT scaling models (Korthikanti et al. 2022, arXiv:2205.05198 Table 3).
   p.push_back(gpt_shape("megatron-gpt-22b", 48, 6144, 64));
   p.push_back(gpt_shape("megatron-gpt-175b", 96, 12288, 96));

@@ -53,6 +53,10 @@ TEST_CASE("models::training::model_shape") {
     const ModelShape& mix = *find_model_preset("Mixtral-8x7B");
     CHECK(mix.total_params() == doctest::Approx(46.7e9).epsilon(0.01));
     CHECK(mix.active_params() == doctest::Approx(12.9e9).epsilon(0.02));
+    // Mixtral 8x22B: 141e9 total, 39e9 active (mistral.ai/news/mixtral-8x22b).
+    const ModelShape& mix22 = *find_model_preset("mixtral-8x22b");
+    CHECK(mix22.total_params() == doctest::Approx(141e9).epsilon(0.01));
+    CHECK(mix22.active_params() == doctest::Approx(39e9).epsilon(0.01));
     // Qwen3 14B: 14.8e9 in all, 13.2e9 outside the embeddings (Qwen/Qwen3-14B's model card).
     const ModelShape& qwen = *find_model_preset("qwen3-14b");
     CHECK(qwen.total_params() == doctest::Approx(14.8e9).epsilon(0.005));
