@@ -26,7 +26,7 @@ struct Estimate {
 //! [s/s] The admission wait's growth per second of arrivals above which a cluster cannot keep up
 //! (ServingFigures::wait_growth): offered about 1.005 times what it serves or more. Runs that
 //! keep up stay within ±0.001 (tests/sim/serving/serving_test.cpp, "serving::wait_trend"; the
-//! bundled scenarios); the chat scenario at 70 requests/s, about 16 % over, is saturated.
+//! bundled scenarios); the chat scenario at 70 requests/s, about 13 % over, is saturated.
 inline constexpr double WAIT_GROWTH_LIMIT = 0.005;
 
 struct ServingFigures {

@@ -48,7 +48,7 @@
           ? ' The cluster cannot keep up: a replica\'s waiting queue overflowed, so the run stopped there. ' +
             'The figures below cover only what was served before and understate every latency; add replicas or lower the rate.'
           : (decodeSide ? ' The decode replicas cannot keep up: their wait to admit a request whose KV cache has arrived grows by ' : ' The cluster cannot keep up: the admission wait grows by ') + number(growth, 3) + ' s per second of arrivals, as when it is offered about ' +
-            number(1 / (1 - Math.min(growth, 0.999)), 3) + ' times what it serves. Every wait below grows with the length of the run, so none of them stands; add replicas or lower the rate.']
+            number(1 + growth, 3) + ' times what it serves. Every wait below grows with the length of the run, so none of them stands; add replicas or lower the rate.']
       : [num(M, 'slo_attainment') >= SLO_MET ? GP.pill('ok', 'Meets its SLOs') : GP.pill('warn', 'Misses its SLOs'),
          ' ' + percent(num(M, 'slo_attainment'), 2) + ' of the counted requests met both SLOs; the cluster served ' +
          number(num(M, 'throughput_rps'), 1) + ' requests/s with its replicas busy ' + percent(num(M, 'busy_share'), 1) + ' of the time.' +

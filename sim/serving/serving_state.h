@@ -175,8 +175,8 @@ struct Latency {
 
 //! Least-squares sums of the admission wait (y) against the arrival time (x, from the first
 //! counted arrival) of the counted requests. A cluster that keeps up has waits with no trend; one
-//! offered rho > 1 times what it serves queues its arrivals at t for about t (1 - 1/rho): the
-//! slope is the share of the offered work it cannot serve.
+//! offered rho > 1 times what it serves admits the request arriving at t at about rho t: it waits
+//! (rho - 1) t, so the slope is rho - 1.
 struct WaitTrend {
   uint64_t n = 0;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;

@@ -450,17 +450,17 @@ TEST_CASE("tools::serve_sim") {
       fs::remove_all(out);
       return m;
     };
-    // the chat scenario serves about 60 requests/s: at 55 it keeps up; at 70 its queue grows,
-    // a little slower than the fluid limit (offered / served - 1), as the first requests wait
-    // less while the queue builds
+    // the chat scenario serves about 62 requests/s: at 55 it keeps up; at 70, offered about 13 %
+    // more than it serves, its queue grows, a little slower than the fluid limit
+    // (offered / served - 1), as the first requests wait less while the queue builds
     const json ok = metrics("chat_8b_h100.json", "55/s");
     CHECK(std::abs(ok["wait_growth"].get<double>()) < 0.001);
     CHECK(ok["saturated"] == false);
     const json over = metrics("chat_8b_h100.json", "70/s");
     const double over_fluid = 70 / over["throughput_rps"].get<double>() - 1;
-    CHECK(over_fluid == doctest::Approx(0.16).epsilon(0.1));
+    CHECK(over_fluid == doctest::Approx(0.13).epsilon(0.1).scale(0));
     CHECK(over["wait_growth"].get<double>() < over_fluid);
-    CHECK(over["wait_growth"].get<double>() > 0.7 * over_fluid);
+    CHECK(over["wait_growth"].get<double>() > 0.6 * over_fluid);
     CHECK(over["saturated"] == true);
     CHECK(over["queue_overflow"] == false);
     // the long-context scenario at 2 requests/s: offered about 1.6 times what it serves, so

@@ -110,7 +110,7 @@ void print_table(const ServingScenario& sc, const ServingStudy& s) {
         "SATURATED: the %s wait grows by %.3f s per second of arrivals, as when %s is "
         "offered about %.3f times what it serves; the waits above grow with the run's length\n",
         decode ? "decode replicas' admission" : "admission", g,
-        decode ? "the decode pool" : "the cluster", 1 / (1 - std::min(g, 0.999)));
+        decode ? "the decode pool" : "the cluster", 1 + g);
   }
   std::printf("roofline, one request alone at the mean lengths: TTFT %.2f ms, TPOT %.2f ms\n",
               1e3 * s.roofline_ttft_s, 1e3 * s.roofline_tpot_s);
