@@ -64,6 +64,10 @@ json serving_json(const ServingScenario& sc, const ServingStudy& s) {
                                   {"step_overhead_s", v.step.overhead_s},
                                   {"sequence_overhead_s", v.step.sequence_s},
                                   {"request_overhead_s", v.request_overhead_s}};
+  // The kernel a step's tensor-parallel all-reduces may take beside NCCL's ring.
+  out["replica"]["tp_all_reduce"] = sc.tp < 2                       ? "none"
+                                    : v.step.comm_small_fixed_s > 0 ? "nccl_or_vllm_custom"
+                                                                    : "nccl";
   if (v.n_prefill > 0) {
     const uint32_t links = kv_transfer_links(sc);
     out["replica"]["disaggregated"] = {

@@ -175,10 +175,12 @@ const std::vector<std::string>& serving_keys_at(const std::string& ptr) {
 
 const std::vector<std::pair<std::string, std::vector<std::string>>>& serving_scenario_keys() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> keys = {
-      {"", {"$schema",       "name",    "seed",           "replications", "model",      "gpu",
-            "instance",      "pricing", "fabric",         "tp",           "precision",  "replicas",
-            "disaggregated", "router",  "cache_aware",    "memory_share", "efficiency", "scheduler",
-            "workload",      "slo",     "queue_capacity", "autoscaling",  "search"}},
+      {"", {"$schema",        "name",        "seed",        "replications",
+            "model",          "gpu",         "instance",    "pricing",
+            "fabric",         "tp",          "precision",   "replicas",
+            "disaggregated",  "router",      "cache_aware", "memory_share",
+            "efficiency",     "scheduler",   "workload",    "slo",
+            "queue_capacity", "autoscaling", "search",      "custom_all_reduce"}},
       {"/disaggregated", {"prefill_replicas", "decode_replicas", "kv_transfer", "decode"}},
       {"/disaggregated/decode", {"gpu", "tp", "fabric"}},
       {"/disaggregated/kv_transfer", {"bandwidth", "latency"}},
@@ -223,7 +225,8 @@ bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   sc.replica =
       inference::serving_replica_model(sc.model, sc.gpu, sc.fabric, rq, v.sched.block_tokens);
   v.step = with_overheads(sc.replica.step, v.step);
-  inference::add_custom_allreduce(v.step, sc.model, sc.gpu, sc.precision, sc.tp, sc.fabric);
+  if (sc.custom_all_reduce)
+    inference::add_custom_allreduce(v.step, sc.model, sc.gpu, sc.precision, sc.tp, sc.fabric);
   v.gpus_per_replica = sc.tp;
   v.seed = sc.seed;
   v.sched.kv_blocks = static_cast<uint32_t>(std::min<uint64_t>(sc.replica.kv_blocks, 0xFFFFFFF0u));
@@ -422,6 +425,8 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
   v.request_overhead_s = inference::VLLM_REQUEST_OVERHEAD_S;
   if (const json* x = f.get(root, "memory_share"))
     if (auto s = f.number(*x, "/memory_share", 0.05, 1)) rq.memory_share = *s;
+  if (const json* x = f.get(root, "custom_all_reduce"))
+    if (auto b = f.boolean(*x, "/custom_all_reduce")) sc.custom_all_reduce = *b;
   if (const json* e = f.get(root, "efficiency"); e && f.object(*e, "/efficiency")) {
     f.check_keys(*e, "/efficiency", serving_keys_at("/efficiency"));
     if (auto s = f.opt_number(*e, "/efficiency", "prefill_compute", 0.01, 1))
@@ -519,8 +524,9 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
     }
     v.decode_shape = true;
     v.decode_step = with_overheads(dec.replica.step, sc.view.step);
-    inference::add_custom_allreduce(v.decode_step, sc.model, dec.gpu, sc.precision, dec.tp,
-                                    dec.fabric);
+    if (sc.custom_all_reduce)
+      inference::add_custom_allreduce(v.decode_step, sc.model, dec.gpu, sc.precision, dec.tp,
+                                      dec.fabric);
     v.decode_kv_blocks =
         static_cast<uint32_t>(std::min<uint64_t>(dec.replica.kv_blocks, 0xFFFFFFF0u));
     v.decode_gpus_per_replica = dec.tp;

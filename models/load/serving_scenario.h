@@ -57,6 +57,9 @@ struct ServingScenario {
   uint32_t tp = 1;
   inference::ServingRequest request;       //!< tp, precision, efficiencies, memory share
   inference::ServingReplicaModel replica;  //!< step model and KV blocks of one replica
+  //! vLLM's custom all-reduce where it runs (models/perf/inference/serving_step.h); false as
+  //! vLLM's --disable-custom-all-reduce
+  bool custom_all_reduce = true;
   //! The decode pool's hardware when `disaggregated.decode` gives it (else the replica's above).
   std::optional<DecodeShape> decode;
   //! The simulator's settings; its workload's `table` is empty here (serving_view points it at

@@ -274,7 +274,20 @@ TEST_CASE("tools::serve_sim") {
                               " --set 'disaggregated.decode={\"gpu\": \"A100-80GB\"}'");
     CHECK(d["efficiency"]["decode_bandwidth"] == doctest::Approx(0.889131));
     CHECK(d["disaggregated"]["decode"]["efficiency"]["decode_bandwidth"] == doctest::Approx(0.75));
+    // tensor parallelism on NVLink: vLLM's custom all-reduce beside NCCL's ring unless the
+    // scenario turns it off, as vLLM's --disable-custom-all-reduce; one GPU: none
+    CHECK(h["tp_all_reduce"] == "none");
+    const fs::path lc = dir / "long_context_70b_a100.json";
+    const json on = efficiency(lc.string());
+    CHECK(on["tp_all_reduce"] == "nccl_or_vllm_custom");
+    const json off = efficiency(lc.string() + " --set custom_all_reduce=false");
+    CHECK(off["tp_all_reduce"] == "nccl");
     fs::remove_all(out);
+    const auto bad = gpuplan_cli_test::gpuplan(
+        "serve-sim " + lc.string() + " --set custom_all_reduce=7 --quiet --out " + out.string());
+    CHECK(bad.status == 2);
+    CHECK(bad.output.find("/custom_all_reduce") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
   }
   SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
     const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
