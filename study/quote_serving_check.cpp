@@ -6,7 +6,6 @@
 #include <string>
 
 #include "models/load/serving_scenario.h"
-#include "models/perf/inference/serving_step.h"
 #include "study/shown_options.h"
 
 namespace gpuplan::quote {
@@ -65,9 +64,7 @@ std::optional<ServingCheck> simulate_serving(const InferenceRequest& req,
   s.chunked_prefill = true;
   s.prefix_caching = false;   // a quote names no shared prefixes
   s.async_scheduling = true;  // vLLM's default since vllm-project/vllm#27614
-  // The serving software's overheads, as serve-sim runs by default (serving_step.h).
-  v.step.overhead_s = inference::VLLM_STEP_OVERHEAD_S;
-  v.request_overhead_s = inference::VLLM_REQUEST_OVERHEAD_S;
+  set_default_overheads(v);   // as serve-sim runs by default
   inference::ServingRequest rq;
   rq.prefill_compute = req.prefill_mfu;
   rq.decode_bandwidth = req.bandwidth_efficiency;

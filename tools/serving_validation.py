@@ -79,14 +79,19 @@ def scenario(run, constants, replications, asynchronous=True):
     }
 
 
-def simulate(gpuplan, run, constants, replications, folder, asynchronous):
-    path = os.path.join(folder, run["id"] + ".json")
+def serve_sim(gpuplan, sc, folder):
+    """gpuplan serve-sim on scenario `sc`, written into `folder`: its result.json."""
+    path = os.path.join(folder, sc["name"] + ".json")
     with open(path, "w") as f:
-        json.dump(scenario(run, constants, replications, asynchronous), f)
+        json.dump(sc, f)
     out = subprocess.run([gpuplan, "serve-sim", path, "--json", "--threads", "1", "--out",
-                          os.path.join(folder, run["id"])],
+                          os.path.join(folder, sc["name"])],
                          capture_output=True, text=True, check=True)
-    m = json.loads(out.stdout)["metrics"]
+    return json.loads(out.stdout)
+
+
+def simulate(gpuplan, run, constants, replications, folder, asynchronous):
+    m = serve_sim(gpuplan, scenario(run, constants, replications, asynchronous), folder)["metrics"]
     e2e, ttft = 1e3 * m["e2e_s"]["mean"], 1e3 * m["ttft_s"]["mean"]
     if m["saturated"]:
         sys.exit(f"{run['id']}: the simulated replica saturates")
@@ -288,19 +293,13 @@ def by_stage(gpuplan, runs, constants):
 
 def echoed_defaults(gpuplan, run):
     """The constants gpuplan runs `run` at when the scenario sets none (its result.json's echo)."""
+    sc = scenario(run, {}, 1)
+    sc["workload"]["requests"] = 100
     folder = tempfile.mkdtemp(prefix="gpuplan-validation-")
     try:
-        path = os.path.join(folder, "defaults.json")
-        sc = scenario(run, {}, 1)
-        sc["workload"]["requests"] = 100
-        with open(path, "w") as f:
-            json.dump(sc, f)
-        out = subprocess.run([gpuplan, "serve-sim", path, "--json", "--out",
-                              os.path.join(folder, "out")], capture_output=True, text=True,
-                             check=True)
+        return serve_sim(gpuplan, sc, folder)["replica"]["efficiency"]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return json.loads(out.stdout)["replica"]["efficiency"]
 
 
 # The constant sets the report and the check can run with: the table's fit given explicitly,

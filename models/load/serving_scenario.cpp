@@ -216,6 +216,11 @@ serving::StepModel with_overheads(serving::StepModel roofline, const serving::St
 }
 }  // namespace
 
+void set_default_overheads(serving::ServingView& v) {
+  v.step.overhead_s = inference::VLLM_STEP_OVERHEAD_S;
+  v.request_overhead_s = inference::VLLM_REQUEST_OVERHEAD_S;
+}
+
 bool model_replica(ServingScenario& sc, inference::ServingRequest rq) {
   serving::ServingView& v = sc.view;
   rq.tp = sc.tp;
@@ -420,9 +425,7 @@ std::optional<ServingScenario> load_serving_scenario(std::string_view text, cons
       k.balance_rel = *s;
   }
   inference::ServingRequest rq;
-  // The serving software's overheads unless the scenario sets its own (0 to leave them out).
-  v.step.overhead_s = inference::VLLM_STEP_OVERHEAD_S;
-  v.request_overhead_s = inference::VLLM_REQUEST_OVERHEAD_S;
+  set_default_overheads(v);  // unless the scenario sets its own (0 to leave them out)
   if (const json* x = f.get(root, "memory_share"))
     if (auto s = f.number(*x, "/memory_share", 0.05, 1)) rq.memory_share = *s;
   if (const json* x = f.get(root, "custom_all_reduce"))

@@ -112,10 +112,15 @@ std::string load_serving_workload(const nlohmann::json& root, FieldReader& f, Di
                                   ServingScenario& sc, const std::string& base_dir,
                                   const std::vector<std::string>& data_path);
 
+//! Sets `v`'s step and request overheads to the serving software's fitted ones, the defaults
+//! a scenario's `efficiency` overrides (models/perf/inference/serving_step.h).
+void set_default_overheads(serving::ServingView& v);
+
 //! Sizes the replica of `sc` from its model, GPU, fabric, tp, precision and block size with `rq`'s
-//! efficiencies and memory share: sets `sc.request`, `sc.replica`, the view's step model (keeping
-//! its step overhead), GPUs per replica, seed and KV blocks. False when the weights leave no room
-//! for a KV block.
+//! efficiencies and memory share (the simulator's defaults for the GPU where `rq` leaves them at
+//! 0): sets `sc.request`, `sc.replica`, the view's step model (keeping its step and sequence
+//! overheads, with vLLM's custom all-reduce where it runs unless `sc` turns it off), GPUs per
+//! replica, seed and KV blocks. False when the weights leave no room for a KV block.
 bool model_replica(ServingScenario& sc, inference::ServingRequest rq);
 
 //! The simulator's view of `sc`, its length table pointing into `sc.lengths`.
