@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include "models/perf/inference/roofline.h"
+#include "sim/backends/mc_cuda.h"
 #include "sim/core/sketch.h"
 #include "sim/serving/serving_buffers.h"
 
@@ -145,7 +146,7 @@ double billed_gpus(const serving::ServingView& v, const ServingFigures& f) {
                                       : serving::cluster_gpus(v);
 }
 
-ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
+ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads, McBackend backend) {
   const int nt = threads > 0 ? int(threads) : omp_get_max_threads();
   ServingStudy out;
   const serving::ServingView base = serving_view(sc);
@@ -154,17 +155,24 @@ ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads) {
   p.first_counted_arrival_s = 0;
   out.replicas.resize(sc.replications);
   std::vector<std::unique_ptr<serving::ServingStats>> stats(sc.replications);
-  // NOTE: replicas are independent (their own Philox key), so they run in parallel and give the
-  // same numbers on any thread count.
+  if (backend == McBackend::cuda) {
+    std::vector<serving::ServingStats> device;
+    cuda_module().run_serving(base, sc.queue_capacity, 0, sc.replications, device);
+    for (uint32_t k = 0; k < sc.replications; ++k)
+      stats[k] = std::make_unique<serving::ServingStats>(device[k]);
+  } else {
+    // NOTE: replicas are independent (their own Philox key), so they run in parallel and give
+    // the same numbers on any thread count.
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-  for (uint32_t k = 0; k < sc.replications; ++k) {
-    serving::ServingView v = base;
-    v.mc_replica = k;
-    serving::ClusterBuffers b(v, sc.queue_capacity);
-    serving::run_cluster(v, b.state);
-    stats[k] = std::make_unique<serving::ServingStats>(*b.state.stats);
-    out.replicas[k] = figures_of(v, *b.state.stats);
+    for (uint32_t k = 0; k < sc.replications; ++k) {
+      serving::ServingView v = base;
+      v.mc_replica = k;
+      serving::ClusterBuffers b(v, sc.queue_capacity);
+      serving::run_cluster(v, b.state);
+      stats[k] = std::make_unique<serving::ServingStats>(*b.state.stats);
+    }
   }
+  for (uint32_t k = 0; k < sc.replications; ++k) out.replicas[k] = figures_of(base, *stats[k]);
   double window = 0;
   for (const auto& s : stats) {
     const auto merge = [](serving::Latency& into, const serving::Latency& from) {

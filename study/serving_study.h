@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/load/serving_scenario.h"
+#include "sim/mc_run.h"
 
 namespace gpuplan {
 
@@ -87,7 +88,9 @@ struct ServingStudy {
 //! the replicas billed on average times their GPUs.
 [[nodiscard]] double billed_gpus(const serving::ServingView& v, const ServingFigures& f);
 
-//! Simulates `sc` over its replications (threads: 0 = all cores).
-[[nodiscard]] ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads = 0);
+//! Simulates `sc` over its replications, on CPU threads (0 = all cores) or with McBackend::cuda
+//! one replication per GPU thread (the same numbers but for the last bits of the device's math).
+[[nodiscard]] ServingStudy run_serving_study(const ServingScenario& sc, uint32_t threads = 0,
+                                             McBackend backend = McBackend::cpu);
 
 }  // namespace gpuplan

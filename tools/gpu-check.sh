@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU checks in one go, for a machine with a CUDA device: configure with CUDA, build, run the
-# CUDA-vs-CPU agreement test and every Monte Carlo test, one CUDA Monte Carlo study through the
-# CLI on each backend, and the Monte Carlo benchmark on both backends. Figures go to $OUT (if
+# CUDA-vs-CPU agreement tests (the cluster engine's and the serving simulator's) and every Monte
+# Carlo test, one CUDA Monte Carlo study and one serving study through the CLI on each backend,
+# and the Monte Carlo benchmark on both backends. Figures go to $OUT (if
 # set), else to build-gpu/gpu-check/: at most 8 files, none in folders.
 #   tools/gpu-check.sh                     configure and build in build-gpu/, then check
 #   GPU_CHECK_BIN=dir tools/gpu-check.sh   no build: gpuplan, test_sim, gpuplan_bench and
@@ -53,6 +54,28 @@ for backend in cuda cpu; do
     --out "$scratch/mc_$backend" || status=1
   cp "$scratch/mc_$backend/result.json" "$out/mc_quickstart_$backend.json" 2>/dev/null
 done
+
+# The serving simulator: 1,000 replications of 2,000 requests, one per GPU thread or on the
+# host's cores; the metrics must agree (tests/tools/serve_sim_test.cpp checks the same on 1).
+for backend in cuda cpu; do
+  timed 300 "gpuplan serve-sim --backend $backend (1,000 replications)" "$bin/gpuplan" serve-sim \
+    scenarios/serving/chat_8b_h100.json --replications 1000 --requests 2000 \
+    --backend "$backend" --quiet --out "$scratch/serve_$backend" || status=1
+done
+python3 - "$scratch/serve_cuda/result.json" "$scratch/serve_cpu/result.json" \
+  >>"$out/summary.txt" 2>&1 <<'PY' || { status=1; log "serve-sim: the backends disagree"; }
+import json, sys
+a, b = (json.load(open(f))["metrics"] for f in sys.argv[1:])
+def leaves(x, at=""):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from leaves(v, at + "/" + k)
+    elif isinstance(x, (int, float)) and not isinstance(x, bool):
+        yield at, x
+bad = [(k, x, y) for (k, x), (_, y) in zip(leaves(a), leaves(b)) if abs(x - y) > 1e-9 * max(1, abs(x))]
+print("serve-sim cuda vs cpu: %d metrics differ%s" % (len(bad), "".join("\n  %s %r %r" % t for t in bad[:10])))
+sys.exit(1 if bad else 0)
+PY
 
 # The 1,000-replication cases first, each size under its own limit, so one that runs long
 # still leaves the other's figure.

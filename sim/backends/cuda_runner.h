@@ -7,11 +7,12 @@
 #include <cstdint>
 
 #include "sim/core/state.h"
+#include "sim/serving/replica.h"
 
 extern "C" {
 
 //! Bumped whenever the table below changes, so a stale module is refused, not called.
-#define GPUPLAN_CUDA_ABI 1
+#define GPUPLAN_CUDA_ABI 2
 
 //! No call throws: a failure returns nonzero with the CUDA error text, NUL-terminated, in
 //! error[0..error_size).
@@ -31,6 +32,14 @@ struct GpuplanCudaRunner {
   //! aligned) and its working spans empty.
   int (*run_batch)(const gpuplan::ModelView* m, uint32_t first, uint32_t n,
                    gpuplan::ReplicaState* states, void* results, char* error, size_t error_size);
+  uint32_t serving_view_bytes;   //!< sizeof(gpuplan::serving::ServingView) likewise
+  uint32_t serving_stats_bytes;  //!< sizeof(gpuplan::serving::ServingStats) likewise
+  //! Runs Monte Carlo replications [first, first + n) of the serving cluster `v` (host arrays) on
+  //! the current device, one replication per thread, each with `queue_capacity` waiting requests
+  //! per replica, and copies their statistics back: stats[i] is replication first + i's.
+  int (*run_serving)(const gpuplan::serving::ServingView* v, uint32_t queue_capacity,
+                     uint32_t first, uint32_t n, gpuplan::serving::ServingStats* stats, char* error,
+                     size_t error_size);
 };
 
 //! The module's entry point: its table.

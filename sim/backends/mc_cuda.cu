@@ -1,5 +1,6 @@
 //! libgpuplan_cuda.so: the CUDA Monte Carlo backend (sim/backends/cuda_runner.h), one replica per
-//! GPU thread running the same portable core. Built as a module beside gpuplan when nvcc is
+//! GPU thread running the same portable core: the cluster engine's replicas, and the serving
+//! simulator's replications (sim/serving/). Built as a module beside gpuplan when nvcc is
 //! found; sim/backends/mc_cuda.cpp loads it on demand.
 #include <cuda_runtime.h>
 
@@ -12,6 +13,7 @@
 #include "sim/backends/cuda_runner.h"
 #include "sim/core/engine.h"
 #include "sim/replica_buffers.h"
+#include "sim/serving/cluster_layout.h"
 
 namespace gpuplan {
 namespace {
@@ -101,6 +103,56 @@ void run_batch(const ModelView& host_model, uint32_t first, uint32_t n, ReplicaS
     layout.carve(m, 0, states[i], nullptr, host_results + i * layout.result_bytes);
 }
 
+__global__ void run_serving_replications(serving::ServingView v, uint32_t queue_capacity,
+                                         std::size_t block_bytes, std::byte* blocks,
+                                         serving::ServingStats* stats, uint32_t first, uint32_t n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  serving::ServingView mine = v;
+  mine.mc_replica = first + i;
+  serving::ClusterState c;
+  serving::carve_cluster(mine, queue_capacity, blocks + std::size_t(i) * block_bytes, &stats[i], c);
+  serving::run_cluster(mine, c);
+}
+
+//! Copies the host array `sp` views to `at` on the device and points `sp` there; returns the
+//! bytes it took, aligned.
+template <class T>
+std::size_t to_device(span<const T>& sp, std::byte* at) {
+  const std::size_t bytes = std::size_t(sp.size) * sizeof(T);
+  if (bytes > 0) check(cudaMemcpy(at, sp.data, bytes, cudaMemcpyHostToDevice), "copy workload");
+  sp.data = reinterpret_cast<const T*>(at);
+  return ReplicaLayout::aligned(bytes);
+}
+
+void run_serving(const serving::ServingView& host_view, uint32_t queue_capacity, uint32_t first,
+                 uint32_t n, serving::ServingStats* host_stats) {
+  // The workload's arrays (a trace's arrivals, the rate stages, the length table), copied into
+  // one device block; the view is re-pointed at them.
+  serving::ServingView v = host_view;
+  serving::Workload& w = v.load;
+  const DeviceBlock arrays(ReplicaLayout::aligned(w.arrival_s.size * sizeof(double)) +
+                           ReplicaLayout::aligned(w.stages.size * sizeof(serving::RateStage)) +
+                           ReplicaLayout::aligned(w.table.size * sizeof(serving::LengthRow)));
+  std::size_t at = to_device(w.arrival_s, arrays.bytes());
+  at += to_device(w.stages, arrays.bytes() + at);
+  to_device(w.table, arrays.bytes() + at);
+
+  // One block per replication, carved and started by its own thread; the statistics apart, to
+  // be copied back whole.
+  const std::size_t block_bytes = ReplicaLayout::aligned(serving::cluster_bytes(v, queue_capacity));
+  const DeviceBlock work(std::size_t(n) * block_bytes);
+  const DeviceBlock stats(std::size_t(n) * sizeof(serving::ServingStats));
+  run_serving_replications<<<(n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK, THREADS_PER_BLOCK>>>(
+      v, queue_capacity, block_bytes, work.bytes(),
+      reinterpret_cast<serving::ServingStats*>(stats.bytes()), first, n);
+  check(cudaGetLastError(), "kernel launch");
+  check(cudaDeviceSynchronize(), "kernel");
+  check(cudaMemcpy(host_stats, stats.bytes(), std::size_t(n) * sizeof(serving::ServingStats),
+                   cudaMemcpyDeviceToHost),
+        "copy statistics back");
+}
+
 int device_count(char* error, size_t error_size) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
@@ -142,9 +194,27 @@ int run_batch_entry(const ModelView* m, uint32_t first, uint32_t n, ReplicaState
   return 1;
 }
 
-constexpr GpuplanCudaRunner RUNNER = {GPUPLAN_CUDA_ABI, sizeof(ModelView), sizeof(ReplicaState),
-                                      device_count,     device_name,       memory,
-                                      run_batch_entry};
+int run_serving_entry(const serving::ServingView* v, uint32_t queue_capacity, uint32_t first,
+                      uint32_t n, serving::ServingStats* stats, char* error, size_t error_size) {
+  try {
+    run_serving(*v, queue_capacity, first, n, stats);
+    return 0;
+  } catch (const std::exception& e) {
+    write_error(e.what(), error, error_size);
+  }
+  return 1;
+}
+
+constexpr GpuplanCudaRunner RUNNER = {GPUPLAN_CUDA_ABI,
+                                      sizeof(ModelView),
+                                      sizeof(ReplicaState),
+                                      device_count,
+                                      device_name,
+                                      memory,
+                                      run_batch_entry,
+                                      sizeof(serving::ServingView),
+                                      sizeof(serving::ServingStats),
+                                      run_serving_entry};
 
 }  // namespace
 }  // namespace gpuplan

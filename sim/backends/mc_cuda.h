@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/state.h"
+#include "sim/serving/replica.h"
 
 struct GpuplanCudaRunner;
 
@@ -46,6 +47,12 @@ class CudaModule {
   //! carved from one allocation, and copies back what metrics and bands need. Throws
   //! std::runtime_error with the CUDA error text on any CUDA failure.
   void run_batch(const ModelView& m, uint32_t first, uint32_t n, CudaBatch& out) const;
+  //! Runs Monte Carlo replications [first, first + n) of the serving cluster `v` on the current
+  //! device, one per thread (in as many launches as its free memory needs), each with
+  //! `queue_capacity` waiting requests per replica; out[i] is replication first + i's statistics.
+  //! Throws std::runtime_error with the CUDA error text, or when one replication does not fit.
+  void run_serving(const serving::ServingView& v, uint32_t queue_capacity, uint32_t first,
+                   uint32_t n, std::vector<serving::ServingStats>& out) const;
 
  private:
   [[nodiscard]] const GpuplanCudaRunner& runner() const;

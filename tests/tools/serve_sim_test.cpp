@@ -289,6 +289,41 @@ TEST_CASE("tools::serve_sim") {
     CHECK(bad.output.find("/custom_all_reduce") != std::string::npos);
     CHECK_FALSE(fs::exists(out));
   }
+  SUBCASE(
+      "--backend cuda: the device's numbers are the host's, or it says why not and writes "
+      "nothing") {
+    const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
+    const fs::path out =
+        fs::temp_directory_path() / ("gpuplan-servesim-be-" + std::to_string(getpid()));
+    const std::string args = "serve-sim " + sc.string() + " --requests 2000 --quiet --out ";
+    const auto cpu = gpuplan_cli_test::gpuplan(args + (out / "cpu").string() + " --backend cpu");
+    REQUIRE(cpu.status == 0);
+    const auto cuda = gpuplan_cli_test::gpuplan(args + (out / "cuda").string() + " --backend cuda");
+    CAPTURE(cuda.output);
+    if (cuda.status == 0) {
+      const json a = read_json(out / "cpu" / "result.json")["metrics"];
+      const json b = read_json(out / "cuda" / "result.json")["metrics"];
+      std::string diff;
+      differences(a, b, "/metrics", diff);
+      CHECK_MESSAGE(diff.empty(), diff);
+    } else {
+      CHECK(cuda.status == 2);
+      CHECK(cuda.output.find("--backend cuda: ") != std::string::npos);
+      CHECK(cuda.output.find("use --backend cpu") != std::string::npos);
+      CHECK_FALSE(fs::exists(out / "cuda"));
+    }
+    // a configuration search runs on CPU threads: asked for the device, it exits 2
+    const fs::path search = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_search.json";
+    const auto s = gpuplan_cli_test::gpuplan("serve-sim " + search.string() + " --quiet --out " +
+                                             (out / "search").string() + " --backend cuda");
+    CHECK(s.status == 2);
+    CHECK(s.output.find("--backend cuda: ") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "search"));
+    const auto bad = gpuplan_cli_test::gpuplan(args + (out / "bad").string() + " --backend gpu");
+    CHECK(bad.status == 2);
+    CHECK_FALSE(fs::exists(out / "bad"));
+    fs::remove_all(out);
+  }
   SUBCASE("the cache-aware router's thresholds are set by SGLang's names, and checked") {
     const fs::path sc = fs::path(GPUPLAN_SOURCE_DIR) / "scenarios/serving/chat_8b_h100.json";
     const fs::path out =

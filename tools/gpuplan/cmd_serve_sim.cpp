@@ -1,5 +1,6 @@
 //! `gpuplan serve-sim SCENARIO [--out DIR] [--seed N] [--replications N] [--requests N]
-//! [--threads N] [--set PATH=VALUE]... [--data-dir DIR] [--json] [--quiet]`: simulates LLM serving
+//! [--threads N] [--backend cpu|cuda|auto] [--set PATH=VALUE]... [--data-dir DIR] [--json]
+//! [--quiet]`: simulates LLM serving
 //! iteration by iteration (sim/serving/, docs/serving-simulation.md) and writes result.json and
 //! report.html. Bad input: every problem as `file:line: /pointer: message` on stderr, exit 2,
 //! nothing written.
@@ -21,6 +22,7 @@
 #include "reports/serving_search_json.h"
 #include "study/serving_search.h"
 #include "study/serving_study.h"
+#include "tools/gpuplan/cmd_mc.h"
 #include "tools/gpuplan/commands.h"
 #include "tools/gpuplan/common.h"
 
@@ -34,6 +36,7 @@ struct ServeSimFlags {
   std::optional<uint64_t> seed, requests;
   std::optional<uint32_t> replications;
   uint32_t threads = 0;
+  std::string backend = "cpu";
   std::vector<std::string> data_dirs, overrides;
   bool as_json = false, quiet = false;
 };
@@ -204,7 +207,17 @@ int run_serve_sim(const ServeSimFlags& fl) {
     return 2;
   }
   if (!apply_flags(fl, *sc)) return 2;
-  if (!sc->search) return write_serving_study(fl, *sc, run_serving_study(*sc, fl.threads), nullptr);
+  const std::optional<McBackend> backend = resolve_backend(fl.backend);
+  if (!backend) return 2;
+  if (!sc->search)
+    return write_serving_study(fl, *sc, run_serving_study(*sc, fl.threads, *backend), nullptr);
+  if (*backend == McBackend::cuda && fl.backend == "cuda") {
+    // NOTE: a search runs many short studies of a few replications each: CPU threads' work.
+    std::cerr << "--backend cuda: " << fl.scenario
+              << ": /search runs its studies on CPU threads; drop /search to simulate one "
+                 "configuration on the device, or use --backend cpu\n";
+    return 2;
+  }
 
   const ServingSearch search = search_serving(
       *sc, *text, fl.scenario, base, data_path(fl.data_dirs), fl.overrides,
@@ -237,6 +250,10 @@ CLI::App* add_serve_sim_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--requests", flags->requests, "Requests per replica (overrides the scenario's)")
       ->check(CLI::Range(uint64_t(1), uint64_t(100'000'000)));
   cmd->add_option("--threads", flags->threads, "Threads (0 = all cores)");
+  cmd->add_option("--backend", flags->backend,
+                  "Where replications run: cpu (default), cuda (one per GPU thread), auto (CUDA "
+                  "when a GPU is present)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--set", flags->overrides, "Override a scenario value: PATH=VALUE (repeatable)");
   add_data_dir_option(cmd, flags->data_dirs);
   cmd->add_flag("--json", flags->as_json, "Print result.json on stdout instead of a table");
