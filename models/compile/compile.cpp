@@ -182,15 +182,18 @@ CompiledScenario compile(const Scenario& sc) {
     out.classes[c].mean_speed = gpus > 0 ? speed_gpus / gpus : 1.0;
   }
   // Each pool's mean work speed: the classes that may use it, weighted by their expected busy
-  // GPUs at reference speed (max_min_fairness_perf's comparative advantage).
+  // GPUs at reference speed (max_min_fairness_perf's comparative advantage); and its fill speed,
+  // their harmonic mean by the same weights (the order max_min_fairness_perf fills pools in).
   for (size_t p = 0; p < out.pools.size(); ++p) {
-    double weight = 0, speed_weight = 0;
+    double weight = 0, speed_weight = 0, time_weight = 0;
     for (size_t c = 0; c < out.classes.size(); ++c) {
       if (!((out.classes[c].pool_mask >> p) & 1) || !(class_busy_gpus[c] > 0)) continue;
       weight += class_busy_gpus[c];
       speed_weight += class_busy_gpus[c] / out.slowdown[c * out.pools.size() + p];
+      time_weight += class_busy_gpus[c] * out.slowdown[c * out.pools.size() + p];
     }
     out.pools[p].mean_work_speed = weight > 0 ? speed_weight / weight : 1.0;
+    out.pools[p].fill_speed = time_weight > 0 ? weight / time_weight : 1.0;
   }
   // NOTE: a class's busy GPUs on an equal share of its pools are its reference-speed busy GPUs
   // over its mean speed there (the harmonic mean of its slowdowns), as the load check counts.

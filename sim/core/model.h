@@ -55,6 +55,10 @@ struct PoolSpec {
   //! reference GPUs, weighted by their expected busy GPUs): what max_min_fairness_perf compares
   //! a class's speed with (sim/core/type_aware.h).
   double mean_work_speed = 1;
+  //! The rate at which the pool gets through that work: the classes' harmonic mean speed there,
+  //! by the same weights. max_min_fairness_perf fills pools fastest first while no job waits,
+  //! as Gavel's rounds hand out V100s, then P100s, then K80s (sim/core/type_aware.h).
+  double fill_speed = 1;
 };
 
 // How pools are supplied and paid for, and how class runs behave (sim/core/pool_supply_spec.h,

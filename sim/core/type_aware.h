@@ -69,15 +69,57 @@ namespace gpuplan {
   return nodes[0] == NONE ? 0 : 1;
 }
 
+//! [GPUs] free on the nodes up, all pools.
+[[nodiscard]] GPUPLAN_HD inline uint32_t gpus_free(const ModelView& m, const ReplicaState& s) {
+  uint32_t free = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const uint32_t up = s.pool_nodes_up[p] * m.pools[p].gpus_per_node;
+    free += up > s.pool_busy_gpus[p] ? up - s.pool_busy_gpus[p] : 0;
+  }
+  return free;
+}
+
+//! The pools of `mask` not in `tried` with the highest fill_speed (equal ones form one tier);
+//! 0 when none is left.
+[[nodiscard]] GPUPLAN_HD inline uint64_t fill_tier(const ModelView& m, uint64_t mask,
+                                                   uint64_t tried) {
+  double best = 0;
+  for (uint64_t f = mask & ~tried; f != 0; f &= f - 1)
+    if (m.pools[lowest_bit(f)].fill_speed > best) best = m.pools[lowest_bit(f)].fill_speed;
+  uint64_t tier = 0;
+  for (uint64_t f = mask & ~tried; f != 0; f &= f - 1)
+    if (m.pools[lowest_bit(f)].fill_speed >= best * (1 - 1e-9)) tier |= 1ull << lowest_bit(f);
+  return tier;
+}
+
+//! True when max_min_fairness_perf places by fill order now: no job waits beyond the free GPUs.
+//! NOTE: Gavel's rounds hand out each type in a fixed order (scheduler.py: V100, P100, K80),
+//! every job taking the first with room, those its LP allocates none of that type included; the
+//! allocation decides only who holds a type too few GPUs are left of. So with room for every
+//! waiting job, a job takes the pool that gets through the work fastest; under contention, the
+//! pool where it is fast compared with the other work (type_preference), as the LP allocates.
+[[nodiscard]] GPUPLAN_HD inline bool fills_in_order(const ModelView& m, const ReplicaState& s) {
+  return m.queue == QueuePolicy::max_min_fairness_perf && s.queue_len <= gpus_free(m, s);
+}
+
 //! nodes_in for a job of class c; type-aware policies try the pools from the fastest for the
 //! class down, a tier of equally fast pools at a time, and take the first tier with room
-//! (Gavel's fifo_perf rule: the fastest type with room, else the next fastest).
+//! (Gavel's fifo_perf rule: the fastest type with room, else the next fastest); under
+//! max_min_fairness_perf, while no job waits, from the fastest for the work down (fills_in_order).
 [[nodiscard]] GPUPLAN_HD inline uint32_t nodes_for(const ModelView& m, const ReplicaState& s,
                                                    uint32_t c, uint32_t gpus, uint64_t mask,
                                                    uint32_t* nodes) {
   const bool one_node = gpus <= m.classes[c].node_gpus_max;
   if (!type_aware(m.queue)) return nodes_in(m, s, gpus, one_node, mask, nodes);
   uint64_t tried = 0;
+  if (fills_in_order(m, s)) {
+    for (uint64_t tier = fill_tier(m, mask, 0); tier != 0; tier = fill_tier(m, mask, tried)) {
+      tried |= tier;
+      const uint32_t n = nodes_in(m, s, gpus, one_node, tier, nodes);
+      if (n > 0) return n;
+    }
+    return 0;
+  }
   for (uint64_t tier = fastest_tier(m, c, mask, 0); tier != 0;
        tier = fastest_tier(m, c, mask, tried)) {
     tried |= tier;

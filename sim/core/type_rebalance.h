@@ -28,14 +28,19 @@ inline constexpr uint32_t MAX_TYPE_MOVES = 64;
   return most_free_clearable(m, s, faster, j.gpus);
 }
 
-//! The pools the running job in `slot` prefers to its own (prefers), among those it may use.
+//! The pools the running job in `slot` prefers to its own (prefers) and runs faster on, among
+//! those it may use. NOTE: never a slower one: a job that Gavel's rounds handed a type in their
+//! fixed order keeps it while it has room (fills_in_order), though it is relatively faster on
+//! another.
 [[nodiscard]] GPUPLAN_HD inline uint64_t faster_pools(const ModelView& m, const ReplicaState& s,
                                                       uint32_t slot) {
   const Job& j = s.jobs[slot];
   const uint64_t mask = job_pool_mask(m, s, slot);
+  const double* row = &m.slowdown[j.class_idx * m.pools.size];
   uint64_t faster = 0;
   for (uint32_t p = 0; p < m.pools.size; ++p)
-    if (((mask >> p) & 1) && prefers(m, j.class_idx, p, j.pool)) faster |= 1ull << p;
+    if (((mask >> p) & 1) && prefers(m, j.class_idx, p, j.pool) && row[p] < row[j.pool])
+      faster |= 1ull << p;
   return faster;
 }
 

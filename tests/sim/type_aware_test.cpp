@@ -274,44 +274,79 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     CHECK(o.jobs[0].finish_s == doctest::Approx(300).epsilon(1e-12));
   }
 
-  SUBCASE(
-      "each job starts where it is fast compared with the other work, not where it is fastest") {
-    // Two jobs of 300 s of V100 work at t0 on one K80 and one V100. "steady" runs 3x faster on
-    // the V100, "k80_ok" only 1/0.9 = 1.11x. Mean work speed (equal work): K80 (1/3 + 0.9) / 2,
-    // V100 1; so k80_ok, though first and fastest on the V100 too, takes the K80 (0.9 against
-    // 0.62) and ends at 300 / 0.9 = 333.3 s, and steady takes the V100 and ends at 300 s.
-    Scenario sc = k80_v100(QueuePolicy::max_min_fairness_perf, 10000.0);
-    sc.scheduler.round_s = 1000;
-    JobClass k80_ok = v100_class({{0, 300, 1, 0}});
-    k80_ok.name = "k80_ok";
-    k80_ok.gpu_speeds = {{builtin_catalog().find_gpu("K80"), 2.7},
-                         {builtin_catalog().find_gpu("V100-16GB"), 3.0}};
+  // "k80_ok" runs 2.7/3 = 0.9 as fast on a K80 as on a V100, "steady" a third as fast; each job
+  // is 300 s of V100 work. Mean work speeds (equal work): K80 (1/3 + 0.9) / 2 = 0.62, V100 1, so
+  // k80_ok is relatively fast on the K80 (0.9 against 0.62) and steady on the V100. Fill speeds
+  // (the harmonic means): K80 2 / (3 + 1/0.9) = 0.49, V100 1, so the V100 is filled first.
+  Scenario sc = k80_v100(QueuePolicy::max_min_fairness_perf, 10000.0);
+  sc.scheduler.round_s = 1000;
+  JobClass k80_ok = v100_class({{0, 300, 1, 0}});
+  k80_ok.name = "k80_ok";
+  k80_ok.gpu_speeds = {{builtin_catalog().find_gpu("K80"), 2.7},
+                       {builtin_catalog().find_gpu("V100-16GB"), 3.0}};
+  JobClass steady = v100_class({{0, 300, 1, 0}});
+  steady.name = "steady";
+  const auto pool_and_end = [](const Outcome& o, uint32_t cls, uint32_t k = 0) {
+    std::vector<std::pair<uint32_t, double>> got;
+    for (const auto& j : o.jobs)
+      if (j.class_idx == cls) got.emplace_back(j.pool_idx, j.finish_s);
+    std::sort(got.begin(), got.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    return got.at(k);
+  };
+  SUBCASE("while no job waits, each takes the pool that gets through the work fastest") {
+    // Two jobs, two free GPUs: k80_ok, first, takes the V100 though it is relatively fast on
+    // the K80 (as Gavel's rounds hand out V100s first) and ends at 300 s; steady takes the K80
+    // and ends at 900 s.
     sc.workload.push_back(k80_ok);
-    JobClass steady = v100_class({{0, 300, 1, 0}});
-    steady.name = "steady";
     sc.workload.push_back(steady);
     const CompiledScenario cs = compile(sc);
-    // the pools' mean work speeds (relative to the reference V100)
     CHECK(cs.pools[0].mean_work_speed == doctest::Approx((1.0 / 3 + 0.9) / 2).epsilon(1e-12));
     CHECK(cs.pools[1].mean_work_speed == doctest::Approx(1.0).epsilon(1e-12));
-    const Outcome fair = run(sc);
-    REQUIRE(fair.jobs.size() == 2);
-    const auto& first = fair.jobs[0].class_idx == 0 ? fair.jobs[0] : fair.jobs[1];
-    const auto& second = fair.jobs[0].class_idx == 0 ? fair.jobs[1] : fair.jobs[0];
-    CHECK(first.pool_idx == 0);
-    CHECK(first.finish_s == doctest::Approx(300 / 0.9).epsilon(1e-9));
-    CHECK(second.pool_idx == 1);
-    CHECK(second.finish_s == doctest::Approx(300).epsilon(1e-12));
-    // fifo_perf gives the first job its fastest type, the V100; steady waits on the K80 with a
-    // third of its speed until 300 s, then moves with 100 s of work done: 300 + 200 = 500 s
+    CHECK(cs.pools[0].fill_speed == doctest::Approx(2 / (3 + 1 / 0.9)).epsilon(1e-12));
+    CHECK(cs.pools[1].fill_speed == doctest::Approx(1.0).epsilon(1e-12));
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 2);
+    CHECK(pool_and_end(o, 0) == std::make_pair(1u, 300.0));
+    CHECK(pool_and_end(o, 1).first == 0);
+    CHECK(pool_and_end(o, 1).second == doctest::Approx(900).epsilon(1e-9));
+  }
+  SUBCASE("a job alone stays on the faster type at its round ends, relatively fast elsewhere") {
+    // k80_ok alone, 10 s rounds: it prefers the K80 by comparative advantage, but a move goes
+    // only to a type it runs faster on, so it keeps the V100 and ends at 300 s, never stopped.
+    sc.scheduler.round_s = 10;
+    sc.workload.push_back(k80_ok);
+    sc.workload.push_back(v100_class({}));  // steady's speeds, no jobs: the same pool speeds
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 1);
+    CHECK(pool_and_end(o, 0) == std::make_pair(1u, 300.0));
+    CHECK(o.metrics.classes[0].scheduler_preemptions == 0);
+  }
+  SUBCASE("when a job waits, each starts where it is fast compared with the other work") {
+    // Three jobs, two GPUs: k80_ok takes the K80 (its comparative advantage) and ends at
+    // 300 / 0.9 = 333.3 s, the first steady the V100 (300 s); the second steady waits for it
+    // and ends at 600 s. (By fill order k80_ok would have held the V100 and the steadies
+    // shared the K80's third.)
+    sc.workload.push_back(k80_ok);
+    steady.trace_rows = {{0, 300, 1, 0}, {0, 300, 1, 0}};
+    sc.workload.push_back(steady);
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    CHECK(pool_and_end(o, 0).first == 0);
+    CHECK(pool_and_end(o, 0).second == doctest::Approx(300 / 0.9).epsilon(1e-9));
+    CHECK(pool_and_end(o, 1, 0) == std::make_pair(1u, 300.0));
+    CHECK(pool_and_end(o, 1, 1) == std::make_pair(1u, 600.0));
+  }
+  SUBCASE("fifo_perf gives the first job its fastest type, the V100") {
+    // steady waits on the K80 with a third of its speed until 300 s, then moves with 100 s of
+    // work done: 300 + 200 = 500 s
+    sc.workload.push_back(k80_ok);
+    sc.workload.push_back(steady);
     sc.scheduler.queue = QueuePolicy::fifo_perf;
     const Outcome fifo = run(sc);
     REQUIRE(fifo.jobs.size() == 2);
-    const auto& fifo_first = fifo.jobs[0].class_idx == 0 ? fifo.jobs[0] : fifo.jobs[1];
-    const auto& fifo_second = fifo.jobs[0].class_idx == 0 ? fifo.jobs[1] : fifo.jobs[0];
-    CHECK(fifo_first.pool_idx == 1);
-    CHECK(fifo_first.finish_s == doctest::Approx(300).epsilon(1e-12));
-    CHECK(fifo_second.finish_s == doctest::Approx(500).epsilon(1e-9));
+    CHECK(pool_and_end(fifo, 0) == std::make_pair(1u, 300.0));
+    CHECK(pool_and_end(fifo, 1).second == doctest::Approx(500).epsilon(1e-9));
   }
 
   SUBCASE("two identical jobs get equal normalized throughput on a K80 + V100 cluster") {
