@@ -69,13 +69,18 @@ namespace gpuplan {
   return nodes[0] == NONE ? 0 : 1;
 }
 
+//! [GPUs] free on the nodes of pool p that are up (nodes up x GPUs - busy: an upper bound on
+//! what one job may take there).
+[[nodiscard]] GPUPLAN_HD inline uint32_t pool_gpus_free(const ModelView& m, const ReplicaState& s,
+                                                        uint32_t p) {
+  const uint32_t up = s.pool_nodes_up[p] * m.pools[p].gpus_per_node;
+  return up > s.pool_busy_gpus[p] ? up - s.pool_busy_gpus[p] : 0;
+}
+
 //! [GPUs] free on the nodes up, all pools.
 [[nodiscard]] GPUPLAN_HD inline uint32_t gpus_free(const ModelView& m, const ReplicaState& s) {
   uint32_t free = 0;
-  for (uint32_t p = 0; p < m.pools.size; ++p) {
-    const uint32_t up = s.pool_nodes_up[p] * m.pools[p].gpus_per_node;
-    free += up > s.pool_busy_gpus[p] ? up - s.pool_busy_gpus[p] : 0;
-  }
+  for (uint32_t p = 0; p < m.pools.size; ++p) free += pool_gpus_free(m, s, p);
   return free;
 }
 

@@ -116,13 +116,12 @@ GPUPLAN_HD inline void move_to_faster_types(const ModelView& m, ReplicaState& s,
                                             const Start& start) {
   if (m.queue != QueuePolicy::fifo_perf || s.head_blocked || s.types_settled) return;
   for (uint32_t k = 0; k < MAX_TYPE_MOVES; ++k) {
-    // NOTE: the pools with free GPUs (nodes up x GPUs - busy, an upper bound) rule out most jobs
+    // NOTE: the pools with free GPUs (pool_gpus_free, an upper bound) rule out most jobs
     // in a few loads, before their pools and nodes are searched, and all when there is none.
     uint32_t free_gpus[64];
     uint64_t with_free = 0;
     for (uint32_t p = 0; p < m.pools.size; ++p) {
-      const uint32_t up = s.pool_nodes_up[p] * m.pools[p].gpus_per_node;
-      free_gpus[p] = up > s.pool_busy_gpus[p] ? up - s.pool_busy_gpus[p] : 0;
+      free_gpus[p] = pool_gpus_free(m, s, p);
       if (free_gpus[p] > 0) with_free |= 1ull << p;
     }
     const Job* head = s.queue_len > 0 ? &s.jobs[s.queue[s.queue_head]] : nullptr;
