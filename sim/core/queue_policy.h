@@ -213,7 +213,7 @@ enum class Room : uint8_t { made, no_fit, no_victims };
 [[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
-  const uint64_t mask = job_pool_mask(m, s, slot);
+  const uint64_t mask = preferred_pools(m, s, j.class_idx, job_pool_mask(m, s, slot));
   if (!room_per_node(m, s, slot, ~0ull, false, true)) return Room::no_victims;
   const uint32_t* can = s.policy.node_gpus.data;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
@@ -459,6 +459,12 @@ GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, cons
   const bool preempt = policy_preempts(m.queue) || m.sched.priority_preemption || reclaims(m);
   const bool strict = m.queue == QueuePolicy::fifo || m.queue == QueuePolicy::fifo_perf;
   s.policy.deferring = true;
+  // NOTE: under contention max-min places jobs, and preempts for them, on their preferred pools
+  // first (preferred_pools), as Gavel's LP allocates each type; a last scan without preemption
+  // then gives the GPUs left to any waiting job, as Gavel's rounds give a type's leftover GPUs
+  // to jobs allocated none of it.
+  const bool by_preference = m.queue == QueuePolicy::max_min_fairness_perf;
+  s.policy.preferred_pools_only = by_preference;
   for (uint32_t round = 0;; ++round) {
     // NOTE: the round cap is a guard only: a placement that refuses a job the cleared nodes hold
     // would otherwise let it and its victims swap places forever.
@@ -468,6 +474,8 @@ GPUPLAN_HD inline void schedule_ranked(const ModelView& m, ReplicaState& s, cons
       if (!insert_ranked(m, s, s.policy.deferred[i])) saturate(s, SaturationCause::queue_overflow);
     s.policy.n_deferred = 0;
   }
+  s.policy.preferred_pools_only = false;
+  if (by_preference && s.queue_len > 0) scan_queue(m, s, start, false, strict, RANKED_WINDOW);
   s.policy.deferring = false;
 }
 

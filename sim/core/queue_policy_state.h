@@ -47,6 +47,9 @@ struct PolicyState {
   bool deferring = false;  //!< a pass is scanning the queue: victims wait in `deferred`
   //! [s] max-min: the latest instant at which a running job's round ended (NEVER: none yet)
   SimTime round_end_at = NEVER;
+  //! max-min: the scan places jobs, and makes room for them, only on the pools they prefer
+  //! (preferred_pools); the pass's last scan gives what is left to any job
+  bool preferred_pools_only = false;
 };
 
 }  // namespace gpuplan

@@ -107,15 +107,30 @@ namespace gpuplan {
   return m.queue == QueuePolicy::max_min_fairness_perf && s.queue_len <= gpus_free(m, s);
 }
 
+//! The pools of `mask` a job of class c may take or make room on now: while a max-min scan
+//! places jobs on their preferred pools only (PolicyState::preferred_pools_only) and jobs wait
+//! beyond the free GPUs, the tier it prefers most; else all of `mask`.
+//! NOTE: Gavel's rounds give each type first to the jobs its LP allocates some of it, in order
+//! of priority, and only what is left to those allocated none (scheduler.py,
+//! _schedule_jobs_on_workers_helper), so under contention a job relatively slow on a type does
+//! not hold it while a job relatively fast there waits.
+[[nodiscard]] GPUPLAN_HD inline uint64_t preferred_pools(const ModelView& m, const ReplicaState& s,
+                                                         uint32_t c, uint64_t mask) {
+  if (!s.policy.preferred_pools_only || fills_in_order(m, s)) return mask;
+  return fastest_tier(m, c, mask, 0);
+}
+
 //! nodes_in for a job of class c; type-aware policies try the pools from the fastest for the
 //! class down, a tier of equally fast pools at a time, and take the first tier with room
 //! (Gavel's fifo_perf rule: the fastest type with room, else the next fastest); under
-//! max_min_fairness_perf, while no job waits, from the fastest for the work down (fills_in_order).
+//! max_min_fairness_perf, while no job waits, from the fastest for the work down (fills_in_order),
+//! and in a scan by preference, its preferred tier only (preferred_pools).
 [[nodiscard]] GPUPLAN_HD inline uint32_t nodes_for(const ModelView& m, const ReplicaState& s,
                                                    uint32_t c, uint32_t gpus, uint64_t mask,
                                                    uint32_t* nodes) {
   const bool one_node = gpus <= m.classes[c].node_gpus_max;
   if (!type_aware(m.queue)) return nodes_in(m, s, gpus, one_node, mask, nodes);
+  mask = preferred_pools(m, s, c, mask);
   uint64_t tried = 0;
   if (fills_in_order(m, s)) {
     for (uint64_t tier = fill_tier(m, mask, 0); tier != 0; tier = fill_tier(m, mask, tried)) {

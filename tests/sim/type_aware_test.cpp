@@ -337,6 +337,38 @@ TEST_CASE("sim::type_aware::max_min_fairness_perf") {
     CHECK(pool_and_end(o, 1, 0) == std::make_pair(1u, 300.0));
     CHECK(pool_and_end(o, 1, 1) == std::make_pair(1u, 600.0));
   }
+  SUBCASE("when jobs wait, a free type goes to a waiting job that prefers it, not an earlier one") {
+    // The same three jobs, the steadies submitted first: the first steady takes the V100; the
+    // second prefers the V100 too, which is full, and outranks no one (equal service), so it
+    // waits and the K80 goes to k80_ok behind it (333.3 s); the second steady takes the V100 at
+    // 300 s and ends at 600 s. (Taking the first free type in rank order, the second steady held
+    // the K80 at a third of its speed until 900 s and k80_ok waited for the V100 until 600 s.)
+    steady.trace_rows = {{0, 300, 1, 0}, {0, 300, 1, 0}};
+    sc.workload.push_back(steady);
+    sc.workload.push_back(k80_ok);
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    CHECK(pool_and_end(o, 0, 0) == std::make_pair(1u, 300.0));
+    CHECK(pool_and_end(o, 0, 1) == std::make_pair(1u, 600.0));
+    CHECK(pool_and_end(o, 1).first == 0);
+    CHECK(pool_and_end(o, 1).second == doctest::Approx(300 / 0.9).epsilon(1e-9));
+  }
+  SUBCASE("when no waiting job prefers the free type, the next one in rank order takes it") {
+    // Three steadies alone (k80_ok has no jobs, so no weight in the pools' mean work speeds):
+    // each pool is as good as the other by comparative advantage, so the steadies prefer the
+    // faster, the V100. The first takes it; the K80 is not left idle for want of a job that
+    // prefers it: the second steady takes it (900 s), the third the V100 at 300 s (600 s).
+    steady.trace_rows = {{0, 300, 1, 0}, {0, 300, 1, 0}, {0, 300, 1, 0}};
+    sc.workload.push_back(steady);
+    k80_ok.trace_rows = {};
+    sc.workload.push_back(k80_ok);
+    const Outcome o = run(sc);
+    REQUIRE(o.jobs.size() == 3);
+    CHECK(pool_and_end(o, 0, 0) == std::make_pair(1u, 300.0));
+    CHECK(pool_and_end(o, 0, 1) == std::make_pair(1u, 600.0));
+    CHECK(pool_and_end(o, 0, 2).first == 0);
+    CHECK(pool_and_end(o, 0, 2).second == doctest::Approx(900).epsilon(1e-9));
+  }
   SUBCASE("fifo_perf gives the first job its fastest type, the V100") {
     // steady waits on the K80 with a third of its speed until 300 s, then moves with 100 s of
     // work done: 300 + 200 = 500 s
