@@ -213,8 +213,13 @@ enum class Room : uint8_t { made, no_fit, no_victims };
 [[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
-  const uint64_t mask = preferred_pools(m, s, j.class_idx, job_pool_mask(m, s, slot));
-  if (!room_per_node(m, s, slot, ~0ull, false, true)) return Room::no_victims;
+  const uint64_t pools = job_pool_mask(m, s, slot);
+  const uint64_t mask = preferred_pools(m, s, j.class_idx, pools);
+  // NOTE: no victim anywhere tells the scan that no later job finds one (no_victims); none on a
+  // job's preferred pools (preferred_pools) tells it only about this job's class and size.
+  const bool preferred_only = mask != pools;
+  if (!room_per_node(m, s, slot, preferred_only ? mask : ~0ull, false, true))
+    return preferred_only ? Room::no_fit : Room::no_victims;
   const uint32_t* can = s.policy.node_gpus.data;
   if (j.gpus <= m.classes[j.class_idx].node_gpus_max) {
     const uint32_t best = most_free_clearable(m, s, mask, j.gpus);
@@ -293,7 +298,45 @@ struct ScanState {
   bool victims_left = true;       //!< a job left in the scan may outrank a running one
   bool preempt = false;           //!< the scan may preempt
   bool ranks_preempt = false;     //!< the policy or class priorities preempt
+  //! max-min's preference scan (preferred_pools): make_room failed for a single-node job of
+  //! no_room_tier_gpus[i] GPUs or more on the preferred pools no_room_tiers[i]
+  static constexpr uint32_t TIERS_KEPT = 4;
+  uint64_t no_room_tiers[TIERS_KEPT] = {};
+  uint32_t no_room_tier_gpus[TIERS_KEPT] = {};
+  uint32_t n_no_room_tiers = 0;
 };
+
+//! The preferred pools make_room would clear for the single-node job in `slot` when a preference
+//! scan narrows its pools (preferred_pools), else 0.
+[[nodiscard]] GPUPLAN_HD inline uint64_t narrowed_tier(const ModelView& m, const ReplicaState& s,
+                                                       uint32_t slot) {
+  if (!s.policy.preferred_pools_only) return 0;
+  const uint64_t pools = job_pool_mask(m, s, slot);
+  const uint64_t tier = preferred_pools(m, s, s.jobs[slot].class_idx, pools);
+  return tier != pools ? tier : 0;
+}
+
+//! True when make_room already failed in this scan on `tier` for a single-node job of no more
+//! than `gpus` GPUs.
+[[nodiscard]] GPUPLAN_HD inline bool tier_has_no_room(const ScanState& sc, uint64_t tier,
+                                                      uint32_t gpus) {
+  for (uint32_t i = 0; i < sc.n_no_room_tiers; ++i)
+    if (sc.no_room_tiers[i] == tier && gpus >= sc.no_room_tier_gpus[i]) return true;
+  return false;
+}
+
+//! Notes that make_room failed on `tier` for a single-node job of `gpus` GPUs (kept while
+//! there is room in the scan's memo).
+GPUPLAN_HD inline void note_tier_no_room(ScanState& sc, uint64_t tier, uint32_t gpus) {
+  for (uint32_t i = 0; i < sc.n_no_room_tiers; ++i) {
+    if (sc.no_room_tiers[i] != tier) continue;
+    if (gpus < sc.no_room_tier_gpus[i]) sc.no_room_tier_gpus[i] = gpus;
+    return;
+  }
+  if (sc.n_no_room_tiers == ScanState::TIERS_KEPT) return;
+  sc.no_room_tiers[sc.n_no_room_tiers] = tier;
+  sc.no_room_tier_gpus[sc.n_no_room_tiers++] = gpus;
+}
 
 //! Tries the queued job in `slot` for a scan: it starts if it fits, else (when the scan may
 //! preempt) it may make room by preemption or team reclaim. True when it started.
@@ -308,24 +351,31 @@ GPUPLAN_HD inline bool scan_try(const ModelView& m, ReplicaState& s, const Start
   // Skipping those calls is exact and keeps an overloaded ranked queue at O(window) per instant
   // instead of O(window x active jobs). Likewise once a job outranks no running job, no later one
   // does (a start adds none: the started job ranks before them), so with no free GPU the scan
-  // ends there. Team admission breaks the monotonicity: both are off with teams.
+  // ends there. Team admission breaks the monotonicity: both are off with teams. In max-min's
+  // preference scan, a single-node job's room depends on its preferred pools, not its class:
+  // the same holds per tier of pools, across classes.
   bool ok = !(one_node && gpus > sc.max_free) && start(slot);
+  const uint64_t tier = !ok && one_node && !teams_on(m) ? narrowed_tier(m, s, slot) : 0;
   if (!ok && sc.preempt && sc.ranks_preempt && sc.victims_left &&
-      !(cls == sc.no_room_class && gpus >= sc.no_room_gpus)) {
+      !(cls == sc.no_room_class && gpus >= sc.no_room_gpus) &&
+      !(tier != 0 && tier_has_no_room(sc, tier, gpus))) {
     const Room room = make_room(m, s, slot);
     if (room == Room::made) {
       ok = start(slot);
       sc.no_room_class = NONE;  // victims preempted: the state changed
+      sc.n_no_room_tiers = 0;
     } else if (room == Room::no_victims && !teams_on(m)) {
       sc.victims_left = false;
     } else if (!teams_on(m)) {
       sc.no_room_gpus = cls == sc.no_room_class && sc.no_room_gpus < gpus ? sc.no_room_gpus : gpus;
       sc.no_room_class = cls;
+      if (tier != 0) note_tier_no_room(sc, tier, gpus);
     }
   }
   if (!ok && sc.preempt && reclaim_room(m, s, slot)) ok = start(slot);  // team_reclaim.h
   if (ok) {
     sc.no_room_class = NONE;
+    sc.n_no_room_tiers = 0;
     sc.max_free = most_free_gpus(m, s);
   }
   return ok;
