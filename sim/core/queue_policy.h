@@ -209,7 +209,8 @@ enum class Room : uint8_t { made, no_fit, no_victims };
 //! Makes room for the queued job in `slot` by preempting running jobs it outranks, when that is
 //! enough: a job that fits in one node takes the eligible node that can be cleared and has the
 //! most free GPUs (lowest index on ties); a gang takes whole nodes of the first eligible pool
-//! with enough free or clearable nodes (free ones first, then by index).
+//! with enough free or clearable nodes (free ones first, then by index). Eligible: the job's
+//! pools, its preferred ones only in max-min's preference scan (preferred_pools).
 [[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
   if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
