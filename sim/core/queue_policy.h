@@ -209,13 +209,13 @@ enum class Room : uint8_t { made, no_fit, no_victims };
 //! Makes room for the queued job in `slot` by preempting running jobs it outranks, when that is
 //! enough: a job that fits in one node takes the eligible node that can be cleared and has the
 //! most free GPUs (lowest index on ties); a gang takes whole nodes of the first eligible pool
-//! with enough free or clearable nodes (free ones first, then by index). Eligible: the job's
-//! pools, its preferred ones only in max-min's preference scan (preferred_pools).
-[[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot) {
+//! with enough free or clearable nodes (free ones first, then by index). Eligible (`mask`): the
+//! job's pools (`pools`, job_pool_mask), its preferred ones only in max-min's preference scan
+//! (preferred_pools).
+[[nodiscard]] GPUPLAN_HD inline Room make_room(const ModelView& m, ReplicaState& s, uint32_t slot,
+                                               uint64_t pools, uint64_t mask) {
   if (no_policy_victims_now(m, s)) return Room::no_victims;
   const Job& j = s.jobs[slot];
-  const uint64_t pools = job_pool_mask(m, s, slot);
-  const uint64_t mask = preferred_pools(m, s, j.class_idx, pools);
   // NOTE: no victim anywhere tells the scan that no later job finds one (no_victims); none on a
   // job's preferred pools (preferred_pools) tells it only about this job's class and size.
   const bool preferred_only = mask != pools;
@@ -307,16 +307,6 @@ struct ScanState {
   uint32_t n_no_room_tiers = 0;
 };
 
-//! The preferred pools make_room would clear for the single-node job in `slot` when a preference
-//! scan narrows its pools (preferred_pools), else 0.
-[[nodiscard]] GPUPLAN_HD inline uint64_t narrowed_tier(const ModelView& m, const ReplicaState& s,
-                                                       uint32_t slot) {
-  if (!s.policy.preferred_pools_only) return 0;
-  const uint64_t pools = job_pool_mask(m, s, slot);
-  const uint64_t tier = preferred_pools(m, s, s.jobs[slot].class_idx, pools);
-  return tier != pools ? tier : 0;
-}
-
 //! True when make_room already failed in this scan on `tier` for a single-node job of no more
 //! than `gpus` GPUs.
 [[nodiscard]] GPUPLAN_HD inline bool tier_has_no_room(const ScanState& sc, uint64_t tier,
@@ -356,11 +346,17 @@ GPUPLAN_HD inline bool scan_try(const ModelView& m, ReplicaState& s, const Start
   // preference scan, a single-node job's room depends on its preferred pools, not its class:
   // the same holds per tier of pools, across classes.
   bool ok = !(one_node && gpus > sc.max_free) && start(slot);
-  const uint64_t tier = !ok && one_node && !teams_on(m) ? narrowed_tier(m, s, slot) : 0;
-  if (!ok && sc.preempt && sc.ranks_preempt && sc.victims_left &&
-      !(cls == sc.no_room_class && gpus >= sc.no_room_gpus) &&
-      !(tier != 0 && tier_has_no_room(sc, tier, gpus))) {
-    const Room room = make_room(m, s, slot);
+  bool try_room = !ok && sc.preempt && sc.ranks_preempt && sc.victims_left &&
+                  !(cls == sc.no_room_class && gpus >= sc.no_room_gpus);
+  uint64_t pools = 0, eligible = 0, tier = 0;  // tier: the preferred pools a scan narrowed to
+  if (try_room) {
+    pools = job_pool_mask(m, s, slot);
+    eligible = preferred_pools(m, s, cls, pools);
+    if (eligible != pools && one_node && !teams_on(m)) tier = eligible;
+    try_room = !(tier != 0 && tier_has_no_room(sc, tier, gpus));
+  }
+  if (try_room) {
+    const Room room = make_room(m, s, slot, pools, eligible);
     if (room == Room::made) {
       ok = start(slot);
       sc.no_room_class = NONE;  // victims preempted: the state changed
