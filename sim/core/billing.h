@@ -8,18 +8,67 @@
 #include "sim/core/node_slots.h"
 #include "sim/core/pool_supply_spec.h"
 #include "sim/core/saturation.h"
+#include "sim/core/time_bins.h"
 
 namespace gpuplan {
 
-//! Spend rate of pool p now [USD/s]: provisioned nodes × node price + busy GPUs × energy price.
-[[nodiscard]] GPUPLAN_HD inline double pool_cost_rate(const ModelView& m, const ReplicaState& s,
+//! [USD/s] What pool p's busy GPUs cost now beyond their nodes' price: busy GPUs (shared ones
+//! in SHARE_UNITS, sim/core/shared_gpus.h) × the energy price per busy GPU.
+[[nodiscard]] GPUPLAN_HD inline double pool_busy_rate(const ModelView& m, const ReplicaState& s,
                                                       uint32_t p) {
-  const double rate = s.pool_nodes_up[p] * s.billing.pool_price_node_s[p] +
-                      s.pool_busy_gpus[p] * m.pool_supply[p].price_per_busy_gpu_s;
-  if (m.share.n_shared_pools == 0) return rate;
-  // busy shared GPUs in SHARE_UNITS (sim/core/shared_gpus.h)
-  return rate +
-         double(s.share.pool_busy_units[p]) / SHARE_UNITS * m.pool_supply[p].price_per_busy_gpu_s;
+  const double busy = m.share.n_shared_pools == 0
+                          ? double(s.pool_busy_gpus[p])
+                          : s.pool_busy_gpus[p] + double(s.share.pool_busy_units[p]) / SHARE_UNITS;
+  return busy * m.pool_supply[p].price_per_busy_gpu_s;
+}
+
+//! Integrates the pools' supply (nodes up, their GPUs and what the nodes cost) from
+//! s.billing.supply_since to now: each pool's provisioned GPU- and node-seconds and spend, the
+//! cluster's totals, and the time bins.
+//! NOTE: supply changes only where a node starts or stops being billed or a price steps, which
+//! call this first (open_billing, close_billing, set_pool_price), so it is integrated there and
+//! at the replica's end (settle_spend), not at every step: a stretch of constant supply is one
+//! product per quantity.
+GPUPLAN_HD inline void integrate_supply(const ModelView& m, ReplicaState& s) {
+  const SimTime from = s.billing.supply_since, to = s.now;
+  if (!(to > from)) return;
+  s.billing.supply_since = to;
+  const double lo = from > m.warmup ? from : m.warmup;
+  const double hi = to < m.horizon ? to : m.horizon;
+  const double dt = hi > lo ? hi - lo : 0;
+  double rate = 0, gpus = 0;
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const double nodes = s.pool_nodes_up[p];
+    const double pool_gpus = nodes * m.pools[p].gpus_per_node;
+    const double pool_rate = nodes * s.billing.pool_price_node_s[p];
+    rate += pool_rate;
+    gpus += pool_gpus;
+    if (dt > 0) {
+      PoolBillingTotals& b = s.billing.pools[p];
+      b.provisioned_gpu_s += pool_gpus * dt;
+      b.provisioned_node_s += nodes * dt;
+      s.pool_cost_usd[p] += pool_rate * dt;
+      s.totals.provisioned_gpu_s += pool_gpus * dt;
+      s.totals.cost_usd += pool_rate * dt;
+    }
+  }
+  BinSegment g;
+  for (BinWalk w = bin_walk(m, from, to); next_bin_segment(m, w, g);) {
+    s.bin_spend_usd[g.bin] += rate * g.dt;
+    s.bin_provisioned_gpu_s[g.bin] += gpus * g.dt;
+  }
+}
+
+//! Completes the replica's spend at its end: the supply up to now, and each pool's busy GPUs at
+//! their energy price, which is that price × the pool's busy GPU-seconds (advance_to integrates
+//! those at every step; the time bins take the same rate there).
+GPUPLAN_HD inline void settle_spend(const ModelView& m, ReplicaState& s) {
+  integrate_supply(m, s);
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    const double busy_usd = s.pool_busy_gpu_s[p] * m.pool_supply[p].price_per_busy_gpu_s;
+    s.pool_cost_usd[p] += busy_usd;
+    s.totals.cost_usd += busy_usd;
+  }
 }
 
 //! Rate [USD/s] one busy GPU of pool p is charged to its job class.
@@ -32,12 +81,12 @@ namespace gpuplan {
 //! Sets pool p's node price [USD/s per node] and its per-GPU rate with it.
 GPUPLAN_HD inline void set_pool_price(const ModelView& m, ReplicaState& s, uint32_t p,
                                       double price_per_node_s) {
+  integrate_supply(m, s);
   s.billing.pool_price_node_s[p] = price_per_node_s;
   s.billing.pool_gpu_rate[p] = pool_gpu_rate(m, s, p);
 }
 
-//! Integrates each class's busy GPUs and spend over `dt` seconds inside [warmup, horizon) (the
-//! pools' provisioned totals are integrated by advance_to, in its loop over the pools).
+//! Integrates each class's busy GPUs and spend over `dt` seconds inside [warmup, horizon).
 GPUPLAN_HD inline void accrue_class_billing(const ModelView& m, ReplicaState& s, double dt) {
   for (uint32_t c = 0; c < m.classes.size; ++c) {
     double gpus = 0, rate = 0;
@@ -62,17 +111,11 @@ GPUPLAN_HD inline void accrue_class_billing(const ModelView& m, ReplicaState& s,
   return at_least > e.billing_minimum_s ? at_least : e.billing_minimum_s;
 }
 
-//! Time bin of instant t, or NONE past the last bin.
-[[nodiscard]] GPUPLAN_HD inline uint32_t bin_of(const ModelView& m, SimTime t) {
-  if (!(t < m.horizon)) return NONE;
-  const uint32_t b = static_cast<uint32_t>(t / m.bin_width);
-  return b < m.n_bins ? b : m.n_bins - 1;
-}
-
 //! Starts billing node n now (provisioning requested or capacity re-bought).
 GPUPLAN_HD inline void open_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
   s.billing.node_billed_since[n] = s.now;
+  integrate_supply(m, s);
   s.pool_nodes_up[p] += 1;
   if (s.pool_nodes_up[p] > s.capacity.pools[p].peak_nodes)
     s.capacity.pools[p].peak_nodes = s.pool_nodes_up[p];
@@ -81,6 +124,7 @@ GPUPLAN_HD inline void open_billing(const ModelView& m, ReplicaState& s, uint32_
 //! Stops billing node n now; the granularity/minimum surcharge is charged at this instant.
 GPUPLAN_HD inline void close_billing(const ModelView& m, ReplicaState& s, uint32_t n) {
   const uint32_t p = m.node_pool[n];
+  integrate_supply(m, s);
   s.pool_nodes_up[p] -= 1;
   const double used = s.now - s.billing.node_billed_since[n];
   const double extra =
@@ -109,6 +153,7 @@ GPUPLAN_HD inline void apply_price_step(const ModelView& m, ReplicaState& s, uin
 //! Resets the billing state: every node billed from t = 0 at its pool's list price, no totals.
 GPUPLAN_HD inline void init_billing(const ModelView& m, ReplicaState& s) {
   BillingState& b = s.billing;
+  b.supply_since = s.now;
   for (uint32_t p = 0; p < m.pools.size; ++p) {
     const uint32_t first = m.pools[p].first_node;
     for (uint32_t n = first; n < first + slots_to_reset(m, s, p); ++n) b.node_billed_since[n] = 0;

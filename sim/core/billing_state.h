@@ -28,6 +28,7 @@ struct BillingState {
   span<PoolBillingTotals> pools;        //!< [n_pools]
   span<uint32_t> class_pool_busy_gpus;  //!< [n_classes * n_pools] GPUs each class holds per pool
   span<ClassBillingTotals> classes;     //!< [n_classes]
+  SimTime supply_since = 0;  //!< [s] integrate_supply has integrated the pools' supply up to here
 };
 
 }  // namespace gpuplan

@@ -290,7 +290,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
   }
   if (t >= m.horizon) return false;
   advance_to(m, s, t);
-  while (peek_time(s.events) == t) {
+  do {  // the event at t, then every other one at t
     const Event e = pop_event(s.events);
     s.totals.events += 1;
     switch (e.kind()) {
@@ -349,7 +349,7 @@ GPUPLAN_HD inline bool step(const ModelView& m, ReplicaState& s) {
         handle_arrival(m, s, e.target);
         break;
     }
-  }
+  } while (peek_time(s.events) == t);
   schedule_jobs(m, s);
   autoscale(m, s);  // elastic pools request nodes for what is still queued
   return s.totals.saturation == SaturationCause::none;
@@ -360,6 +360,7 @@ GPUPLAN_HD inline void end_replica(const ModelView& m, ReplicaState& s) {
   // A saturated replica stops where it broke down; its statistics end there too.
   const bool kept_up = s.totals.saturation == SaturationCause::none;
   if (kept_up) advance_to(m, s, m.horizon);
+  settle_spend(m, s);
   record_unfinished(s, kept_up ? m.horizon : s.totals.saturated_at);
   net_flush(m, s);
   finalize_job_runs(m, s);

@@ -1,11 +1,16 @@
 //! Billing in the engine: granularity and minimum on provisioned intervals, reserved pools billed
-//! while idle, spot discount and price series, the on-prem worked example of DATA.md §6.2, and an
-//! elastic pool's provisioned GPU-hours on a hand-built trace.
+//! while idle, spot discount and price series, the on-prem worked example of DATA.md §6.2, an
+//! elastic pool's provisioned GPU-hours on a hand-built trace, and the supply integrated only
+//! where it changes against an integration at every step.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "models/economics/on_prem.h"
+#include "sim/core/engine.h"
+#include "sim/replica_buffers.h"
 #include "sim/single_run.h"
 #include "tests/sim/scenario_builder.h"
 
@@ -143,5 +148,130 @@ TEST_CASE("sim::elastic") {
     // every job completes; jobs 2-4 waited the 600 s provisioning delay (mean 450 s)
     CHECK(r.m.jobs_completed == 4);
     CHECK(r.m.wait_s.mean == doctest::Approx(450.0).epsilon(1e-12));
+  }
+}
+
+namespace {
+
+//! The pools' supply and busy GPUs as they stand after a step: constant until the next one.
+struct Standing {
+  double now;
+  std::vector<double> nodes, price, busy;
+};
+
+Standing standing(const ModelView& m, const ReplicaState& s) {
+  Standing st{s.now, {}, {}, {}};
+  for (uint32_t p = 0; p < m.pools.size; ++p) {
+    st.nodes.push_back(s.pool_nodes_up[p]);
+    st.price.push_back(s.billing.pool_price_node_s[p]);
+    st.busy.push_back(s.pool_busy_gpus[p]);
+  }
+  return st;
+}
+
+//! What a per-step integration gives: per pool node- and GPU-seconds and spend in the window,
+//! and per time bin the spend and provisioned GPU-seconds.
+struct Reference {
+  std::vector<double> node_s, gpu_s, usd, bin_usd, bin_gpu_s;
+
+  void add(const ModelView& m, const Standing& st, double to) {
+    const auto overlap = [](double a0, double a1, double b0, double b1) {
+      return std::max(0.0, std::min(a1, b1) - std::max(a0, b0));
+    };
+    for (uint32_t p = 0; p < m.pools.size; ++p) {
+      const double dt = overlap(st.now, to, m.warmup, m.horizon);
+      const double gpus = st.nodes[p] * m.pools[p].gpus_per_node;
+      const double rate =
+          st.nodes[p] * st.price[p] + st.busy[p] * m.pool_supply[p].price_per_busy_gpu_s;
+      node_s[p] += st.nodes[p] * dt;
+      gpu_s[p] += gpus * dt;
+      usd[p] += rate * dt;
+      for (uint32_t b = 0; b < m.n_bins; ++b) {
+        const double end = b + 1 == m.n_bins ? m.horizon : (b + 1) * m.bin_width;
+        const double piece = overlap(st.now, to, b * m.bin_width, end);
+        bin_usd[b] += rate * piece;
+        bin_gpu_s[b] += gpus * piece;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sim::billing::supply_integrals") {
+  // The pools' supply is integrated only where it changes (integrate_supply), the busy GPUs'
+  // energy price once at the end (settle_spend): the totals and every time bin must equal an
+  // integration of the same state at every step. An elastic spot pool with a price series (nodes
+  // come and go, the price steps) beside an on-prem pool with an energy price per busy GPU.
+  for (const double warmup : {0.0, 5000.0}) {  // 5,000 s: the window starts inside a bin
+    CAPTURE(warmup);
+    Scenario sc = elastic_pool(4, 1, 6, 300, 600, 2 * 86400.0);
+    sc.warmup_s = warmup;
+    sc.pools[0].pricing = Pricing::spot;
+    sc.pools[0].econ.spot = SpotConfig{};
+    sc.pools[0].econ.spot->price_series = {{0, 1.5}, {20000, 3.0}, {50000, 0.75}, {90000, 2.0}};
+    Pool onprem = sc.pools[0];
+    onprem.name = "onprem";
+    onprem.count = 2;
+    onprem.pricing = Pricing::on_prem;
+    onprem.econ = PoolEconomics{};
+    economics::OnPremNode node;
+    node.server_capex_usd = 100000;
+    node.max_power_kw = 3.0;
+    node.idle_power_kw = 1.0;
+    node.gpus_per_node = 4;
+    onprem.econ.on_prem = node;
+    sc.pools.push_back(onprem);
+    sc.workload.push_back(test::mm_class(14.0 / 3600, 3600.0));
+    sc.workload.back().econ.spot_tolerant = true;
+    sc.limits.time_bins = 37;  // 4,670 s bins: most steps fall inside one
+    const CompiledScenario cs = compile(sc);
+    const ModelView m = cs.view();
+    REQUIRE(m.pool_supply[1].price_per_busy_gpu_s > 0);
+
+    ReplicaBuffers buf(m, 0);
+    ReplicaState& s = buf.state;
+    init_replica(m, s, 0);
+    const uint32_t np = m.pools.size;
+    Reference ref{std::vector<double>(np), std::vector<double>(np), std::vector<double>(np),
+                  std::vector<double>(m.n_bins), std::vector<double>(m.n_bins)};
+    Standing last = standing(m, s);
+    uint32_t supply_changes = 0;
+    double rounding = 0;  // [USD] surcharges of the nodes released so far, in the window
+    while (step(m, s)) {
+      ref.add(m, last, s.now);
+      // NOTE: a released node's billing surcharge is charged at its instant, to its time bin;
+      // with no warmup every one is in the window, where rounding_usd counts it.
+      double total = 0;
+      for (uint32_t p = 0; p < np; ++p) total += s.billing.pools[p].rounding_usd;
+      if (warmup == 0) ref.bin_usd[bin_of(m, s.now)] += total - rounding;
+      rounding = total;
+      const Standing now = standing(m, s);
+      supply_changes += now.nodes != last.nodes || now.price != last.price;
+      last = now;
+    }
+    REQUIRE(s.totals.saturation == SaturationCause::none);
+    end_replica(m, s);
+    ref.add(m, last, m.horizon);
+    CHECK(supply_changes > 20);  // the pool scaled in and out and the price stepped
+
+    double usd = 0, gpu_s = 0;
+    for (uint32_t p = 0; p < np; ++p) {
+      CAPTURE(p);
+      const double billed = ref.usd[p] + s.billing.pools[p].rounding_usd;
+      CHECK(s.billing.pools[p].provisioned_node_s == doctest::Approx(ref.node_s[p]).epsilon(1e-12));
+      CHECK(s.billing.pools[p].provisioned_gpu_s == doctest::Approx(ref.gpu_s[p]).epsilon(1e-12));
+      CHECK(s.pool_cost_usd[p] == doctest::Approx(billed).epsilon(1e-12));
+      usd += billed;
+      gpu_s += ref.gpu_s[p];
+    }
+    CHECK(s.totals.cost_usd == doctest::Approx(usd).epsilon(1e-12));
+    CHECK(s.totals.provisioned_gpu_s == doctest::Approx(gpu_s).epsilon(1e-12));
+    if (warmup > 0) continue;  // surcharges before the window reach the bins, not rounding_usd
+    for (uint32_t b = 0; b < m.n_bins; ++b) {
+      CAPTURE(b);
+      CHECK(s.bin_spend_usd[b] == doctest::Approx(ref.bin_usd[b]).epsilon(1e-12));
+      CHECK(s.bin_provisioned_gpu_s[b] == doctest::Approx(ref.bin_gpu_s[b]).epsilon(1e-12));
+    }
   }
 }
