@@ -159,16 +159,18 @@ bool write_study(reports::OutputFolder& out, const std::string& sub, const nlohm
   reports::write_per_class_csv(result, classes_csv);
   const std::string at = sub.empty() ? "" : sub + "/";
   // NOTE: the page's data island is made from result.json's text: serialised once.
-  const std::string text = result.dump(2) + "\n";
-  OutputFiles files = {{at + "result.json", text},
-                       {at + "report.html", reports::render_html_report(result, text)},
-                       {at + "replicas.csv", replicas_csv.str()},
-                       {at + "timeseries.csv", series_csv.str()},
-                       {at + "classes.csv", classes_csv.str()}};
+  std::string text = result.dump(2) + "\n";
+  std::string page = reports::render_html_report(result, text);
+  OutputFiles files;  // moved in: an initializer list would copy every text
+  files.emplace_back(at + "result.json", std::move(text));
+  files.emplace_back(at + "report.html", std::move(page));
+  files.emplace_back(at + "replicas.csv", std::move(replicas_csv).str());
+  files.emplace_back(at + "timeseries.csv", std::move(series_csv).str());
+  files.emplace_back(at + "classes.csv", std::move(classes_csv).str());
   if (result.contains("per_team")) {
     std::ostringstream teams_csv;
     reports::write_per_team_csv(result, teams_csv);
-    files.push_back({at + "teams.csv", teams_csv.str()});
+    files.emplace_back(at + "teams.csv", std::move(teams_csv).str());
   }
   return write_files(out, files);
 }

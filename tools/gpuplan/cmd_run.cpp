@@ -97,15 +97,19 @@ int run(const RunOptions& ro) {
     return 1;
   }
   if (!out) out = stage_outputs(dir, jobs_in_folder);
-  const std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
-  OutputFiles files = {{"result.json", text},
-                       {"report.html", render_html_report(result, text)},
-                       {"timeseries.csv", series_csv.str()},
-                       {"classes.csv", classes_csv.str()}};
+  std::string text = result.dump(2) + "\n";  // serialised once, for the file and the page
+  std::string page = render_html_report(result, text);
+  // NOTE: moved in, not listed in braces: an initializer list copies every text (the page is
+  // hundreds of kB, each copy fresh pages to fault in).
+  OutputFiles files;
+  files.emplace_back("result.json", std::move(text));
+  files.emplace_back("report.html", std::move(page));
+  files.emplace_back("timeseries.csv", std::move(series_csv).str());
+  files.emplace_back("classes.csv", std::move(classes_csv).str());
   if (result.contains("per_team")) {
     std::ostringstream teams_csv;
     reports::write_per_team_csv(result, teams_csv);
-    files.push_back({"teams.csv", teams_csv.str()});
+    files.emplace_back("teams.csv", std::move(teams_csv).str());
   }
   for (auto& f : metrics_files(ro.metrics, result)) files.push_back(std::move(f));
   if (!out || !write_files(*out, files) || !publish(*out)) return 1;
