@@ -1,4 +1,4 @@
-//! The bin cursor advance_to keeps between steps (sim/core/stats.h): for every time it covers,
+//! The bin cursor advance_to keeps between steps (sim/core/time_bins.h): for every time it covers,
 //! the bin the full walk (bin_walk, next_bin_segment) starts in, also a few ulps from each edge.
 #include <doctest/doctest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/core/stats.h"
+#include "sim/core/time_bins.h"
 
 using namespace gpuplan;
 
