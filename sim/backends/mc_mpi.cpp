@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <string>
 #include <utility>
 
@@ -50,6 +51,13 @@ const GpuplanMpiTransport* load_transport(std::string& why) {
   return t;
 }
 
+//! True when the build made the MPI module (it does where OpenMPI is installed). A file test, not a
+//! compile-time definition, so installing OpenMPI after a build recompiles no engine object.
+bool mpi_module_built() {
+  std::error_code ec;
+  return std::filesystem::exists(beside_executable("libgpuplan_mpi.so"), ec);
+}
+
 //! The transport for a group of several processes (an MpiSession loaded it).
 const GpuplanMpiTransport& transport() {
   if (loaded == nullptr) throw std::logic_error("several processes without the MPI module loaded");
@@ -72,14 +80,6 @@ void broadcast_bytes(const ProcessGroup& g, void* bytes, std::size_t n) {
 
 }  // namespace
 
-bool mpi_compiled_in() {
-#if defined(GPUPLAN_HAVE_MPI)
-  return true;
-#else
-  return false;
-#endif
-}
-
 uint32_t launcher_process_count() {
   if (const uint32_t n = env_count("OMPI_COMM_WORLD_SIZE")) return n;
   if (const uint32_t n = env_count("PMI_SIZE")) return n;
@@ -96,7 +96,7 @@ ProcessGroup mpi_world() {
 MpiSession::MpiSession() {
   const uint32_t launched = launcher_process_count();
   if (launched == 0 || loaded != nullptr) return;
-  if (!mpi_compiled_in()) {
+  if (!mpi_module_built()) {
     if (launched > 1)
       error_ = "gpuplan was built without MPI, so it cannot split replicas across the " +
                std::to_string(launched) +

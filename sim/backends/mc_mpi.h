@@ -17,9 +17,6 @@ struct ProcessGroup {
   [[nodiscard]] bool root() const { return rank == 0; }
 };
 
-//! True when this gpuplan was built with MPI (CMake option GPUPLAN_MPI).
-[[nodiscard]] bool mpi_compiled_in();
-
 //! Processes an MPI launcher says it started (OMPI_COMM_WORLD_SIZE, PMI_SIZE, or 1 when only
 //! PMIX_RANK is set); 0 when this process was not started by one.
 [[nodiscard]] uint32_t launcher_process_count();

@@ -139,3 +139,18 @@ if [[ $rc -ne 2 ]] || ! grep -q "does not split its work across MPI processes" "
   exit 1
 fi
 echo "run under mpirun: refused with exit 2"
+
+# Whether MPI is there is a file beside gpuplan (libgpuplan_mpi.so), looked for at run time: a
+# gpuplan copied without it refuses mpirun with exit 2, says why, and writes nothing.
+mkdir -p "$work/lonely" && cp "$gpuplan" "$work/lonely/gpuplan"
+set +e
+"$mpiexec" -n 2 "$work/lonely/gpuplan" mc scenarios/mc_quickstart.json --replications 4 \
+  --out "$work/lonely/out" >"$work/lonely.out" 2>"$work/lonely.err"
+rc=$?
+set -e
+if [[ $rc -ne 2 ]] || ! grep -q "built without MPI" "$work/lonely.err" || [[ -e "$work/lonely/out" ]]; then
+  echo "mpirun of a gpuplan without its MPI module: expected exit 2, the message and no output (rc $rc)" >&2
+  cat "$work/lonely.err" >&2
+  exit 1
+fi
+echo "no MPI module beside gpuplan: refused with exit 2"

@@ -25,7 +25,7 @@ int exec_serve(char** argv) {
   const std::string program = gpuplan::beside_executable("gpuplan-serve").string();
   execv(program.c_str(), argv);
   std::cerr << "gpuplan serve: cannot start " << program << " (" << std::strerror(errno)
-            << "); it is built with gpuplan (ninja -C build gpuplan-serve)\n";
+            << "); tools/setup.sh builds it beside gpuplan (or: ninja -C build gpuplan-serve)\n";
   return 1;
 }
 
