@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Builds only the program it runs, configured as tools/test.sh configures it (so the tests after it
-# build no library again); the CUDA module for `gpuplan mc --backend cuda` is left to tools/test.sh,
-# and without it `auto` runs the study on the CPU threads.
+# build no library again); the CUDA and MPI modules and gpuplan-serve are left to tools/test.sh,
+# and without the CUDA module `auto` runs the study on the CPU threads.
 tools/setup.sh gpuplan
 # NOTE: one replication is one random history, and this cluster's waits range from minutes to days
 # between histories (docs/first-report.md, "One history or a hundred"); the first report a user

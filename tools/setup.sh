@@ -12,12 +12,13 @@ targets=("$@")
 # To build gpuplan itself (cpp-httplib: `gpuplan serve`, configured with the rest).
 packages=(build-essential cmake ninja-build ccache git python3
           nlohmann-json3-dev librandom123-dev libcli11-dev doctest-dev libbenchmark-dev
-          libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js libssl-dev libcpp-httplib-dev)
-# A full build and its tests add what the quickstart's `gpuplan` does without (83 packages of its
-# 290, about 12 s of apt): Graphviz (`dot` draws switch trees; the quickstart has none), OpenMPI (the
-# module libgpuplan_mpi.so for `mpirun -n N gpuplan mc`, a file gpuplan looks for when a launcher
-# starts it, so adding it later recompiles nothing), a browser (headless report checks; the quote
-# page through Selenium) and promtool (the OpenMetrics export).
+          libeigen3-dev libboost-graph-dev libthrust-dev libjs-chart.js libssl-dev
+          libcpp-httplib-dev)
+# A full build and its tests add what the quickstart's `gpuplan` does without (83 packages of
+# its 290, about 12 s of apt): Graphviz (`dot` draws switch trees; the quickstart has none),
+# OpenMPI (the module libgpuplan_mpi.so for `mpirun -n N gpuplan mc`, a file gpuplan looks for
+# when a launcher starts it, so adding it later recompiles nothing), a browser (headless report
+# checks; the quote page through Selenium) and promtool (the OpenMetrics export).
 ((${#targets[@]})) || packages+=(graphviz libopenmpi-dev openmpi-bin
                                  chromium chromium-driver python3-selenium prometheus)
 

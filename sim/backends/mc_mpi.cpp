@@ -7,8 +7,8 @@
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
-#include <system_error>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "sim/backends/beside_executable.h"
