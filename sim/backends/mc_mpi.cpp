@@ -29,10 +29,20 @@ uint32_t env_count(const char* name) {
 //! The transport of the loaded MPI module; null until an MpiSession loads it.
 const GpuplanMpiTransport* loaded = nullptr;
 
-//! Loads libgpuplan_mpi.so from the folder of the running executable (the build puts it beside
-//! gpuplan); the transport, or null with `why` set.
-const GpuplanMpiTransport* load_transport(std::string& why) {
+//! Loads libgpuplan_mpi.so from the folder of the running executable (the build puts it there
+//! where OpenMPI is installed); the transport, or null with `why` set for the `launched` processes.
+//! NOTE: a file looked for at run time, not a compile-time definition, so installing OpenMPI
+//! after a build recompiles no engine object.
+const GpuplanMpiTransport* load_transport(uint32_t launched, std::string& why) {
   const std::filesystem::path module = beside_executable("libgpuplan_mpi.so");
+  std::error_code ec;
+  if (!std::filesystem::exists(module, ec)) {
+    why = "gpuplan was built without MPI, so it cannot split replicas across the " +
+          std::to_string(launched) +
+          " processes the launcher started; rebuild it where libopenmpi-dev is installed "
+          "(tools/setup.sh), or run it without mpirun";
+    return nullptr;
+  }
   // NOTE: RTLD_GLOBAL: Open MPI's own plugins look up libmpi's symbols globally.
   void* handle = ::dlopen(module.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (handle == nullptr) {
@@ -49,13 +59,6 @@ const GpuplanMpiTransport* load_transport(std::string& why) {
     return nullptr;
   }
   return t;
-}
-
-//! True when the build made the MPI module (it does where OpenMPI is installed). A file test, not a
-//! compile-time definition, so installing OpenMPI after a build recompiles no engine object.
-bool mpi_module_built() {
-  std::error_code ec;
-  return std::filesystem::exists(beside_executable("libgpuplan_mpi.so"), ec);
 }
 
 //! The transport for a group of several processes (an MpiSession loaded it).
@@ -96,16 +99,8 @@ ProcessGroup mpi_world() {
 MpiSession::MpiSession() {
   const uint32_t launched = launcher_process_count();
   if (launched == 0 || loaded != nullptr) return;
-  if (!mpi_module_built()) {
-    if (launched > 1)
-      error_ = "gpuplan was built without MPI, so it cannot split replicas across the " +
-               std::to_string(launched) +
-               " processes the launcher started; rebuild it where libopenmpi-dev is installed "
-               "(tools/setup.sh), or run it without mpirun";
-    return;
-  }
   std::string why;
-  loaded = load_transport(why);
+  loaded = load_transport(launched, why);
   if (loaded == nullptr) {
     if (launched > 1) error_ = why;
     return;
